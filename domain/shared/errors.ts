@@ -1,0 +1,54 @@
+// Typed errors carrying their HTTP meaning; api/ maps them to the spec's error body in one place.
+// Domain code throws these; nothing below api/ knows about HTTP otherwise.
+
+export interface ErrorDetail {
+  /** Dotted path of the offending field, e.g. `posts.0.contentText` or `query.filter[status]`. */
+  path: string;
+  message: string;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 503;
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly status = 400;
+}
+export class Unauthorized extends AppError {
+  readonly status = 401;
+}
+export class PaymentRequired extends AppError {
+  readonly status = 402;
+}
+export class Forbidden extends AppError {
+  readonly status = 403;
+}
+export class NotFound extends AppError {
+  readonly status = 404;
+}
+export class Conflict extends AppError {
+  readonly status = 409;
+}
+export class Unprocessable extends AppError {
+  readonly status = 422;
+}
+export class TooManyRequests extends AppError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, 'rate_limit_exceeded');
+  }
+}
+export class ServiceUnavailable extends AppError {
+  readonly status = 503;
+}

@@ -1,0 +1,323 @@
+// PostgreSQL event store: streams with optimistic concurrency, and a global log read below the transaction horizon.
+// Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
+// commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  DuplicateEventId,
+  EmptyAppend,
+  WrongExpectedVersion,
+  type AppendOptions,
+  type AppendResult,
+  type Checkpoint,
+  type EventFilter,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadAllPage,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../port.js';
+
+const NOTIFY_CHANNEL = 'es_appended';
+const MAX_POSITION = 9223372036854775807n;
+
+interface Position {
+  tx: bigint;
+  pos: bigint;
+}
+
+export function parsePgCheckpoint(checkpoint: Checkpoint): Position {
+  const match = /^pg:(\d+):(\d+)$/.exec(checkpoint);
+  if (!match) throw new Error(`Not a PostgreSQL checkpoint: ${checkpoint}`);
+  return { tx: BigInt(match[1]!), pos: BigInt(match[2]!) };
+}
+
+export function formatPgCheckpoint(p: Position): Checkpoint {
+  return `pg:${p.tx}:${p.pos}`;
+}
+
+interface EventRow {
+  position: string;
+  tx_id: string;
+  event_id: string;
+  stream_name: string;
+  revision: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: string;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamName: row.stream_name,
+    revision: Number(row.revision),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    position: formatPgCheckpoint({ tx: BigInt(row.tx_id), pos: BigInt(row.position) }),
+    recordedAt: row.recorded_at,
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+export interface PostgresEventStoreOptions<DB> {
+  db: Kysely<DB>;
+  /** Connection string for the LISTEN connection that wakes readers on append. */
+  url: string;
+  /** How long a live subscription sleeps between polls when no notification arrives. */
+  pollIntervalMs?: number;
+}
+
+export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
+  readonly name = 'postgres';
+  readonly transactionalSideWrites = true;
+  readonly start: Checkpoint = 'pg:0:0';
+
+  private readonly db: Kysely<DB>;
+  private readonly url: string;
+  private readonly pollIntervalMs: number;
+  private listener: pg.Client | null = null;
+  private listenerReady: Promise<void> | null = null;
+  private waiters = new Set<() => void>();
+  private closed = false;
+
+  constructor(options: PostgresEventStoreOptions<DB>) {
+    this.db = options.db;
+    this.url = options.url;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+  }
+
+  async appendToStream(
+    stream: string,
+    events: readonly NewEvent[],
+    options: AppendOptions<Transaction<DB>>,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new EmptyAppend(stream);
+    const expected = options.expectedRevision;
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const current = await sql<{ revision: string }>`
+          select revision from es_streams where stream_name = ${stream} for update`.execute(trx);
+        let revision: number | null = current.rows[0] ? Number(current.rows[0].revision) : null;
+        const check = (actual: number | null) => {
+          const ok =
+            expected === 'any' ||
+            (expected === 'no_stream' && actual === null) ||
+            (expected === 'stream_exists' && actual !== null) ||
+            (typeof expected === 'number' && actual === expected);
+          if (!ok) throw new WrongExpectedVersion(stream, expected, actual ?? 'no_stream');
+        };
+        check(revision);
+        const last = (revision ?? -1) + events.length;
+        if (revision === null) {
+          // A racing creator holds the unique key until it commits; then this insert does nothing.
+          const inserted = await sql`
+            insert into es_streams (stream_name, revision) values (${stream}, ${last})
+            on conflict (stream_name) do nothing returning stream_name`.execute(trx);
+          if (inserted.rows.length === 0) {
+            const raced = await sql<{ revision: string }>`
+              select revision from es_streams where stream_name = ${stream} for update`.execute(trx);
+            revision = Number(raced.rows[0]!.revision);
+            check(revision);
+            await sql`update es_streams set revision = ${revision + events.length} where stream_name = ${stream}`.execute(
+              trx,
+            );
+          }
+        } else {
+          await sql`update es_streams set revision = ${last} where stream_name = ${stream}`.execute(trx);
+        }
+        const first = (revision ?? -1) + 1;
+        const ids = events.map((e) => e.id ?? randomUUID());
+        const inserted = await sql<{ position: string; tx_id: string }>`
+          insert into es_events (event_id, stream_name, revision, type, data, metadata)
+          select * from unnest(
+            ${ids}::uuid[], ${events.map(() => stream)}::text[], ${events.map((_, i) => first + i)}::bigint[],
+            ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data ?? null))}::jsonb[],
+            ${events.map((e) => JSON.stringify(e.metadata))}::jsonb[])
+          returning position, tx_id`.execute(trx);
+        if (options.sideWrite) await options.sideWrite(trx);
+        await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
+        const lastRow = inserted.rows.reduce((a, b) => (BigInt(b.position) > BigInt(a.position) ? b : a));
+        return {
+          nextExpectedRevision: first + events.length - 1,
+          position: formatPgCheckpoint({ tx: BigInt(lastRow.tx_id), pos: BigInt(lastRow.position) }),
+        };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'es_events_event_id_key')) {
+        const id = /\(event_id\)=\(([^)]+)\)/.exec((error as { detail?: string }).detail ?? '')?.[1];
+        throw new DuplicateEventId(id ?? 'unknown');
+      }
+      if (isUniqueViolation(error, 'es_events_stream_name_revision_key')) {
+        throw new WrongExpectedVersion(stream, expected, 'no_stream');
+      }
+      throw error;
+    }
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0;
+    const to = options.toRevision ?? Number.MAX_SAFE_INTEGER;
+    const limit = options.maxCount ?? 2_147_483_647;
+    const result = await sql<EventRow>`
+      select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
+      from es_events where stream_name = ${stream} and revision >= ${from} and revision <= ${to}
+      order by revision limit ${limit}`.execute(this.db);
+    return result.rows.map(toRecorded);
+  }
+
+  async streamRevision(stream: string): Promise<number | null> {
+    const result = await sql<{ revision: string }>`
+      select revision from es_streams where stream_name = ${stream}`.execute(this.db);
+    return result.rows[0] ? Number(result.rows[0].revision) : null;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    const from = parsePgCheckpoint(options.from ?? this.start);
+    const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
+    const filter = filterSql(options.filter);
+    // One statement, one snapshot: the horizon and the rows agree.
+    const result = await sql<EventRow & { horizon: string }>`
+      with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+      select h.xmin::text as horizon, e.*
+      from h left join lateral (
+        select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
+        from es_events
+        where (tx_id, position) > (${from.tx.toString()}::xid8, ${from.pos.toString()}::bigint)
+          and tx_id < h.xmin ${filter}
+        order by tx_id, position
+        limit ${limit}
+      ) e on true`.execute(this.db);
+    const horizon = BigInt(result.rows[0]!.horizon);
+    const rows = result.rows.filter((r) => r.event_id !== null);
+    const events = rows.map(toRecorded);
+    const isEnd = rows.length < limit;
+    let checkpoint = options.from ?? this.start;
+    if (events.length > 0) checkpoint = events[events.length - 1]!.position;
+    if (isEnd) {
+      // Everything below the horizon has been seen (or filtered out): continue from there.
+      const end = formatPgCheckpoint({ tx: horizon - 1n, pos: MAX_POSITION });
+      if (this.compareCheckpoints(end, checkpoint) > 0) checkpoint = end;
+    }
+    return { events, checkpoint, isEnd };
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    let stopped = false;
+    const abort = new AbortController();
+    let checkpoint = options.from ?? this.start;
+    const run = async () => {
+      let wasCaughtUp = false;
+      while (!stopped) {
+        const page = await this.readAll({ from: checkpoint, filter: options.filter, limit: 500 });
+        for (const event of page.events) {
+          if (stopped) return;
+          await options.onEvent(event);
+          checkpoint = event.position;
+        }
+        if (stopped) return;
+        if (this.compareCheckpoints(page.checkpoint, checkpoint) > 0) {
+          checkpoint = page.checkpoint;
+          if (page.events.length === 0 && options.onCheckpoint) await options.onCheckpoint(checkpoint);
+        }
+        if (page.isEnd) {
+          if (!wasCaughtUp || page.events.length > 0) options.onCaughtUp?.(checkpoint);
+          wasCaughtUp = true;
+          await this.waitForAppend(this.pollIntervalMs, abort.signal);
+        }
+      }
+    };
+    const done = run().catch((error: unknown) => {
+      if (!stopped) options.onError?.(error);
+    });
+    return {
+      done,
+      async stop() {
+        stopped = true;
+        abort.abort();
+        await done;
+      },
+    };
+  }
+
+  async waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.closed || signal?.aborted) return;
+    await this.ensureListener().catch(() => undefined);
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(finish);
+        signal?.removeEventListener('abort', finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      this.waiters.add(finish);
+      signal?.addEventListener('abort', finish, { once: true });
+    });
+  }
+
+  compareCheckpoints(a: Checkpoint, b: Checkpoint): number {
+    const x = parsePgCheckpoint(a);
+    const y = parsePgCheckpoint(b);
+    if (x.tx !== y.tx) return x.tx < y.tx ? -1 : 1;
+    if (x.pos !== y.pos) return x.pos < y.pos ? -1 : 1;
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of [...this.waiters]) wake();
+    const listener = this.listener;
+    this.listener = null;
+    this.listenerReady = null;
+    if (listener) await listener.end().catch(() => undefined);
+  }
+
+  private ensureListener(): Promise<void> {
+    if (this.listenerReady) return this.listenerReady;
+    const client = new pg.Client({ connectionString: this.url, application_name: 'event-store-listener' });
+    this.listener = client;
+    const reset = () => {
+      if (this.listener === client) {
+        this.listener = null;
+        this.listenerReady = null;
+      }
+    };
+    client.on('error', reset);
+    client.on('end', reset);
+    client.on('notification', () => {
+      for (const wake of [...this.waiters]) wake();
+    });
+    this.listenerReady = client
+      .connect()
+      .then(() => client.query(`listen ${NOTIFY_CHANNEL}`))
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        reset();
+        throw error;
+      });
+    return this.listenerReady;
+  }
+}
+
+function filterSql(filter: EventFilter | undefined) {
+  const parts = [];
+  if (filter?.eventTypes && filter.eventTypes.length > 0)
+    parts.push(sql`and type = any(${[...filter.eventTypes]}::text[])`);
+  if (filter?.streamPrefixes && filter.streamPrefixes.length > 0) {
+    const patterns = filter.streamPrefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    parts.push(sql`and stream_name like any(${patterns}::text[])`);
+  }
+  return sql.join(parts, sql` `);
+}

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
+import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
+import { WrongExpectedVersion } from '../../infra/event-store/port.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+
+let database: TestDatabase<unknown>;
+let store: PostgresEventStore<unknown>;
+const meta = {
+  orgId: null,
+  actor: 'system',
+  correlationId: 'c',
+  causationId: null,
+  occurredAt: new Date().toISOString(),
+  schemaVersion: 1,
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase(eventStoreMigrations);
+  store = new PostgresEventStore({ db: database.db, url: database.url });
+});
+afterAll(async () => {
+  await store.close();
+  await database.drop();
+});
+
+test('append, read and conflict', async () => {
+  const r = await store.appendToStream('a-1', [{ type: 'A', data: { n: 1 }, metadata: meta }], {
+    expectedRevision: 'no_stream',
+  });
+  expect(r.nextExpectedRevision).toBe(0);
+  await expect(
+    store.appendToStream('a-1', [{ type: 'A', data: {}, metadata: meta }], { expectedRevision: 'no_stream' }),
+  ).rejects.toBeInstanceOf(WrongExpectedVersion);
+  const events = await store.readStream('a-1');
+  expect(events.map((e) => e.data)).toEqual([{ n: 1 }]);
+  const page = await store.readAll();
+  expect(page.events).toHaveLength(1);
+  expect(page.isEnd).toBe(true);
+});

@@ -1,0 +1,54 @@
+// Decides once per test run which PostgreSQL server and NATS server the tests use:
+// DATABASE_URL / NATS_URL when set and reachable, otherwise an embedded PostgreSQL (and no NATS).
+import type { TestProject } from 'vitest/node';
+import net from 'node:net';
+import { isReachable } from '../../infra/db/database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../infra/db/embedded-postgres.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgServerUrl: string;
+    natsUrl: string;
+  }
+}
+
+async function natsReachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url.replace(/^nats:/, 'http:'));
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 4222) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+let embedded: EmbeddedPostgresHandle | undefined;
+
+export async function setup(project: TestProject) {
+  let url = process.env.DATABASE_URL;
+  if (url && !(await isReachable(url))) {
+    if (process.env.CI) throw new Error(`DATABASE_URL is set but not reachable: ${url}`);
+    console.warn(`DATABASE_URL ${url} is not reachable; starting an embedded PostgreSQL for the tests`);
+    url = undefined;
+  }
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: '.data/test-postgres', database: 'test' });
+    url = embedded.url;
+  }
+  project.provide('pgServerUrl', url);
+
+  let natsUrl = process.env.NATS_URL ?? '';
+  if (natsUrl && !(await natsReachable(natsUrl))) {
+    if (process.env.CI) throw new Error(`NATS_URL is set but not reachable: ${natsUrl}`);
+    natsUrl = '';
+  }
+  project.provide('natsUrl', natsUrl);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+}

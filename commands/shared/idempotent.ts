@@ -1,0 +1,30 @@
+// Runs a write under an optional Idempotency-Key: replays the stored response, or executes and stores it
+// with the append (or alone when nothing was appended). A concurrent twin loses on the key and replays.
+import { isIdempotencyRace, type IdempotencyRequest, type IdempotencyStore, type StoredResponse } from './idempotency.js';
+
+export type RecordResponse = (trx: unknown, response: StoredResponse) => Promise<void>;
+
+export async function runIdempotent(
+  store: IdempotencyStore,
+  request: IdempotencyRequest | undefined,
+  execute: (record: RecordResponse | undefined) => Promise<{ response: StoredResponse; appended: boolean }>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  if (!request) return { ...(await execute(undefined)).response, replayed: false };
+  const stored = await store.replay(request);
+  if (stored) return { ...stored, replayed: true };
+  try {
+    let recorded = false;
+    const { response } = await execute(async (trx, res) => {
+      await store.record(trx, request, res);
+      recorded = true;
+    });
+    // Nothing was appended (a no-op command), so nothing recorded the response yet.
+    if (!recorded) await store.recordStandalone(request, response);
+    return { ...response, replayed: false };
+  } catch (error) {
+    if (!isIdempotencyRace(error)) throw error;
+    const winner = await store.replay(request);
+    if (!winner) throw error;
+    return { ...winner, replayed: true };
+  }
+}

@@ -1,0 +1,74 @@
+// User commands: register (e-mail claimed first, so one address is one user) and update the signed-in profile.
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  normaliseEmail,
+  userCategory,
+  userDecider,
+  userEmailCategory,
+  userEmailDecider,
+  type ProfileChanges,
+  type UserState,
+} from '../../domain/users/user.js';
+import { NotFound } from '../../domain/shared/errors.js';
+import { streamName } from '../../infra/event-store/port.js';
+import { handleCommand, loadAggregate, type CommandDeps, type CommandMetadata } from '../shared/command-handler.js';
+
+export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
+
+export const userStream = (userId: string) => streamName(userCategory, userId);
+export const userEmailStream = (email: string) =>
+  streamName(userEmailCategory, createHash('sha256').update(normaliseEmail(email)).digest('hex'));
+
+/** The user holding this e-mail address, created when missing (operators' bootstrap and first sign-in). */
+export async function ensureUser(
+  deps: CommandDeps,
+  input: { email: string; name?: string | null },
+  metadata: CommandMetadata,
+): Promise<{ user: RegisteredUser; created: boolean }> {
+  const candidate = randomUUID();
+  const claim = await handleCommand(deps, {
+    stream: userEmailStream(input.email),
+    decider: userEmailDecider,
+    command: (state) => ({
+      type: 'ClaimEmail' as const,
+      email: input.email,
+      userId: state.status === 'claimed' ? state.userId : candidate,
+      now: metadata.now,
+    }),
+    metadata,
+    awaitReadModels: false,
+  });
+  if (claim.state.status !== 'claimed') throw new Error('e-mail claim did not hold');
+  const userId = claim.state.userId;
+  const outcome = await handleCommand(deps, {
+    stream: userStream(userId),
+    decider: userDecider,
+    command: { type: 'RegisterUser', userId, email: input.email, name: input.name ?? null, now: metadata.now },
+    metadata: { ...metadata, actor: metadata.actor === 'system' ? 'system' : metadata.actor },
+  });
+  return { user: outcome.state as RegisteredUser, created: outcome.events.length > 0 };
+}
+
+export async function loadUser(deps: Pick<CommandDeps, 'eventStore'>, userId: string): Promise<RegisteredUser> {
+  const { state } = await loadAggregate(deps.eventStore, userStream(userId), userDecider);
+  if (state.status !== 'registered') throw new NotFound('User not found');
+  return state;
+}
+
+export async function updateProfile(
+  deps: CommandDeps,
+  userId: string,
+  changes: ProfileChanges,
+  metadata: CommandMetadata,
+  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+): Promise<{ user: RegisteredUser; appended: boolean }> {
+  const outcome = await handleCommand(deps, {
+    stream: userStream(userId),
+    decider: userDecider,
+    command: { type: 'UpdateProfile', changes, now: metadata.now },
+    metadata,
+    sideWrite: options.sideWrite ? (trx, o) => options.sideWrite!(trx, o.state as RegisteredUser) : undefined,
+  });
+  if (outcome.state.status !== 'registered') throw new NotFound('User not found');
+  return { user: outcome.state, appended: outcome.events.length > 0 };
+}

@@ -1,0 +1,25 @@
+// The decider shape every aggregate follows: pure decide/evolve, time and ids handed in with the command.
+// `decide` throws a typed AppError when the command is refused; it returns [] when nothing needs to change.
+
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+export interface Decider<State, Command, Event extends DomainEvent> {
+  readonly initialState: State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+}
+
+export function fold<State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  events: readonly Event[],
+): State {
+  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
+}
+
+/** Exhaustiveness guard for `switch` over a discriminated union. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

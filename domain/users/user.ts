@@ -1,0 +1,116 @@
+// The user aggregate (stream `user-<userId>`): registration and the signed-in user's profile.
+// E-mail uniqueness is the email-claim aggregate below (`userEmail-<sha256 of the lower-cased e-mail>`).
+import { Conflict, ValidationError } from '../shared/errors.js';
+import { assertNever, type Decider } from '../shared/decider.js';
+
+export const userCategory = 'user';
+export const userEmailCategory = 'userEmail';
+
+export interface ProfileChanges {
+  name?: string | null;
+  avatarUrl?: string | null;
+  activeOrgId?: string | null;
+  locale?: string | null;
+  timezone?: string | null;
+}
+
+export type UserEvent =
+  | { type: 'UserRegistered'; data: { userId: string; email: string; name: string | null; registeredAt: string } }
+  | { type: 'UserProfileUpdated'; data: { userId: string; changes: ProfileChanges; updatedAt: string } };
+
+export type UserCommand =
+  | { type: 'RegisterUser'; userId: string; email: string; name: string | null; now: string }
+  | { type: 'UpdateProfile'; changes: ProfileChanges; now: string };
+
+export type UserState =
+  | { status: 'absent' }
+  | {
+      status: 'registered';
+      userId: string;
+      email: string;
+      name: string | null;
+      avatarUrl: string | null;
+      activeOrgId: string | null;
+      locale: string | null;
+      timezone: string | null;
+      createdAt: string;
+      updatedAt: string;
+    };
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const profileKeys = ['name', 'avatarUrl', 'activeOrgId', 'locale', 'timezone'] as const;
+
+export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
+  initialState: { status: 'absent' },
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterUser':
+        if (state.status === 'registered') {
+          if (state.email === normaliseEmail(command.email)) return [];
+          throw new Conflict('User already exists');
+        }
+        return [
+          {
+            type: 'UserRegistered',
+            data: { userId: command.userId, email: normaliseEmail(command.email), name: command.name, registeredAt: command.now },
+          },
+        ];
+      case 'UpdateProfile': {
+        if (state.status === 'absent') throw new ValidationError('Unknown user');
+        // Only what really changes is recorded, so a repeated PATCH appends nothing.
+        const changes: ProfileChanges = {};
+        for (const key of profileKeys) {
+          const value = command.changes[key];
+          if (value !== undefined && value !== state[key]) changes[key] = value;
+        }
+        if (Object.keys(changes).length === 0) return [];
+        return [{ type: 'UserProfileUpdated', data: { userId: state.userId, changes, updatedAt: command.now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        return {
+          status: 'registered',
+          userId: event.data.userId,
+          email: event.data.email,
+          name: event.data.name,
+          avatarUrl: null,
+          activeOrgId: null,
+          locale: null,
+          timezone: null,
+          createdAt: event.data.registeredAt,
+          updatedAt: event.data.registeredAt,
+        };
+      case 'UserProfileUpdated':
+        if (state.status === 'absent') return state;
+        return { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+export type UserEmailEvent = { type: 'UserEmailClaimed'; data: { email: string; userId: string; claimedAt: string } };
+export type UserEmailCommand = { type: 'ClaimEmail'; email: string; userId: string; now: string };
+export type UserEmailState = { status: 'free' } | { status: 'claimed'; userId: string };
+
+export const userEmailDecider: Decider<UserEmailState, UserEmailCommand, UserEmailEvent> = {
+  initialState: { status: 'free' },
+  decide(command, state) {
+    if (state.status === 'claimed') {
+      if (state.userId === command.userId) return [];
+      throw new Conflict('This e-mail address belongs to another user', 'email_taken');
+    }
+    return [{ type: 'UserEmailClaimed', data: { email: normaliseEmail(command.email), userId: command.userId, claimedAt: command.now } }];
+  },
+  evolve(_state, event) {
+    return { status: 'claimed', userId: event.data.userId };
+  },
+};

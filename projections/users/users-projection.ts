@@ -1,0 +1,70 @@
+// Read model of users for GET /v1/users/me: one row per user with the profile fields of the spec.
+import { sql, type Transaction } from 'kysely';
+import type { RecordedEvent } from '../../infra/event-store/port.js';
+import type { UserEvent } from '../../domain/users/user.js';
+import type { Projection } from '../engine/projection.js';
+
+const columns = { name: 'name', avatarUrl: 'avatar_url', activeOrgId: 'active_org_id', locale: 'locale', timezone: 'timezone' } as const;
+
+export const usersProjection: Projection = {
+  name: 'users',
+  version: 1,
+  tables: ['users'],
+  eventTypes: ['UserRegistered', 'UserProfileUpdated'],
+
+  async createTables(trx: Transaction<any>, schema: string) {
+    await sql`
+      create table ${sql.id(schema)}.users (
+        id uuid primary key,
+        email text not null unique,
+        email_verified boolean,
+        name text,
+        avatar_url text,
+        active_org_id uuid,
+        feature_flags jsonb not null default '[]',
+        locale text,
+        timezone text,
+        created_at timestamptz not null,
+        updated_at timestamptz
+      )`.execute(trx);
+  },
+
+  async apply(trx: Transaction<any>, recorded: RecordedEvent, schema: string) {
+    const event = { type: recorded.type, data: recorded.data } as UserEvent;
+    const db = trx.withSchema(schema);
+    switch (event.type) {
+      case 'UserRegistered': {
+        const d = event.data;
+        await db
+          .insertInto('users')
+          .values({
+            id: d.userId,
+            email: d.email,
+            email_verified: null,
+            name: d.name,
+            avatar_url: null,
+            active_org_id: null,
+            feature_flags: JSON.stringify([]),
+            locale: null,
+            timezone: null,
+            created_at: d.registeredAt,
+            updated_at: d.registeredAt,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return;
+      }
+      case 'UserProfileUpdated': {
+        const set: Record<string, unknown> = { updated_at: event.data.updatedAt };
+        for (const [key, column] of Object.entries(columns)) {
+          const value = event.data.changes[key as keyof typeof columns];
+          if (value !== undefined) set[column] = value;
+        }
+        await db.updateTable('users').set(set).where('id', '=', event.data.userId).execute();
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

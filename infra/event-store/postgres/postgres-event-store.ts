@@ -1,7 +1,6 @@
 // PostgreSQL event store: streams with optimistic concurrency, and a global log read below the transaction horizon.
 // Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
@@ -22,6 +21,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../port.js';
+import { assertExpectedRevision, eventIds, streamWindow } from '../validation.js';
 
 const NOTIFY_CHANNEL = 'es_appended';
 const MAX_POSITION = 9223372036854775807n;
@@ -90,6 +90,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private listener: pg.Client | null = null;
   private listenerReady: Promise<void> | null = null;
   private waiters = new Set<() => void>();
+  /** Counts notifications, so a reader that saw one arrive during its read does not go to sleep. */
+  private appendSeq = 0;
+  private subscriptions = new Set<Subscription>();
   private closed = false;
 
   constructor(options: PostgresEventStoreOptions<DB>) {
@@ -105,6 +108,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   ): Promise<AppendResult> {
     if (events.length === 0) throw new EmptyAppend(stream);
     const expected = options.expectedRevision;
+    assertExpectedRevision(expected);
+    const ids = eventIds(events);
     try {
       return await this.db.transaction().execute(async (trx) => {
         const current = await sql<{ revision: string }>`
@@ -138,7 +143,6 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
           await sql`update es_streams set revision = ${last} where stream_name = ${stream}`.execute(trx);
         }
         const first = (revision ?? -1) + 1;
-        const ids = events.map((e) => e.id ?? randomUUID());
         const inserted = await sql<{ position: string; tx_id: string }>`
           insert into es_events (event_id, stream_name, revision, type, data, metadata)
           select * from unnest(
@@ -160,20 +164,20 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         throw new DuplicateEventId(id ?? 'unknown');
       }
       if (isUniqueViolation(error, 'es_events_stream_name_revision_key')) {
-        throw new WrongExpectedVersion(stream, expected, 'no_stream');
+        // Unreachable while es_streams is locked first; kept so a broken invariant still reads as a conflict.
+        throw new WrongExpectedVersion(stream, expected, (await this.streamRevision(stream)) ?? 'no_stream');
       }
       throw error;
     }
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const from = options.fromRevision ?? 0;
-    const to = options.toRevision ?? Number.MAX_SAFE_INTEGER;
-    const limit = options.maxCount ?? 2_147_483_647;
+    const window = streamWindow(options);
+    if (!window) return [];
     const result = await sql<EventRow>`
       select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
-      from es_events where stream_name = ${stream} and revision >= ${from} and revision <= ${to}
-      order by revision limit ${limit}`.execute(this.db);
+      from es_events where stream_name = ${stream} and revision >= ${window.from}
+      order by revision limit ${Math.min(window.count, 2_147_483_647)}`.execute(this.db);
     return result.rows.map(toRecorded);
   }
 
@@ -214,12 +218,15 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
+    if (this.closed) throw new Error('The event store is closed');
     let stopped = false;
     const abort = new AbortController();
     let checkpoint = options.from ?? this.start;
     const run = async () => {
       let wasCaughtUp = false;
+      await this.ensureListener().catch(() => undefined);
       while (!stopped) {
+        const seq = this.appendSeq;
         const page = await this.readAll({ from: checkpoint, filter: options.filter, limit: 500 });
         for (const event of page.events) {
           if (stopped) return;
@@ -234,14 +241,17 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         if (page.isEnd) {
           if (!wasCaughtUp || page.events.length > 0) options.onCaughtUp?.(checkpoint);
           wasCaughtUp = true;
-          await this.waitForAppend(this.pollIntervalMs, abort.signal);
+          if (seq === this.appendSeq) await this.waitForAppend(this.pollIntervalMs, abort.signal);
         }
       }
     };
-    const done = run().catch((error: unknown) => {
-      if (!stopped) options.onError?.(error);
-    });
-    return {
+    // A failed read or handler ends the subscription; the consumer resubscribes from its own checkpoint.
+    const done = run()
+      .catch((error: unknown) => {
+        if (!stopped) options.onError?.(error);
+      })
+      .finally(() => this.subscriptions.delete(subscription));
+    const subscription: Subscription = {
       done,
       async stop() {
         stopped = true;
@@ -249,11 +259,15 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         await done;
       },
     };
+    this.subscriptions.add(subscription);
+    return subscription;
   }
 
   async waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (this.closed || signal?.aborted) return;
     await this.ensureListener().catch(() => undefined);
+    // Aborted or closed while the listener connected: the abort event has already fired and will not again.
+    if (this.closed || signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const finish = () => {
         clearTimeout(timer);
@@ -277,6 +291,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
 
   async close(): Promise<void> {
     this.closed = true;
+    // Stopped before the pool goes away, so no loop keeps reading from a closed database.
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
     for (const wake of [...this.waiters]) wake();
     const listener = this.listener;
     this.listener = null;
@@ -297,6 +313,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     client.on('error', reset);
     client.on('end', reset);
     client.on('notification', () => {
+      this.appendSeq += 1;
       for (const wake of [...this.waiters]) wake();
     });
     this.listenerReady = client
@@ -321,3 +338,4 @@ function filterSql(filter: EventFilter | undefined) {
   }
   return sql.join(parts, sql` `);
 }
+

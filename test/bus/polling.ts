@@ -1,0 +1,35 @@
+// Bounded polling for asynchronous delivery in bus and outbox tests: waits until a condition holds or fails
+// with a message after a generous timeout, so slow CI machines delay a test instead of failing it.
+import { randomBytes } from 'node:crypto';
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { timeoutMs = 15_000, intervalMs = 20 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Names unique per test run, so parallel runs against one NATS server never share a subject or id. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+export interface Gate {
+  promise: Promise<void>;
+  open(): void;
+}
+
+export function gate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}

@@ -1,0 +1,19 @@
+// The hono environment shared by every route: what middleware puts on the context for handlers to read.
+// requestId, logger and auth are set for every request; principal only behind authenticate().
+import type { Logger } from '../../infra/logging/logger.js';
+import type { AuthService } from '../auth/auth-service.js';
+import type { Principal } from '../auth/principal.js';
+
+export interface AppVariables {
+  requestId: string;
+  /** Child logger bound to this request's id. */
+  logger: Logger;
+  /** The app's token service, so `authenticate()` needs no argument inside createApp. */
+  auth: AuthService;
+  /** Present only on routes behind `authenticate()`; read it with `principalOf(c)`. */
+  principal: Principal;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}

@@ -1,0 +1,316 @@
+// Paged, filtered, sorted list queries as the spec shapes them: page, limit, sortBy, sortDir,
+// filter[field] and filterOp[field]; one definition gives the OpenAPI parameters, the parser and SQL.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ExpressionBuilder, ReferenceExpression, SelectQueryBuilder } from 'kysely';
+import { ValidationError } from '../../domain/shared/errors.js';
+import { zodDetails } from './errors.js';
+
+export const filterOperators = ['eq', 'in', 'contains', 'gte', 'lte'] as const;
+export type FilterOperator = (typeof filterOperators)[number];
+export type SortDirection = 'asc' | 'desc';
+
+/** Operators allowed for a field, optionally with the schema each value must pass (default: a string). */
+export type FilterSpec =
+  | readonly FilterOperator[]
+  | {
+      ops: readonly FilterOperator[];
+      /** Parses one value given as a string, e.g. `z.enum([...])`, `z.coerce.number()`, `z.iso.datetime()`. */
+      value?: z.ZodType<unknown, string>;
+      description?: string;
+    };
+
+export type ParsedFilter<Field extends string = string> =
+  | { field: Field; op: Exclude<FilterOperator, 'in'>; value: unknown }
+  | { field: Field; op: 'in'; values: unknown[] };
+
+export interface ListQuery<Field extends string = string, Sort extends string = string> {
+  page: number;
+  limit: number;
+  offset: number;
+  sortBy?: Sort;
+  sortDir: SortDirection;
+  filters: ParsedFilter<Field>[];
+}
+
+export interface ListQueryOptions<F extends Record<string, FilterSpec>, S extends string> {
+  filters?: F;
+  sortBy?: readonly S[];
+  defaultSort?: { by: S; dir?: SortDirection };
+  defaultLimit: number;
+  maxLimit: number;
+  /** Further query parameters of this endpoint (they are validated, documented, and not refused). */
+  extra?: z.ZodRawShape;
+}
+
+/** A parsed list query plus the endpoint's `extra` parameters. */
+export type ParsedListQuery<Field extends string, Sort extends string> = ListQuery<Field, Sort> & {
+  extra: Record<string, unknown>;
+};
+
+export interface ListQueryDefinition<Field extends string, Sort extends string> {
+  /** The `request.query` of a createRoute; `c.req.valid('query')` is then the parsed ListQuery. */
+  schema: z.ZodPipe<z.ZodObject, z.ZodTransform<ParsedListQuery<Field, Sort>, Record<string, unknown>>>;
+  /** Parses a raw query (e.g. `c.req.queries()` flattened) or a hono context; throws ValidationError. */
+  parse(input: Context | Record<string, string | string[] | undefined>): ParsedListQuery<Field, Sort>;
+}
+
+const maxInValues = 100;
+const maxValueLength = 500;
+const bracketed = /^(filter|filterOp)\[(.*)\]$/;
+
+function normaliseSpec(spec: FilterSpec): {
+  ops: readonly FilterOperator[];
+  value: z.ZodType<unknown, string>;
+  description?: string;
+} {
+  if (Array.isArray(spec)) return { ops: spec as readonly FilterOperator[], value: z.string() };
+  const s = spec as Exclude<FilterSpec, readonly FilterOperator[]>;
+  return {
+    ops: s.ops,
+    value: s.value ?? z.string(),
+    ...(s.description ? { description: s.description } : {}),
+  };
+}
+
+/** The operator used when `filterOp[field]` is absent: `eq` where allowed, else the field's first. */
+function defaultOp(ops: readonly FilterOperator[]): FilterOperator {
+  return ops.includes('eq') ? 'eq' : (ops[0] ?? 'eq');
+}
+
+export function defineListQuery<
+  F extends Record<string, FilterSpec> = Record<never, FilterSpec>,
+  S extends string = never,
+>(options: ListQueryOptions<F, S>): ListQueryDefinition<Extract<keyof F, string>, S> {
+  type Field = Extract<keyof F, string>;
+  const filters = Object.entries(options.filters ?? {}).map(([field, spec]) => ({
+    field: field as Field,
+    ...normaliseSpec(spec),
+  }));
+  const sortFields = options.sortBy ?? [];
+
+  const shape: Record<string, z.ZodType> = {
+    page: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .openapi({ type: 'integer', description: 'Page number, 1-based', example: 1 }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(options.maxLimit)
+      .default(options.defaultLimit)
+      .openapi({
+        type: 'integer',
+        description: `Page size (default ${options.defaultLimit}, maximum ${options.maxLimit})`,
+      }),
+  };
+  if (sortFields.length > 0) {
+    shape.sortBy = z
+      .enum(sortFields as [S, ...S[]])
+      .optional()
+      .openapi({ description: 'Field to sort by' });
+  }
+  shape.sortDir = z
+    .enum(['asc', 'desc'])
+    .optional()
+    .openapi({ description: `Sort direction (default ${options.defaultSort?.dir ?? 'asc'})` });
+  for (const f of filters) {
+    shape[`filter[${f.field}]`] = z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          (f.description ? `${f.description}. ` : '') +
+          `Filter on ${f.field}` +
+          (f.ops.includes('in') ? '; with filterOp `in`, comma-separated values' : ''),
+      });
+    shape[`filterOp[${f.field}]`] = z
+      .enum(f.ops as [FilterOperator, ...FilterOperator[]])
+      .optional()
+      .openapi({ description: `Operator for filter[${f.field}] (default ${defaultOp(f.ops)})` });
+  }
+  const extraKeys = Object.keys(options.extra ?? {});
+  Object.assign(shape, options.extra ?? {});
+  const known = new Set(Object.keys(shape));
+
+  const schema = z.looseObject(shape).transform((input, ctx) => {
+    const raw = input as Record<string, unknown>;
+    let failed = false;
+    const fail = (key: string, message: string) => {
+      failed = true;
+      ctx.issues.push({ code: 'custom', message, path: [key], input: raw[key] });
+    };
+    for (const key of Object.keys(raw)) {
+      if (known.has(key)) continue;
+      const m = bracketed.exec(key);
+      fail(key, m ? `Unknown filter field "${m[2]}"` : 'Unknown query parameter');
+    }
+
+    const parsed: ParsedFilter<Field>[] = [];
+    for (const f of filters) {
+      const valueKey = `filter[${f.field}]`;
+      const opKey = `filterOp[${f.field}]`;
+      const text = raw[valueKey] as string | undefined;
+      const op = (raw[opKey] as FilterOperator | undefined) ?? defaultOp(f.ops);
+      if (text === undefined) {
+        if (raw[opKey] !== undefined) fail(opKey, `filterOp given without filter[${f.field}]`);
+        continue;
+      }
+      if (!f.ops.includes(op)) {
+        // Only reachable for the default operator of a field without `eq`; an explicit bad op fails the enum.
+        fail(opKey, `Operator "${op}" is not allowed for ${f.field}`);
+        continue;
+      }
+      if (text.length === 0 || text.length > maxValueLength) {
+        fail(valueKey, `Must be 1 to ${maxValueLength} characters`);
+        continue;
+      }
+      if (op === 'contains') {
+        parsed.push({ field: f.field, op, value: text });
+        continue;
+      }
+      const texts = op === 'in' ? text.split(',').map((v) => v.trim()) : [text];
+      if (op === 'in' && texts.length > maxInValues) {
+        fail(valueKey, `At most ${maxInValues} values`);
+        continue;
+      }
+      const values: unknown[] = [];
+      for (const t of texts) {
+        const result = t === '' ? undefined : f.value.safeParse(t);
+        if (!result?.success) {
+          const why = result?.error.issues[0]?.message ?? 'Empty value';
+          fail(valueKey, op === 'in' ? `Invalid value "${t}": ${why}` : why);
+          break;
+        }
+        values.push(result.data);
+      }
+      if (values.length !== texts.length) continue;
+      parsed.push(op === 'in' ? { field: f.field, op, values } : { field: f.field, op, value: values[0] });
+    }
+    if (failed) return z.NEVER;
+
+    const page = raw.page as number;
+    const limit = raw.limit as number;
+    const sortBy = (raw.sortBy as S | undefined) ?? options.defaultSort?.by;
+    const extra: Record<string, unknown> = {};
+    for (const key of extraKeys) extra[key] = raw[key];
+    return {
+      page,
+      limit,
+      offset: (page - 1) * limit,
+      ...(sortBy !== undefined ? { sortBy } : {}),
+      sortDir: (raw.sortDir as SortDirection | undefined) ?? options.defaultSort?.dir ?? 'asc',
+      filters: parsed,
+      extra,
+    };
+  });
+
+  return {
+    schema: schema,
+    parse(input) {
+      const query = isContext(input) ? flattenQueries(input.req.queries()) : input;
+      const result = schema.safeParse(query);
+      if (!result.success)
+        throw new ValidationError('Invalid request', undefined, zodDetails(result.error, 'query'));
+      return result.data;
+    },
+  };
+}
+
+function isContext(input: unknown): input is Context {
+  return typeof input === 'object' && input !== null && 'req' in input && typeof input.req === 'object';
+}
+
+/** hono's validator shape: a repeated parameter becomes an array, which the schema then refuses. */
+function flattenQueries(queries: Record<string, string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(queries).map(([k, v]) => [k, v.length === 1 ? (v[0] as string) : v]),
+  );
+}
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export function toPage<T>(items: T[], total: number, page: number, limit: number): Page<T> {
+  return { items, page, limit, total, hasMore: page * limit < total };
+}
+
+/** The paged list object: `{ items, page, limit, total, hasMore }`. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1),
+    total: z.number().int().min(0),
+    hasMore: z.boolean(),
+  });
+}
+
+/** The success body of a paged list endpoint: `{ data: { items, page, limit, total, hasMore } }`. */
+export function pagedResponse<T extends z.ZodType>(item: T) {
+  return z.object({ data: pageSchema(item) });
+}
+
+/** Maps each filterable / sortable field to its column, e.g. `{ name: 'workspaces.name' }`. */
+export type ColumnMap<DB, TB extends keyof DB, Field extends string> = Record<
+  Field,
+  ReferenceExpression<DB, TB>
+>;
+
+/** Escapes LIKE wildcards so `contains` matches the text literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** Adds the parsed filters as WHERE conditions (use it for both the page query and its count query). */
+export function applyFilters<DB, TB extends keyof DB, O, Field extends string>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  filters: readonly ParsedFilter<Field>[],
+  columns: ColumnMap<DB, TB, Field>,
+): SelectQueryBuilder<DB, TB, O> {
+  let out = qb;
+  for (const filter of filters) {
+    const column = columns[filter.field];
+    out = out.where((eb: ExpressionBuilder<DB, TB>) => {
+      // Values were validated against the field's schema; kysely cannot know their type statically.
+      switch (filter.op) {
+        case 'eq':
+          return eb(column, '=', filter.value as never);
+        case 'in':
+          return eb(column, 'in', filter.values as never);
+        case 'gte':
+          return eb(column, '>=', filter.value as never);
+        case 'lte':
+          return eb(column, '<=', filter.value as never);
+        case 'contains':
+          return eb(column, 'ilike', `%${escapeLike(String(filter.value))}%` as never);
+        default: {
+          const never: never = filter;
+          throw new Error(`unknown filter ${JSON.stringify(never)}`);
+        }
+      }
+    });
+  }
+  return out;
+}
+
+/** Adds ORDER BY (with a unique tie-breaker so pages do not overlap), LIMIT and OFFSET. */
+export function applySortAndPage<DB, TB extends keyof DB, O, Field extends string, Sort extends string>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  query: ListQuery<Field, Sort>,
+  columns: Record<Sort, ReferenceExpression<DB, TB>>,
+  tieBreaker?: ReferenceExpression<DB, TB>,
+): SelectQueryBuilder<DB, TB, O> {
+  let out = qb;
+  if (query.sortBy !== undefined) out = out.orderBy(columns[query.sortBy] as never, query.sortDir);
+  if (tieBreaker !== undefined) out = out.orderBy(tieBreaker as never, query.sortDir);
+  return out.limit(query.limit).offset(query.offset);
+}

@@ -1,0 +1,292 @@
+// Local-folder object storage for the embedded mode: objects as files under one root, and upload/download
+// URLs signed by the service itself (HMAC-SHA256) and served by api/storage/routes.ts.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
+import {
+  validateContentType,
+  validateExpiresInSeconds,
+  validateObjectKey,
+  type ObjectStorage,
+  type StoredObject,
+  type UploadSlot,
+} from './port.js';
+
+/** Path prefix the storage routes are mounted at; signed URLs point below it. */
+export const STORAGE_OBJECTS_PATH = '/v1/storage/objects/';
+
+export interface LocalObjectStorageOptions {
+  /** Folder holding the objects (DATA_DIR/objects in production). */
+  rootDir: string;
+  /** Origin clients reach the service at (PUBLIC_BASE_URL), without a trailing slash. */
+  publicBaseUrl: string;
+  /** At least 32 bytes; whoever holds it can mint upload and download URLs. */
+  signingSecret: string | Uint8Array;
+  now?: () => number;
+}
+
+export type SignedMethod = 'GET' | 'PUT';
+
+/** What a valid signed URL allows. */
+export interface SignedObjectGrant {
+  method: SignedMethod;
+  key: string;
+  expiresAtSeconds: number;
+  /** Upload grants only: the Content-Type the uploader must send. */
+  contentType?: string;
+  /** Upload grants only, when the URL was created with a cap. */
+  maxBytes?: number;
+}
+
+interface Sidecar {
+  key: string;
+  contentType: string;
+  sizeBytes: number;
+  etag: string;
+  /** Name of the body file in the same folder; every put writes a new one, so readers never see half. */
+  dataFile: string;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+function toSecretBytes(secret: string | Uint8Array): Uint8Array {
+  const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
+  if (bytes.byteLength < MIN_SECRET_BYTES) {
+    throw new Error(`The object storage signing secret must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  return bytes;
+}
+
+// JSON of a fixed-position array: no field can bleed into the next, whatever characters it holds.
+function signaturePayload(grant: SignedObjectGrant): string {
+  return JSON.stringify([
+    'object-url/v1',
+    grant.method,
+    grant.key,
+    grant.expiresAtSeconds,
+    grant.contentType ?? null,
+    grant.maxBytes ?? null,
+  ]);
+}
+
+function sign(secret: Uint8Array, grant: SignedObjectGrant): Buffer {
+  return createHmac('sha256', secret).update(signaturePayload(grant)).digest();
+}
+
+function parsePositiveInteger(value: string | null): number | undefined {
+  if (value === null || !/^[1-9][0-9]{0,15}$/.test(value)) return undefined;
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) ? parsed : undefined;
+}
+
+/**
+ * Checks a signed object URL for `method` on `key` at `nowMs`: the signature is compared in constant time,
+ * then the expiry. Throws Forbidden (`invalid_signature` / `url_expired`) and returns the grant otherwise.
+ */
+export function verifySignedObjectUrl(
+  secret: string | Uint8Array,
+  request: { method: SignedMethod; key: string; query: URLSearchParams },
+  nowMs: number,
+): SignedObjectGrant {
+  const query = request.query;
+  const expiresAtSeconds = parsePositiveInteger(query.get('expires'));
+  const provided = query.get('signature');
+  const maxBytesParam = query.get('maxBytes');
+  const maxBytes = maxBytesParam === null ? undefined : parsePositiveInteger(maxBytesParam);
+  const contentType = request.method === 'PUT' ? query.get('contentType') : null;
+  const invalid = () => new Forbidden('The signed URL is not valid', 'invalid_signature');
+  if (
+    expiresAtSeconds === undefined ||
+    provided === null ||
+    !/^[A-Za-z0-9_-]{43}$/.test(provided) ||
+    (maxBytesParam !== null && maxBytes === undefined) ||
+    (request.method === 'PUT' && contentType === null)
+  ) {
+    throw invalid();
+  }
+  const grant: SignedObjectGrant = {
+    method: request.method,
+    key: request.key,
+    expiresAtSeconds,
+    ...(contentType !== null ? { contentType } : {}),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+  };
+  // Compared as text, not decoded bytes: base64url decoding ignores the last character's spare bits, which
+  // would let several spellings of one signature through.
+  const expected = Buffer.from(sign(toSecretBytes(secret), grant).toString('base64url'));
+  const actual = Buffer.from(provided);
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw invalid();
+  // Expiry only after the signature: an unsigned `expires` says nothing.
+  if (nowMs > expiresAtSeconds * 1000) throw new Forbidden('The signed URL has expired', 'url_expired');
+  return grant;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export class LocalObjectStorage implements ObjectStorage {
+  readonly name = 'local' as const;
+  private readonly rootDir: string;
+  private readonly publicBaseUrl: string;
+  private readonly secret: Uint8Array;
+  private readonly now: () => number;
+
+  constructor(options: LocalObjectStorageOptions) {
+    this.rootDir = path.resolve(options.rootDir);
+    this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.secret = toSecretBytes(options.signingSecret);
+    this.now = options.now ?? Date.now;
+  }
+
+  async createUploadUrl(
+    key: string,
+    options: { contentType: string; expiresInSeconds: number; maxBytes?: number },
+  ): Promise<UploadSlot> {
+    validateObjectKey(key);
+    const contentType = validateContentType(options.contentType);
+    const expiresInSeconds = validateExpiresInSeconds(options.expiresInSeconds);
+    if (options.maxBytes !== undefined && (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 1)) {
+      throw new ValidationError('Invalid upload size limit', 'invalid_max_bytes', [
+        { path: 'maxBytes', message: 'must be a positive whole number' },
+      ]);
+    }
+    const grant: SignedObjectGrant = {
+      method: 'PUT',
+      key,
+      expiresAtSeconds: this.expiresAt(expiresInSeconds),
+      contentType,
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    };
+    return {
+      uploadUrl: this.signedUrl(grant),
+      method: 'PUT',
+      requiredHeaders: { 'Content-Type': contentType },
+      key,
+      expiresInSeconds,
+      expiresAt: new Date(grant.expiresAtSeconds * 1000).toISOString(),
+    };
+  }
+
+  async createDownloadUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
+    validateObjectKey(key);
+    const expiresInSeconds = validateExpiresInSeconds(options.expiresInSeconds);
+    return this.signedUrl({ method: 'GET', key, expiresAtSeconds: this.expiresAt(expiresInSeconds) });
+  }
+
+  /** For the storage routes: the grant of a signed URL on `key`, or Forbidden. */
+  verifyRequest(method: SignedMethod, key: string, query: URLSearchParams): SignedObjectGrant {
+    validateObjectKey(key);
+    return verifySignedObjectUrl(this.secret, { method, key, query }, this.now());
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<StoredObject> {
+    validateObjectKey(key);
+    validateContentType(contentType);
+    const { dir, base } = this.location(key);
+    await mkdir(dir, { recursive: true });
+    const previous = await this.readSidecar(key);
+    const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
+    await this.writeAtomically(path.join(dir, dataFile), body);
+    const sidecar: Sidecar = {
+      key,
+      contentType,
+      sizeBytes: body.byteLength,
+      etag: createHash('md5').update(body).digest('hex'),
+      dataFile,
+    };
+    // The sidecar's rename is the commit point: before it readers see the old object, after it the new one.
+    await this.writeAtomically(path.join(dir, `${base}.json`), JSON.stringify(sidecar));
+    if (previous && previous.dataFile !== dataFile)
+      await rm(path.join(dir, previous.dataFile), { force: true });
+    return toStoredObject(sidecar);
+  }
+
+  async get(key: string): Promise<{ body: Uint8Array; contentType: string } | null> {
+    validateObjectKey(key);
+    const { dir } = this.location(key);
+    // A concurrent put may remove the body file between reading the sidecar and opening it; the
+    // sidecar read again then names the new body.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const sidecar = await this.readSidecar(key);
+      if (!sidecar) return null;
+      try {
+        const body = await readFile(path.join(dir, sidecar.dataFile));
+        return {
+          body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+          contentType: sidecar.contentType,
+        };
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return null;
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    validateObjectKey(key);
+    const sidecar = await this.readSidecar(key);
+    return sidecar ? toStoredObject(sidecar) : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    validateObjectKey(key);
+    const { dir, base } = this.location(key);
+    const sidecar = await this.readSidecar(key);
+    if (!sidecar) return;
+    await rm(path.join(dir, `${base}.json`), { force: true });
+    await rm(path.join(dir, sidecar.dataFile), { force: true });
+  }
+
+  private expiresAt(expiresInSeconds: number): number {
+    return Math.floor(this.now() / 1000) + expiresInSeconds;
+  }
+
+  private signedUrl(grant: SignedObjectGrant): string {
+    const query = new URLSearchParams({ expires: String(grant.expiresAtSeconds) });
+    if (grant.contentType !== undefined) query.set('contentType', grant.contentType);
+    if (grant.maxBytes !== undefined) query.set('maxBytes', String(grant.maxBytes));
+    query.set('signature', sign(this.secret, grant).toString('base64url'));
+    return `${this.publicBaseUrl}${STORAGE_OBJECTS_PATH}${grant.key}?${query.toString()}`;
+  }
+
+  // Files are named by the key's hash, not the key: no key can reach outside the root whatever slipped
+  // past validation, and `a` and `a/b` can both exist, as in S3.
+  private location(key: string): { dir: string; base: string } {
+    const base = createHash('sha256').update(key).digest('hex');
+    return { dir: path.join(this.rootDir, base.slice(0, 2)), base };
+  }
+
+  private async readSidecar(key: string): Promise<Sidecar | null> {
+    const { dir, base } = this.location(key);
+    try {
+      const sidecar = JSON.parse(await readFile(path.join(dir, `${base}.json`), 'utf8')) as Sidecar;
+      return sidecar.key === key ? sidecar : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  private async writeAtomically(file: string, contents: Uint8Array | string): Promise<void> {
+    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, contents, { flush: true });
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+}
+
+function toStoredObject(sidecar: Sidecar): StoredObject {
+  return {
+    key: sidecar.key,
+    contentType: sidecar.contentType,
+    sizeBytes: sidecar.sizeBytes,
+    etag: sidecar.etag,
+  };
+}

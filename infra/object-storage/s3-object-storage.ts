@@ -1,0 +1,155 @@
+// S3-compatible object storage for the distributed mode (AWS S3, MinIO in docker-compose, Ceph RGW):
+// presigned PUT/GET URLs that the store itself enforces, plus direct put/get/head/delete.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  validateContentType,
+  validateExpiresInSeconds,
+  validateObjectKey,
+  type ObjectStorage,
+  type StoredObject,
+  type UploadSlot,
+} from './port.js';
+
+export interface S3ObjectStorageOptions {
+  /** Absent for AWS itself; e.g. http://minio:9000 in docker-compose. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** MinIO and most self-hosted stores need path-style URLs (no bucket sub-domain). */
+  forcePathStyle?: boolean;
+  /** Signing time of presigned URLs; the store's own clock decides when they expire. */
+  now?: () => number;
+}
+
+export class S3ObjectStorage implements ObjectStorage {
+  readonly name = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly now: () => number;
+
+  constructor(options: S3ObjectStorageOptions) {
+    this.bucket = options.bucket;
+    this.now = options.now ?? Date.now;
+    this.client = new S3Client({
+      region: options.region,
+      credentials: options.credentials,
+      forcePathStyle: options.forcePathStyle ?? false,
+      ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+      // Since 3.729 the SDK adds a CRC32 of the (empty) body to presigned PUTs, which every upload then
+      // fails; and older S3-compatible stores reject the new checksum headers on direct calls.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async createUploadUrl(
+    key: string,
+    options: { contentType: string; expiresInSeconds: number; maxBytes?: number },
+  ): Promise<UploadSlot> {
+    validateObjectKey(key);
+    const contentType = validateContentType(options.contentType);
+    const expiresInSeconds = validateExpiresInSeconds(options.expiresInSeconds);
+    const signingDate = new Date(this.now());
+    // Content-Type stays a signed header (not hoisted into the query), so S3 refuses any other type.
+    // maxBytes cannot be expressed in a presigned PUT; see the port.
+    const uploadUrl = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      { expiresIn: expiresInSeconds, signingDate, signableHeaders: new Set(['content-type']) },
+    );
+    const signedAtSeconds = Math.floor(signingDate.getTime() / 1000);
+    return {
+      uploadUrl,
+      method: 'PUT',
+      requiredHeaders: { 'Content-Type': contentType },
+      key,
+      expiresInSeconds,
+      expiresAt: new Date((signedAtSeconds + expiresInSeconds) * 1000).toISOString(),
+    };
+  }
+
+  async createDownloadUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
+    validateObjectKey(key);
+    const expiresInSeconds = validateExpiresInSeconds(options.expiresInSeconds);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: expiresInSeconds,
+      signingDate: new Date(this.now()),
+    });
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<StoredObject> {
+    validateObjectKey(key);
+    validateContentType(contentType);
+    const result = await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.byteLength,
+      }),
+    );
+    return { key, contentType, sizeBytes: body.byteLength, ...etagOf(result.ETag) };
+  }
+
+  async get(key: string): Promise<{ body: Uint8Array; contentType: string } | null> {
+    validateObjectKey(key);
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const body = result.Body ? await result.Body.transformToByteArray() : new Uint8Array(0);
+      return { body, contentType: result.ContentType ?? 'application/octet-stream' };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    validateObjectKey(key);
+    try {
+      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        key,
+        contentType: result.ContentType ?? 'application/octet-stream',
+        sizeBytes: result.ContentLength ?? 0,
+        ...etagOf(result.ETag),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    validateObjectKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Closes the client's connection pool. */
+  close(): void {
+    this.client.destroy();
+  }
+}
+
+function etagOf(etag: string | undefined): { etag?: string } {
+  return etag ? { etag: etag.replace(/^"|"$/g, '') } : {};
+}
+
+// GET answers NoSuchKey; HEAD has no body, so only its status says 404. A missing bucket is a
+// misconfiguration, never an absent object.
+function isNotFound(error: unknown): boolean {
+  return (
+    error instanceof S3ServiceException &&
+    error.name !== 'NoSuchBucket' &&
+    (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
+  );
+}

@@ -16,7 +16,7 @@ export type FilterSpec =
   | {
       ops: readonly FilterOperator[];
       /** Parses one value given as a string, e.g. `z.enum([...])`, `z.coerce.number()`, `z.iso.datetime()`. */
-      value?: z.ZodType<unknown, string>;
+      value?: z.ZodType;
       description?: string;
     };
 
@@ -61,7 +61,7 @@ const bracketed = /^(filter|filterOp)\[(.*)\]$/;
 
 function normaliseSpec(spec: FilterSpec): {
   ops: readonly FilterOperator[];
-  value: z.ZodType<unknown, string>;
+  value: z.ZodType;
   description?: string;
 } {
   if (Array.isArray(spec)) return { ops: spec as readonly FilterOperator[], value: z.string() };
@@ -95,15 +95,19 @@ export function defineListQuery<
       .int()
       .min(1)
       .default(1)
-      .openapi({ type: 'integer', description: 'Page number, 1-based', example: 1 }),
+      .openapi({ type: 'integer', minimum: 1, default: 1, description: 'Page number, 1-based' }),
     limit: z.coerce
       .number()
       .int()
       .min(1)
       .max(options.maxLimit)
       .default(options.defaultLimit)
+      // Coerced numbers lose their bounds in the generated schema; state them for the document.
       .openapi({
         type: 'integer',
+        minimum: 1,
+        maximum: options.maxLimit,
+        default: options.defaultLimit,
         description: `Page size (default ${options.defaultLimit}, maximum ${options.maxLimit})`,
       }),
   };
@@ -136,36 +140,32 @@ export function defineListQuery<
   Object.assign(shape, options.extra ?? {});
   const known = new Set(Object.keys(shape));
 
-  const schema = z.looseObject(shape).transform((input, ctx) => {
-    const raw = input as Record<string, unknown>;
-    let failed = false;
-    const fail = (key: string, message: string) => {
-      failed = true;
-      ctx.issues.push({ code: 'custom', message, path: [key], input: raw[key] });
-    };
+  /** Checks keys and filter values against the definition; shared by the check and the transform. */
+  function evaluate(raw: Record<string, unknown>) {
+    const problems: Array<{ key: string; message: string }> = [];
     for (const key of Object.keys(raw)) {
       if (known.has(key)) continue;
       const m = bracketed.exec(key);
-      fail(key, m ? `Unknown filter field "${m[2]}"` : 'Unknown query parameter');
+      problems.push({ key, message: m ? `Unknown filter field "${m[2]}"` : 'Unknown query parameter' });
     }
-
     const parsed: ParsedFilter<Field>[] = [];
     for (const f of filters) {
       const valueKey = `filter[${f.field}]`;
       const opKey = `filterOp[${f.field}]`;
-      const text = raw[valueKey] as string | undefined;
-      const op = (raw[opKey] as FilterOperator | undefined) ?? defaultOp(f.ops);
+      const text = raw[valueKey];
+      const givenOp = raw[opKey];
       if (text === undefined) {
-        if (raw[opKey] !== undefined) fail(opKey, `filterOp given without filter[${f.field}]`);
+        if (givenOp !== undefined) {
+          problems.push({ key: opKey, message: `filterOp given without filter[${f.field}]` });
+        }
         continue;
       }
-      if (!f.ops.includes(op)) {
-        // Only reachable for the default operator of a field without `eq`; an explicit bad op fails the enum.
-        fail(opKey, `Operator "${op}" is not allowed for ${f.field}`);
-        continue;
-      }
+      // A repeated parameter or an operator outside the field's list already failed its own schema.
+      if (typeof text !== 'string') continue;
+      if (givenOp !== undefined && !f.ops.includes(givenOp as FilterOperator)) continue;
+      const op = (givenOp as FilterOperator | undefined) ?? defaultOp(f.ops);
       if (text.length === 0 || text.length > maxValueLength) {
-        fail(valueKey, `Must be 1 to ${maxValueLength} characters`);
+        problems.push({ key: valueKey, message: `Must be 1 to ${maxValueLength} characters` });
         continue;
       }
       if (op === 'contains') {
@@ -173,8 +173,8 @@ export function defineListQuery<
         continue;
       }
       const texts = op === 'in' ? text.split(',').map((v) => v.trim()) : [text];
-      if (op === 'in' && texts.length > maxInValues) {
-        fail(valueKey, `At most ${maxInValues} values`);
+      if (texts.length > maxInValues) {
+        problems.push({ key: valueKey, message: `At most ${maxInValues} values` });
         continue;
       }
       const values: unknown[] = [];
@@ -182,7 +182,7 @@ export function defineListQuery<
         const result = t === '' ? undefined : f.value.safeParse(t);
         if (!result?.success) {
           const why = result?.error.issues[0]?.message ?? 'Empty value';
-          fail(valueKey, op === 'in' ? `Invalid value "${t}": ${why}` : why);
+          problems.push({ key: valueKey, message: op === 'in' ? `Invalid value "${t}": ${why}` : why });
           break;
         }
         values.push(result.data);
@@ -190,23 +190,38 @@ export function defineListQuery<
       if (values.length !== texts.length) continue;
       parsed.push(op === 'in' ? { field: f.field, op, values } : { field: f.field, op, value: values[0] });
     }
-    if (failed) return z.NEVER;
+    return { parsed, problems };
+  }
 
-    const page = raw.page as number;
-    const limit = raw.limit as number;
-    const sortBy = (raw.sortBy as S | undefined) ?? options.defaultSort?.by;
-    const extra: Record<string, unknown> = {};
-    for (const key of extraKeys) extra[key] = raw[key];
-    return {
-      page,
-      limit,
-      offset: (page - 1) * limit,
-      ...(sortBy !== undefined ? { sortBy } : {}),
-      sortDir: (raw.sortDir as SortDirection | undefined) ?? options.defaultSort?.dir ?? 'asc',
-      filters: parsed,
-      extra,
-    };
-  });
+  const schema = z
+    .looseObject(shape)
+    // Runs even when a field failed (`when`), so every problem is reported in one answer.
+    .superRefine(
+      (value, ctx) => {
+        const raw = value as Record<string, unknown>;
+        for (const { key, message } of evaluate(raw).problems) {
+          ctx.addIssue({ code: 'custom', message, path: [key], input: raw[key] });
+        }
+      },
+      { when: () => true },
+    )
+    .transform((input) => {
+      const raw = input as Record<string, unknown>;
+      const page = raw.page as number;
+      const limit = raw.limit as number;
+      const sortBy = (raw.sortBy as S | undefined) ?? options.defaultSort?.by;
+      const extra: Record<string, unknown> = {};
+      for (const key of extraKeys) extra[key] = raw[key];
+      return {
+        page,
+        limit,
+        offset: (page - 1) * limit,
+        ...(sortBy !== undefined ? { sortBy } : {}),
+        sortDir: (raw.sortDir as SortDirection | undefined) ?? options.defaultSort?.dir ?? 'asc',
+        filters: evaluate(raw).parsed,
+        extra,
+      };
+    });
 
   return {
     schema: schema,

@@ -1,0 +1,112 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
+// The machine-readable description and the reference page: a valid OpenAPI 3.1 document generated from
+// the route definitions (bearer scheme on authenticated routes only, bracketed filter parameters), and
+// /docs rendering every operation from it without scripts.
+import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createAuthRoutes } from '../../../api/auth/routes.js';
+import { sampleApp, testAuth } from './support.js';
+
+async function documented() {
+  const auth = await testAuth();
+  const { app } = await sampleApp({
+    auth,
+    routes: [
+      (await import('./support.js')).sampleRoutes(),
+      createAuthRoutes({ auth, lookupMembership: async () => null }),
+    ],
+  });
+  const res = await app.request('/v1/openapi.json');
+  expect(res.status).toBe(200);
+  return { app, doc: (await res.json()) as Record<string, any> };
+}
+
+describe('/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const { doc } = await documented();
+    const result = await new Validator().validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: '1.0.0' });
+    expect(doc.servers).toEqual([{ url: 'https://api.example.test' }]);
+  });
+
+  it('declares the bearer JWT scheme and applies it to authenticated routes only', async () => {
+    const { doc } = await documented();
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    );
+    const widgets = doc.paths['/v1/orgs/{orgId}/widgets'];
+    expect(widgets.get.security).toEqual([{ bearerAuth: [] }]);
+    expect(widgets.post.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/v1/auth/token'].post.security).toEqual([{ bearerAuth: [] }]);
+    for (const open of ['/healthz', '/readyz', '/v1/openapi.json', '/.well-known/jwks.json']) {
+      expect(doc.paths[open].get.security, open).toBeUndefined();
+    }
+    expect(doc.security).toBeUndefined();
+  });
+
+  it('lists the list-query parameters, bracketed filter keys included', async () => {
+    const { doc } = await documented();
+    const params = doc.paths['/v1/orgs/{orgId}/widgets'].get.parameters as Array<Record<string, any>>;
+    const byName = new Map(params.map((p) => [p.name as string, p]));
+    for (const name of [
+      'orgId',
+      'page',
+      'limit',
+      'sortBy',
+      'sortDir',
+      'filter[name]',
+      'filterOp[name]',
+      'filter[status]',
+      'filterOp[status]',
+    ]) {
+      expect(byName.has(name), name).toBe(true);
+    }
+    expect(byName.get('orgId')).toMatchObject({ in: 'path', required: true });
+    expect(byName.get('limit')).toMatchObject({ in: 'query', schema: { type: 'integer', maximum: 100 } });
+    expect(byName.get('filterOp[status]')!.schema.enum).toEqual(['eq', 'in']);
+    expect(byName.get('sortBy')!.schema.enum).toEqual(['name', 'count']);
+  });
+
+  it('documents request bodies as required and the error body per status', async () => {
+    const { doc } = await documented();
+    const post = doc.paths['/v1/orgs/{orgId}/widgets'].post;
+    expect(post.requestBody.required).toBe(true);
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415']);
+    expect(post.responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+    expect(post.responses['401'].headers['WWW-Authenticate']).toBeDefined();
+    expect(doc.components.schemas.Error.required).toEqual(['error']);
+  });
+});
+
+describe('/docs', () => {
+  it('renders every operation, grouped by tag, from the document', async () => {
+    const { app, doc } = await documented();
+    const res = await app.request('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    expect(res.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
+    const html = await res.text();
+
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/https?:\/\/(?!api\.example\.test)[^"'\s<]+\.(js|css)/);
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(html).toContain(
+          `<span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code>`,
+        );
+        expect(html).toContain((op.summary as string).replaceAll("'", '&#39;'));
+      }
+    }
+    for (const tag of ['widgets', 'auth', 'operations', 'openapi']) expect(html).toContain(`id="tag-${tag}"`);
+    // Parameters, request body and responses of one operation.
+    expect(html).toContain('<code>filter[status]</code>');
+    expect(html).toContain('Request body (required)');
+    expect(html).toContain('<span class="status s4">413</span>');
+    expect(html).toContain('id="schema-CreateWidget"');
+  });
+});

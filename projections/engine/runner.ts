@@ -1,0 +1,217 @@
+// The projection runner: keeps every projection's serving generation folded from the log, one active runner
+// per projection across processes (leases), and builds a newer code version beside the old one automatically.
+import { acquireLease, renewLease, type Generation } from './catalog.js';
+import { dropRetiredSchemas, ensureServing, foldNextBatch, LeaseLost } from './generation.js';
+import { assertValidProjection, type Projection, type ProjectionEngineDeps } from './projection.js';
+import { buildGeneration, BuildStopped, DEFAULT_BATCH_SIZE, DEFAULT_LEASE_TTL_MS } from './rebuild.js';
+import { sql } from 'kysely';
+
+export interface ProjectionRunnerOptions extends ProjectionEngineDeps {
+  /** Unique per process, e.g. `<host>:<pid>`; it is the lease owner in the catalog. */
+  owner: string;
+  batchSize?: number;
+  leaseTtlMs?: number;
+  /** Longest sleep at the end of the log without an append notification (the store wakes us earlier). */
+  idleWaitMs?: number;
+  /** How often a runner without the lease checks whether it can take over. */
+  standbyPollMs?: number;
+  /** Upper bound of the retry backoff after a failing batch. */
+  maxRetryDelayMs?: number;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class ProjectionRunner {
+  private readonly deps: ProjectionEngineDeps;
+  private readonly owner: string;
+  private readonly batchSize: number;
+  private readonly leaseTtlMs: number;
+  private readonly idleWaitMs: number;
+  private readonly standbyPollMs: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly abort = new AbortController();
+  private loops: Promise<void>[] = [];
+  private started = false;
+
+  constructor(options: ProjectionRunnerOptions) {
+    this.deps = {
+      db: options.db,
+      eventStore: options.eventStore,
+      projections: options.projections,
+      logger: options.logger,
+    };
+    this.owner = options.owner;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.idleWaitMs = options.idleWaitMs ?? 1000;
+    this.standbyPollMs = options.standbyPollMs ?? Math.max(100, Math.floor(this.leaseTtlMs / 3));
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  }
+
+  /**
+   * Makes sure every projection has a serving generation with its public views (so readers can start), then
+   * runs one loop per projection in the background.
+   */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('ProjectionRunner already started');
+    this.started = true;
+    const names = new Set<string>();
+    for (const projection of this.deps.projections) {
+      assertValidProjection(projection);
+      if (names.has(projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
+      names.add(projection.name);
+    }
+    for (const projection of this.deps.projections) {
+      await ensureServing(this.deps, projection);
+      await dropRetiredSchemas(this.deps.db, projection.name);
+    }
+    this.loops = this.deps.projections.map((projection) => this.run(projection));
+  }
+
+  /** Finishes the batches in flight, then releases this runner's leases. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await Promise.all(this.loops);
+    this.loops = [];
+    await sql`
+      update projections set lease_owner = null, lease_expires_at = null
+      where lease_owner = ${this.owner}`
+      .execute(this.deps.db)
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'could not release projection leases'),
+      );
+  }
+
+  private get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  private async run(projection: Projection): Promise<void> {
+    const log = this.deps.logger;
+    let failures = 0;
+    let standbyReason = '';
+    const standby = async (reason: string) => {
+      if (reason !== standbyReason) log.info({ projection: projection.name, owner: this.owner }, reason);
+      standbyReason = reason;
+      await sleep(this.standbyPollMs, this.signal);
+    };
+    while (!this.signal.aborted) {
+      try {
+        const serving = await ensureServing(this.deps, projection);
+        if (serving && serving.version > projection.version) {
+          // Older code during a rolling deploy: the newer generation is not ours to fold.
+          await standby(
+            `serving version ${serving.version} is newer than this code (v${projection.version}); standing by`,
+          );
+          continue;
+        }
+        if (!serving || serving.version < projection.version) {
+          const outcome = await buildGeneration(this.deps, projection, {
+            owner: this.owner,
+            batchSize: this.batchSize,
+            leaseTtlMs: this.leaseTtlMs,
+            keepLease: true,
+            waitForLease: false,
+            upgradeOnly: true,
+            signal: this.signal,
+            onProgress: (p) => {
+              if (p.phase === 'switched')
+                log.info(
+                  { projection: p.projection, generation: p.generation, version: p.version },
+                  'projection rebuilt and switched',
+                );
+            },
+          });
+          if (outcome.kind === 'busy')
+            await standby(`another process (${outcome.leaseOwner}) is building this projection`);
+          if (outcome.kind === 'newer-build')
+            await standby(`a build of newer version ${outcome.version} is under way; standing by`);
+          failures = 0;
+          continue;
+        }
+        const leased = await acquireLease(this.deps.db, serving, this.owner, this.leaseTtlMs);
+        if (!leased) {
+          await standby(`lease held by ${serving.leaseOwner}; standing by`);
+          continue;
+        }
+        standbyReason = '';
+        log.info(
+          { projection: projection.name, generation: leased.generation, owner: this.owner },
+          'projection lease acquired',
+        );
+        await this.follow(projection, leased, () => (failures = 0));
+      } catch (error) {
+        if (error instanceof BuildStopped) break;
+        if (error instanceof LeaseLost) {
+          log.info(
+            { projection: projection.name, generation: error.generation },
+            'projection lease lost or generation switched',
+          );
+          continue;
+        }
+        failures += 1;
+        const delay = Math.min(this.maxRetryDelayMs, 100 * 2 ** Math.min(failures, 12));
+        log.error(
+          { err: error, projection: projection.name, attempt: failures },
+          'projection batch failed; retrying',
+        );
+        await sleep(delay, this.signal);
+      }
+    }
+  }
+
+  /** Folds the serving generation while the lease is ours; returns on stop, throws LeaseLost when fenced off. */
+  private async follow(
+    projection: Projection,
+    generation: Generation,
+    onProgress: () => void,
+  ): Promise<void> {
+    const target = {
+      name: generation.name,
+      generation: generation.generation,
+      status: 'serving' as const,
+      schemaName: generation.schemaName,
+      checkpoint: generation.checkpoint,
+    };
+    let lastRenewal = Date.now();
+    while (!this.signal.aborted) {
+      // Registered before reading, so an append committed after the read's snapshot still wakes us.
+      const wakeEarly = new AbortController();
+      const wake = this.deps.eventStore.waitForAppend(
+        this.idleWaitMs,
+        AbortSignal.any([wakeEarly.signal, this.signal]),
+      );
+      try {
+        const batch = await foldNextBatch(this.deps, projection, target, this.owner, {
+          batchSize: this.batchSize,
+          leaseTtlMs: this.leaseTtlMs,
+        });
+        target.checkpoint = batch.checkpoint;
+        if (batch.committed) {
+          lastRenewal = Date.now();
+          onProgress();
+        }
+        if (!batch.isEnd) continue;
+        if (Date.now() - lastRenewal > this.leaseTtlMs / 3) {
+          if (!(await renewLease(this.deps.db, target, this.owner, this.leaseTtlMs)))
+            throw new LeaseLost(target.name, target.generation);
+          lastRenewal = Date.now();
+        }
+        await wake;
+      } finally {
+        wakeEarly.abort();
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Read-your-writes: waitForProjections resolves only once the serving projections committed past the
+// appended position, observed from another connection pool (as another API instance would).
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createDatabase, type Database } from '../../../infra/db/database.js';
+import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
+import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
+import { projectionEngineMigrations } from '../../../projections/engine/migrations.js';
+import { ProjectionWaiter } from '../../../projections/engine/read-your-writes.js';
+import { ProjectionRunner } from '../../../projections/engine/runner.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { countingProjection, countsView, event, gate, silentLogger, waitUntil } from './fixtures/support.js';
+
+let database: TestDatabase<unknown>;
+let otherInstance: Database<unknown>;
+let store: PostgresEventStore<unknown>;
+let runner: ProjectionRunner;
+let waiter: ProjectionWaiter;
+const slow = gate();
+let blocked = false;
+const projection = countingProjection({
+  name: 'ryw',
+  beforeApply: async (e) => {
+    if ((e.data as { slow?: boolean }).slow && !slow.isOpen()) {
+      blocked = true;
+      await slow.wait();
+    }
+  },
+});
+const other = countingProjection({ name: 'other', eventTypes: ['OtherThing'] });
+
+beforeAll(async () => {
+  database = await createTestDatabase({ ...eventStoreMigrations, ...projectionEngineMigrations });
+  store = new PostgresEventStore({ db: database.db, url: database.url });
+  runner = new ProjectionRunner({
+    db: database.db,
+    eventStore: store,
+    projections: [projection, other],
+    logger: silentLogger,
+    owner: 'runner',
+    idleWaitMs: 200,
+  });
+  await runner.start();
+  // The waiter runs on its own pool: it only shares the database with the runner, like another instance.
+  otherInstance = createDatabase(database.url, { max: 3 });
+  waiter = new ProjectionWaiter({ db: otherInstance.db, eventStore: store, url: database.url });
+});
+afterAll(async () => {
+  slow.open();
+  await runner.stop();
+  await waiter.close();
+  await otherInstance.close();
+  await store.close();
+  await database.drop();
+});
+
+test('resolves only after the projection committed the event, and the change is then visible', async () => {
+  const { position } = await store.appendToStream('ryw-1', [event('Counted', { slow: true })], {
+    expectedRevision: 'any',
+  });
+  const answer = waiter.waitForProjections(position, { timeoutMs: 20_000 });
+  await waitUntil(() => blocked, { what: 'the projector to hold the event' });
+
+  // The event is being folded in an open transaction: a bounded wait must say "not yet".
+  await expect(waiter.waitForProjections(position, { timeoutMs: 300 })).resolves.toBe(false);
+  expect(await countsView(otherInstance.db, 'ryw')).toEqual({});
+
+  slow.open();
+  await expect(answer).resolves.toBe(true);
+  expect(await countsView(otherInstance.db, 'ryw')).toEqual({ 'ryw-1': 1 });
+});
+
+test('every write is visible on the other instance as soon as the wait answers', async () => {
+  for (let i = 1; i <= 10; i++) {
+    const { position } = await store.appendToStream('ryw-2', [event('Counted', { i })], {
+      expectedRevision: 'any',
+    });
+    await expect(waiter.waitForProjections(position, { timeoutMs: 10_000 })).resolves.toBe(true);
+    expect((await countsView(otherInstance.db, 'ryw'))['ryw-2']).toBe(i);
+  }
+});
+
+test('a filtered projection that skips the event does not hold the wait back', async () => {
+  const { position } = await store.appendToStream('ryw-3', [event('Counted')], { expectedRevision: 'any' });
+  await expect(
+    waiter.waitForProjections(position, { timeoutMs: 10_000, projections: ['other'] }),
+  ).resolves.toBe(true);
+  expect(await countsView(otherInstance.db, 'other')).toEqual({});
+});
+
+test('a projection that is not serving, or not running, makes the wait answer false at its bound', async () => {
+  const { position } = await store.appendToStream('ryw-4', [event('Counted')], { expectedRevision: 'any' });
+  await expect(
+    waiter.waitForProjections(position, { timeoutMs: 200, projections: ['missing'] }),
+  ).resolves.toBe(false);
+  await runner.stop();
+  const { position: later } = await store.appendToStream('ryw-4', [event('Counted')], {
+    expectedRevision: 'any',
+  });
+  await expect(waiter.waitForProjections(later, { timeoutMs: 300 })).resolves.toBe(false);
+});

@@ -335,7 +335,8 @@ export class NatsBus implements Bus {
         info = await this.jsm.consumers.info(this.streamName, durable);
       }
     }
-    // One durable consumer per queue: its settings are the last consume() call's, as in the in-process bus.
+    // One durable consumer per queue, so the last consume() call's ackWait/maxDeliver apply to all its consumers
+    // (the in-process bus applies each consumer's own); pass the same options from every process.
     if (info.config.ack_wait !== wanted.ack_wait || info.config.max_deliver !== wanted.max_deliver) {
       await this.jsm.consumers.update(this.streamName, durable, wanted);
     }

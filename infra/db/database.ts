@@ -16,13 +16,16 @@ export interface Database<DB> {
 
 export function createDatabase<DB>(
   url: string,
-  options: { max?: number; applicationName?: string } = {},
+  options: { max?: number; applicationName?: string; idleInTransactionTimeoutMs?: number } = {},
 ): Database<DB> {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'social-publishing',
     idleTimeoutMillis: 30_000,
+    // The event store reads below the cluster-wide transaction horizon: a transaction left open by a
+    // stuck client would hold every subscriber back, so PostgreSQL ends such sessions.
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 60_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

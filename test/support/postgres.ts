@@ -24,6 +24,8 @@ export async function createTestDatabase<DB = unknown>(
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
+  // A test that leaks an open transaction must not stall every other file's subscriptions for long.
+  await admin.query(`alter database ${name} set idle_in_transaction_session_timeout = '20s'`);
   await admin.end();
   const url = withDatabase(serverUrl, name);
   const database = createDatabase<DB>(url, { max: options.max ?? 20, applicationName: 'test' });

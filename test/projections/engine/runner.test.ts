@@ -211,7 +211,10 @@ describe('projection runner', () => {
       [1, 1, 'retired'],
       [2, 2, 'serving'],
     ]);
-    expect(await schemaExists(database.db, 'rm_bump_g1')).toBe(false);
+    // The old schema is dropped right after the switch commits.
+    await waitUntil(async () => !(await schemaExists(database.db, 'rm_bump_g1')), {
+      what: 'the old schema to go',
+    });
     const view = await sql<{ stream_name: string; events: number; version_seen: number }>`
       select stream_name, events, version_seen from public.bump_by_stream order by stream_name`.execute(
       database.db,

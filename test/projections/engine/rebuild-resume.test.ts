@@ -64,7 +64,7 @@ function startChild(env: Record<string, string>): { process: ChildProcess; lines
     env: { ...process.env, REBUILD_DATABASE_URL: database.url, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   return { process: proc, lines };
 }
 

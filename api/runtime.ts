@@ -207,7 +207,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const commands: CommandDeps = {
       eventStore,
       readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
-      ...(waiter ? { waitForProjections: (position, o) => waiter.waitForProjections(position, o) } : {}),
+      // Named, so that a projection without a serving generation yet counts as not caught up.
+      ...(waiter
+        ? {
+            waitForProjections: (position, o) =>
+              waiter.waitForProjections(position, { ...o, projections: projectionList.map((p) => p.name) }),
+          }
+        : {}),
     };
     const idempotency = new IdempotencyStore(database.db);
     const readModels = database.db as Kysely<ReadModels>;
@@ -266,7 +272,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       app,
       async startBackground() {
         if (background.started) return;
-        const runner = new ProjectionRunner({ db: database.db, eventStore, projections: projectionList, logger, owner });
+        const runner = new ProjectionRunner({
+          db: database.db,
+          eventStore,
+          projections: projectionList,
+          logger,
+          owner,
+        });
         await runner.start();
         stops.push(() => runner.stop());
         const processes = new ProcessRunner({

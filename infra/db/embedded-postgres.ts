@@ -152,6 +152,15 @@ export async function startEmbeddedPostgres(options: {
         ],
         { stdio: 'pipe', ...(owner ?? {}) },
       );
+    } catch (error) {
+      const detail = String((error as { stderr?: Buffer }).stderr ?? error);
+      if (owner && /Permission denied/.test(detail)) {
+        throw new Error(
+          `Embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot reach ${dataDir}. ` +
+            `Make its parent folders traversable (chmod o+x) or choose another DATA_DIR, or set DATABASE_URL.\n${detail}`,
+        );
+      }
+      throw error;
     } finally {
       await rm(pwfile, { force: true });
     }

@@ -6,7 +6,8 @@ import { DuplicateEventId, type ExpectedRevision, type NewEvent, type ReadStream
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function assertNonNegativeInteger(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer`);
 }
 
 export function assertExpectedRevision(expected: ExpectedRevision): void {

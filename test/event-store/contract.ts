@@ -65,10 +65,18 @@ export async function readAllToEnd(
   }
 }
 
-/** A promise that settles when `predicate` holds after a delivery, for waiting on a subscription without a clock. */
+/**
+ * Collects a subscription's deliveries; `until` settles when a predicate holds after a delivery (no clock involved)
+ * and rejects if the subscription reports an error, so a dead subscription fails the test instead of hanging it.
+ */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export function collector() {
   const events: RecordedEvent[] = [];
-  const waiting: { predicate: () => boolean; resolve: () => void }[] = [];
+  const waiting: { predicate: () => boolean; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let failure: { error: unknown } | null = null;
   const check = () => {
     for (const w of [...waiting]) {
       if (w.predicate()) {
@@ -83,9 +91,14 @@ export function collector() {
       events.push(event);
       check();
     },
+    onError: (error: unknown) => {
+      failure = { error };
+      for (const w of waiting.splice(0)) w.reject(asError(error));
+    },
     until(predicate: () => boolean): Promise<void> {
       if (predicate()) return Promise.resolve();
-      return new Promise((resolve) => waiting.push({ predicate, resolve }));
+      if (failure) return Promise.reject(asError(failure.error));
+      return new Promise((resolve, reject) => waiting.push({ predicate, resolve, reject }));
     },
   };
 }
@@ -190,7 +203,9 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         const store = await open();
         const stream = `${category()}-1`;
         for (const expectedRevision of ['no_stream', 'any'] as const) {
-          await expect(store.appendToStream(stream, [], { expectedRevision })).rejects.toBeInstanceOf(EmptyAppend);
+          await expect(store.appendToStream(stream, [], { expectedRevision })).rejects.toBeInstanceOf(
+            EmptyAppend,
+          );
         }
         expect(await store.streamRevision(stream)).toBeNull();
       });
@@ -231,9 +246,16 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
             store.appendToStream(`${prefix}2`, [newEvent('A', {}, id)], { expectedRevision: 'any' }),
           ).rejects.toBeInstanceOf(DuplicateEventId);
         } else {
-          await store.appendToStream(stream, [newEvent('A', { n: 1 }, id)], { expectedRevision: 'no_stream' });
+          await store.appendToStream(stream, [newEvent('A', { n: 1 }, id)], {
+            expectedRevision: 'no_stream',
+          });
         }
-        const all = await readAllToEnd(store, store.start, { streamPrefixes: [prefix] }, { through: first.position });
+        const all = await readAllToEnd(
+          store,
+          store.start,
+          { streamPrefixes: [prefix] },
+          { through: first.position },
+        );
         expect(all.events.map((e) => e.id)).toEqual([id]);
         expect(await store.streamRevision(stream)).toBe(0);
       });
@@ -252,7 +274,9 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         const stream = `${category()}-1`;
         const event = newEvent('PostGroupCreated', { title: 'Hello', tags: ['a', 'b'], nested: { n: 1 } });
         const id = randomUUID();
-        const result = await store.appendToStream(stream, [{ ...event, id }], { expectedRevision: 'no_stream' });
+        const result = await store.appendToStream(stream, [{ ...event, id }], {
+          expectedRevision: 'no_stream',
+        });
         const [recorded] = await store.readStream(stream);
         expect(recorded).toMatchObject({
           id,
@@ -329,14 +353,19 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         for (let i = 0; i < 7; i++) {
           const event = { ...newEvent('A', { i }), id: randomUUID() };
           ids.push(event.id);
-          last = (await store.appendToStream(`${prefix}${i % 3}`, [event], { expectedRevision: 'any' })).position;
+          last = (await store.appendToStream(`${prefix}${i % 3}`, [event], { expectedRevision: 'any' }))
+            .position;
         }
         await readAllToEnd(store, from, { streamPrefixes: [prefix] }, { through: last });
         const seen: RecordedEvent[] = [];
         let checkpoint = from;
         let pages = 0;
         for (;;) {
-          const page = await store.readAll({ from: checkpoint, filter: { streamPrefixes: [prefix] }, limit: 2 });
+          const page = await store.readAll({
+            from: checkpoint,
+            filter: { streamPrefixes: [prefix] },
+            limit: 2,
+          });
           pages += 1;
           for (const event of page.events) {
             expect(store.compareCheckpoints(event.position, checkpoint)).toBeGreaterThan(0);
@@ -360,18 +389,27 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         const a = `${category()}-`;
         const b = `${category()}-`;
         const from = await headOf(store);
-        await store.appendToStream(`${a}1`, [newEvent('Kept'), newEvent('Dropped')], { expectedRevision: 'any' });
-        await store.appendToStream(`${b}1`, [newEvent('Kept'), newEvent('Other')], { expectedRevision: 'any' });
+        await store.appendToStream(`${a}1`, [newEvent('Kept'), newEvent('Dropped')], {
+          expectedRevision: 'any',
+        });
+        await store.appendToStream(`${b}1`, [newEvent('Kept'), newEvent('Other')], {
+          expectedRevision: 'any',
+        });
         const last = await store.appendToStream(`${a}2`, [newEvent('Other')], { expectedRevision: 'any' });
         const pick = async (filter: EventFilter) =>
-          (await readAllToEnd(store, from, filter, { through: last.position })).events.map((e) => `${e.streamName}:${e.type}`);
+          (await readAllToEnd(store, from, filter, { through: last.position })).events.map(
+            (e) => `${e.streamName}:${e.type}`,
+          );
         expect(await pick({ streamPrefixes: [a] })).toEqual([`${a}1:Kept`, `${a}1:Dropped`, `${a}2:Other`]);
         expect(await pick({ streamPrefixes: [a, b] })).toHaveLength(5);
         expect(await pick({ streamPrefixes: [a], eventTypes: ['Kept', 'Other'] })).toEqual([
           `${a}1:Kept`,
           `${a}2:Other`,
         ]);
-        expect(await pick({ streamPrefixes: [a, b], eventTypes: ['Kept'] })).toEqual([`${a}1:Kept`, `${b}1:Kept`]);
+        expect(await pick({ streamPrefixes: [a, b], eventTypes: ['Kept'] })).toEqual([
+          `${a}1:Kept`,
+          `${b}1:Kept`,
+        ]);
       });
 
       test('a prefix is a prefix, not a pattern', async () => {
@@ -402,7 +440,9 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         const page = await readAllToEnd(store, before.checkpoint, filter, { through: last.position });
         expect(page.events).toEqual([]);
         expect(store.compareCheckpoints(page.checkpoint, last.position)).toBeGreaterThanOrEqual(0);
-        const wanted = await store.appendToStream(`${prefix}1`, [newEvent('Wanted')], { expectedRevision: 1 });
+        const wanted = await store.appendToStream(`${prefix}1`, [newEvent('Wanted')], {
+          expectedRevision: 1,
+        });
         const next = await readAllToEnd(store, page.checkpoint, filter, { through: wanted.position });
         expect(next.events.map((e) => e.position)).toEqual([wanted.position]);
       });
@@ -426,6 +466,7 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
           from,
           filter: { streamPrefixes: [prefix] },
           onEvent: got.onEvent,
+          onError: got.onError,
           onCaughtUp: () => {
             caughtUp += 1;
           },
@@ -437,7 +478,9 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         await subscription.stop();
         expect(got.events.map((e) => e.id)).toEqual(ids);
         for (let i = 1; i < got.events.length; i++) {
-          expect(store.compareCheckpoints(got.events[i - 1]!.position, got.events[i]!.position)).toBeLessThan(0);
+          expect(store.compareCheckpoints(got.events[i - 1]!.position, got.events[i]!.position)).toBeLessThan(
+            0,
+          );
         }
         expect(caughtUp).toBeGreaterThanOrEqual(1);
       });
@@ -447,7 +490,9 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         const prefix = `${category()}-`;
         const results = [];
         for (let i = 0; i < 6; i++) {
-          results.push(await store.appendToStream(`${prefix}1`, [newEvent('A', { i })], { expectedRevision: 'any' }));
+          results.push(
+            await store.appendToStream(`${prefix}1`, [newEvent('A', { i })], { expectedRevision: 'any' }),
+          );
         }
         const stored = results[2]!.position;
         const got = collector();
@@ -455,6 +500,7 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
           from: stored,
           filter: { streamPrefixes: [prefix] },
           onEvent: got.onEvent,
+          onError: got.onError,
         });
         await store.appendToStream(`${prefix}1`, [newEvent('End')], { expectedRevision: 5 });
         await got.until(() => got.events.some((e) => e.type === 'End'));
@@ -472,6 +518,7 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
           from,
           filter: { streamPrefixes: [prefix], eventTypes: ['Wanted', 'End'] },
           onEvent: got.onEvent,
+          onError: got.onError,
           onCheckpoint: async (checkpoint) => {
             checkpoints.push(checkpoint);
           },
@@ -487,7 +534,8 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
           `${prefix}1:Wanted`,
           `${prefix}1:End`,
         ]);
-        for (const checkpoint of checkpoints) expect(store.compareCheckpoints(checkpoint, from)).toBeGreaterThan(0);
+        for (const checkpoint of checkpoints)
+          expect(store.compareCheckpoints(checkpoint, from)).toBeGreaterThan(0);
       });
 
       test('delivers one event at a time and nothing after stop', async () => {
@@ -517,7 +565,11 @@ export function eventStoreContract(adapter: string, harness: EventStoreContractH
         await store.appendToStream(`${prefix}1`, [newEvent('D')], { expectedRevision: 2 });
         // The next subscription seeing D proves the append is visible, so the stopped one had its chance.
         const after = collector();
-        const probe = store.subscribeToAll({ from, filter: { streamPrefixes: [prefix] }, onEvent: after.onEvent });
+        const probe = store.subscribeToAll({
+          from,
+          filter: { streamPrefixes: [prefix] },
+          onEvent: after.onEvent,
+        });
         await after.until(() => after.events.length >= 4);
         await probe.stop();
         expect(overlapped).toBe(false);

@@ -1,6 +1,6 @@
 // Unit tests of the EventStoreDB adapter's own logic, against the client's real Subscription class fed by a fake
 // gRPC stream: checkpoints, expectation and error mapping, marker ordering, and where a filtered read ends up.
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import {
   ANY,
@@ -23,7 +23,7 @@ import {
 } from '../../infra/event-store/eventstoredb/eventstoredb-event-store.js';
 import { OrderedFeed, type FeedItem } from '../../infra/event-store/eventstoredb/ordered-feed.js';
 import { EmptyAppend, WrongExpectedVersion, type ExpectedRevision } from '../../infra/event-store/port.js';
-import { newEvent } from './contract.js';
+import { collector, newEvent } from './contract.js';
 
 type Message = { event: AllStreamResolvedEvent } | { checkpoint: bigint } | { caughtUp: true };
 
@@ -57,11 +57,14 @@ function resolved(position: bigint, streamId = 's-1', type = 'E', revision = 0n)
       position: { commit: position, prepare: position },
     },
     commitPosition: position,
-  } as AllStreamResolvedEvent;
+  };
 }
 
 /** A client whose subscribeToAll is the real client Subscription over the given messages. */
-function fakeClient(messages: (options: SubscribeToAllOptions) => Message[], extra: Record<string, unknown> = {}) {
+function fakeClient(
+  messages: (options: SubscribeToAllOptions) => Message[],
+  extra: Record<string, unknown> = {},
+) {
   const subscriptions: SubscribeToAllOptions[] = [];
   const client = {
     subscribeToAll(options: SubscribeToAllOptions = {}) {
@@ -75,7 +78,7 @@ function fakeClient(messages: (options: SubscribeToAllOptions) => Message[], ext
         async () => source as never,
         (event: unknown) => event as AllStreamResolvedEvent,
         {},
-        (options.filter as Filter | undefined)?.checkpointReached,
+        options.filter?.checkpointReached,
       );
     },
     ...extra,
@@ -84,7 +87,7 @@ function fakeClient(messages: (options: SubscribeToAllOptions) => Message[], ext
 }
 
 function label(item: FeedItem): string {
-  if (item.kind === 'event') return `e${String(item.resolved.event!.position!.commit)}`;
+  if (item.kind === 'event') return `e${String(item.resolved.event!.position.commit)}`;
   if (item.kind === 'checkpoint') return `c${String(item.position.commit)}`;
   return 'caughtUp';
 }
@@ -93,7 +96,9 @@ describe('checkpoints', () => {
   test('format BigInt positions, parse them back and compare commit then prepare', () => {
     const a = formatEsdbCheckpoint({ commit: 10n, prepare: 7n });
     expect(a).toBe('esdb:10:7');
-    expect(formatEsdbCheckpoint({ commit: '18446744073709551615', prepare: '1' })).toBe('esdb:18446744073709551615:1');
+    expect(formatEsdbCheckpoint({ commit: '18446744073709551615', prepare: '1' })).toBe(
+      'esdb:18446744073709551615:1',
+    );
     expect(parseEsdbCheckpoint(a)).toEqual({ commit: 10n, prepare: 7n });
     expect(compareEsdbCheckpoints('esdb:10:7', 'esdb:10:8')).toBeLessThan(0);
     expect(compareEsdbCheckpoints('esdb:11:0', 'esdb:10:8')).toBeGreaterThan(0);
@@ -115,10 +120,18 @@ describe('OrderedFeed', () => {
       if (i === 1200n) messages.push({ caughtUp: true });
     }
     const expected = messages.map((m) =>
-      'event' in m ? `e${String(m.event.event!.position!.commit)}` : 'checkpoint' in m ? `c${m.checkpoint}` : 'caughtUp',
+      'event' in m
+        ? `e${String(m.event.event!.position.commit)}`
+        : 'checkpoint' in m
+          ? `c${m.checkpoint}`
+          : 'caughtUp',
     );
     const { client } = fakeClient(() => messages);
-    const feed = new OrderedFeed(client, 'start', { filterOn: 'eventType', checkpointInterval: 1, regex: '^[^$]' });
+    const feed = new OrderedFeed(client, 'start', {
+      filterOn: 'eventType',
+      checkpointInterval: 1,
+      regex: '^[^$]',
+    });
     const seen: string[] = [];
     for (let item = await feed.next(); item; item = await feed.next()) {
       seen.push(label(item));
@@ -161,9 +174,15 @@ describe('EventStoreDbEventStore with a fake client', () => {
         .catch((e: unknown) => e);
       expect(calls).toEqual([mapped]);
       expect(error).toBeInstanceOf(WrongExpectedVersion);
-      expect(error).toMatchObject({ stream: 's-1', expected, actual: current === NO_STREAM ? 'no_stream' : 4 });
+      expect(error).toMatchObject({
+        stream: 's-1',
+        expected,
+        actual: current === NO_STREAM ? 'no_stream' : 4,
+      });
     }
-    await expect(store.appendToStream('s-1', [], { expectedRevision: 'any' })).rejects.toBeInstanceOf(EmptyAppend);
+    await expect(store.appendToStream('s-1', [], { expectedRevision: 'any' })).rejects.toBeInstanceOf(
+      EmptyAppend,
+    );
     await store.close();
   });
 
@@ -212,7 +231,10 @@ describe('EventStoreDbEventStore with a fake client', () => {
       },
     );
     const store = new EventStoreDbEventStore({ client, db });
-    const page = await store.readAll({ from: 'esdb:4:4', filter: { streamPrefixes: ['post-'], eventTypes: ['Wanted'] } });
+    const page = await store.readAll({
+      from: 'esdb:4:4',
+      filter: { streamPrefixes: ['post-'], eventTypes: ['Wanted'] },
+    });
     expect(subscriptions[0]).toMatchObject({
       fromPosition: { commit: 4n, prepare: 4n },
       filter: { filterOn: 'streamName', prefixes: ['post-'] },
@@ -226,7 +248,12 @@ describe('EventStoreDbEventStore with a fake client', () => {
 
   test('a read stops at the limit without passing the last event it returned', async () => {
     const { client } = fakeClient(
-      () => [{ event: resolved(4n) }, { event: resolved(5n) }, { event: resolved(6n) }, { event: resolved(7n) }],
+      () => [
+        { event: resolved(4n) },
+        { event: resolved(5n) },
+        { event: resolved(6n) },
+        { event: resolved(7n) },
+      ],
       { readAll: () => Readable.from([resolved(7n)]) },
     );
     const store = new EventStoreDbEventStore({ client, db });
@@ -236,5 +263,138 @@ describe('EventStoreDbEventStore with a fake client', () => {
     expect(page.checkpoint).toBe('esdb:6:6');
     expect(page.isEnd).toBe(false);
     await store.close();
+  });
+});
+
+/** An in-memory stand-in for the server's $all: catch-up subscriptions replay the log, then stay live until dropped. */
+class FakeServer {
+  readonly log: AllStreamResolvedEvent[] = [];
+  readonly calls: SubscribeToAllOptions[] = [];
+  private readonly live = new Set<{ source: PassThrough; filter: Filter | undefined }>();
+  private nextPosition = 1n;
+
+  append(streamId: string, type = 'E'): AllStreamResolvedEvent {
+    const event = resolved(this.nextPosition++, streamId, type);
+    this.log.push(event);
+    for (const l of this.live) if (FakeServer.passes(l.filter, event)) l.source.write(response({ event }));
+    return event;
+  }
+
+  /** Every open subscription fails, as when the connection is lost. */
+  drop(): void {
+    for (const l of [...this.live]) l.source.destroy(new Error('connection lost'));
+    this.live.clear();
+  }
+
+  client(): EventStoreDBClient {
+    return {
+      subscribeToAll: (options: SubscribeToAllOptions = {}) => {
+        this.calls.push(options);
+        const filter = options.filter;
+        const source = new PassThrough({ objectMode: true });
+        const entry = { source, filter };
+        const from = options.fromPosition;
+        const after =
+          from === undefined || from === 'start' ? 0n : from === 'end' ? this.nextPosition : from.commit;
+        for (const event of this.log) {
+          if (event.event!.position.commit > after && FakeServer.passes(filter, event)) {
+            source.write(response({ event }));
+          }
+        }
+        source.write(response({ caughtUp: true }));
+        this.live.add(entry);
+        Object.assign(source, {
+          cancel: () => {
+            this.live.delete(entry);
+            source.end();
+          },
+        });
+        return new ClientSubscription(
+          async () => source as never,
+          (event: unknown) => event as AllStreamResolvedEvent,
+          {},
+          filter?.checkpointReached,
+        );
+      },
+      readAll: () => Readable.from(this.log.slice(-1)),
+    } as unknown as EventStoreDBClient;
+  }
+
+  private static passes(filter: Filter | undefined, resolvedEvent: AllStreamResolvedEvent): boolean {
+    const event = resolvedEvent.event!;
+    if (!filter) return true;
+    const value = filter.filterOn === 'streamName' ? event.streamId : event.type;
+    return 'prefixes' in filter
+      ? filter.prefixes.some((p) => value.startsWith(p))
+      : new RegExp(filter.regex).test(value);
+  }
+}
+
+describe('EventStoreDbEventStore subscriptions over a fake server', () => {
+  const db = {} as Kysely<unknown>;
+  const isFeed = (o: SubscribeToAllOptions) =>
+    (o.filter as { regex?: string } | undefined)?.regex === '^[^$].*';
+
+  test('catch-up hands over to one shared $all subscription that survives a drop without gaps or repeats', async () => {
+    const server = new FakeServer();
+    server.append('post-1');
+    server.append('post-2');
+    const feedErrors: unknown[] = [];
+    const store = new EventStoreDbEventStore({
+      client: server.client(),
+      db,
+      resubscribeDelayMs: { initial: 1, max: 4 },
+      onFeedError: (error) => feedErrors.push(error),
+    });
+    const posts = collector();
+    const others = collector();
+    let live!: () => void;
+    const bothLive = new Promise<void>((resolve) => (live = resolve));
+    let liveCount = 0;
+    const onCaughtUp = () => {
+      liveCount += 1;
+      if (liveCount === 2) live();
+    };
+    const a = store.subscribeToAll({
+      filter: { streamPrefixes: ['post-'] },
+      onEvent: posts.onEvent,
+      onCaughtUp,
+    });
+    const b = store.subscribeToAll({
+      filter: { streamPrefixes: ['other-'] },
+      onEvent: others.onEvent,
+      onCaughtUp,
+    });
+    await bothLive;
+
+    server.append('post-3');
+    server.append('other-1');
+    await posts.until(() => posts.events.length >= 3);
+    await others.until(() => others.events.length >= 1);
+    const woken = store.waitForAppend(600_000);
+    server.drop();
+    server.append('post-4');
+    server.append('$stats-1', '$statsCollected');
+    server.append('other-2');
+    server.append('post-5', 'End');
+    await posts.until(() => posts.events.some((e) => e.type === 'End'));
+    await others.until(() => others.events.length >= 2);
+    await woken;
+    await a.stop();
+    await b.stop();
+    await store.close();
+
+    const positionsOf = (prefix: string) =>
+      server.log
+        .filter((e) => e.event!.streamId.startsWith(prefix))
+        .map((e) => formatEsdbCheckpoint(e.event!.position));
+    expect(posts.events.map((e) => e.position)).toEqual(positionsOf('post-'));
+    expect(others.events.map((e) => e.position)).toEqual(positionsOf('other-'));
+    expect(feedErrors).toHaveLength(1);
+    const feedCalls = server.calls.filter(isFeed);
+    expect(feedCalls).toHaveLength(2);
+    // Started after the head it saw, resumed after the last event it had examined before the drop.
+    expect(feedCalls[0]!.fromPosition).toEqual({ commit: 2n, prepare: 2n });
+    expect(feedCalls[1]!.fromPosition).toEqual({ commit: 4n, prepare: 4n });
   });
 });

@@ -2,7 +2,7 @@
 // that keeps a subscriber from skipping a transaction which took a lower position but commits after a higher one.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
 import {
   parsePgCheckpoint,
@@ -77,7 +77,9 @@ describe('optimistic concurrency', () => {
     for (let round = 0; round < 20; round++) {
       const outcomes = await Promise.allSettled(
         Array.from({ length: 50 }, (_, writer) =>
-          store.appendToStream(stream, [newEvent('Claimed', { round, writer })], { expectedRevision: expected }),
+          store.appendToStream(stream, [newEvent('Claimed', { round, writer })], {
+            expectedRevision: expected,
+          }),
         ),
       );
       const won = outcomes.filter((o): o is PromiseFulfilledResult<AppendResult> => o.status === 'fulfilled');
@@ -92,7 +94,9 @@ describe('optimistic concurrency', () => {
     }
     const events = await store.readStream(stream);
     expect(events.map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(events.map((e) => (e.data as { round: number }).round)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(events.map((e) => (e.data as { round: number }).round)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     expect(await store.streamRevision(stream)).toBe(19);
   });
 
@@ -126,12 +130,19 @@ describe('read horizon', () => {
     const filter = { streamPrefixes: [prefix] };
     const reads = countReads(store);
     const got = collector();
-    const subscription = store.subscribeToAll({ from: store.start, filter, onEvent: got.onEvent });
+    const subscription = store.subscribeToAll({
+      from: store.start,
+      filter,
+      onEvent: got.onEvent,
+      onError: got.onError,
+    });
     await reads.nextRead();
 
     // A takes its transaction id and position, then holds its transaction open inside the side write.
     const inSideWrite = deferred();
     const release = deferred();
+    // Even a failed or timed-out run must not leave the transaction open: it would hold every reader on the server.
+    onTestFinished(() => release.resolve());
     const early = store.appendToStream(`${prefix}a`, [newEvent('Early')], {
       expectedRevision: 'no_stream',
       sideWrite: async () => {
@@ -140,7 +151,9 @@ describe('read horizon', () => {
       },
     });
     await inSideWrite.promise;
-    const late = await store.appendToStream(`${prefix}b`, [newEvent('Late')], { expectedRevision: 'no_stream' });
+    const late = await store.appendToStream(`${prefix}b`, [newEvent('Late')], {
+      expectedRevision: 'no_stream',
+    });
 
     // The later transaction is committed, yet neither a reader nor the running subscriber may pass the open one.
     const page = await store.readAll({ filter });
@@ -154,7 +167,9 @@ describe('read horizon', () => {
     release.resolve();
     const earlyResult = await early;
     await got.until(() => got.events.length >= 2);
-    const marker = await store.appendToStream(`${prefix}c`, [newEvent('Marker')], { expectedRevision: 'no_stream' });
+    const marker = await store.appendToStream(`${prefix}c`, [newEvent('Marker')], {
+      expectedRevision: 'no_stream',
+    });
     await got.until(() => got.events.some((e) => e.type === 'Marker'));
     await subscription.stop();
 
@@ -171,25 +186,30 @@ describe('read horizon', () => {
     const filter = { streamPrefixes: [prefix] };
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    try {
-      // A bare transaction with an id, holding the horizon the way any writer on the server would.
-      await client.query('begin');
-      await client.query('select pg_current_xact_id()');
-      const got = collector();
-      const reads = countReads(store);
-      const subscription = store.subscribeToAll({ from: store.start, filter, onEvent: got.onEvent });
-      const appended = await store.appendToStream(`${prefix}1`, [newEvent('A')], { expectedRevision: 'no_stream' });
-      // Two reads: the second starts only after the subscriber delivered whatever the first returned.
-      await reads.nextRead();
-      await reads.nextRead();
-      expect(got.events).toEqual([]);
-      await client.query('commit');
-      await got.until(() => got.events.length >= 1);
-      await subscription.stop();
-      expect(got.events.map((e) => e.position)).toEqual([appended.position]);
-    } finally {
-      await client.end();
-    }
+    // Closing the connection ends the transaction, also when the test fails or times out half-way.
+    onTestFinished(() => client.end());
+    // A bare transaction with an id, holding the horizon the way any writer on the server would.
+    await client.query('begin');
+    await client.query('select pg_current_xact_id()');
+    const got = collector();
+    const reads = countReads(store);
+    const subscription = store.subscribeToAll({
+      from: store.start,
+      filter,
+      onEvent: got.onEvent,
+      onError: got.onError,
+    });
+    const appended = await store.appendToStream(`${prefix}1`, [newEvent('A')], {
+      expectedRevision: 'no_stream',
+    });
+    // Two reads: the second starts only after the subscriber delivered whatever the first returned.
+    await reads.nextRead();
+    await reads.nextRead();
+    expect(got.events).toEqual([]);
+    await client.query('commit');
+    await got.until(() => got.events.length >= 1);
+    await subscription.stop();
+    expect(got.events.map((e) => e.position)).toEqual([appended.position]);
   });
 
   test('many writers committing in random order: the subscriber sees every event once, in log order', async () => {
@@ -197,7 +217,12 @@ describe('read horizon', () => {
     const prefix = `storm-${randomUUID()}-`;
     const filter = { streamPrefixes: [prefix] };
     const got = collector();
-    const subscription = store.subscribeToAll({ from: store.start, filter, onEvent: got.onEvent });
+    const subscription = store.subscribeToAll({
+      from: store.start,
+      filter,
+      onEvent: got.onEvent,
+      onError: got.onError,
+    });
     const ids: string[] = [];
     let lastPosition = store.start;
     await Promise.all(
@@ -206,14 +231,18 @@ describe('read horizon', () => {
         for (let i = 0; i < 10; i++) {
           const id = randomUUID();
           ids.push(id);
-          const result = await store.appendToStream(`${prefix}${writer}`, [newEvent('E', { writer, i }, id)], {
-            expectedRevision: expected,
-            // Stretch some transactions so commits land out of position order.
-            sideWrite: async () => {
-              const ticks = Math.floor(Math.random() * 4);
-              for (let t = 0; t < ticks; t++) await new Promise((resolve) => setTimeout(resolve, 1));
+          const result = await store.appendToStream(
+            `${prefix}${writer}`,
+            [newEvent('E', { writer, i }, id)],
+            {
+              expectedRevision: expected,
+              // Stretch some transactions so commits land out of position order.
+              sideWrite: async () => {
+                const ticks = Math.floor(Math.random() * 4);
+                for (let t = 0; t < ticks; t++) await new Promise((resolve) => setTimeout(resolve, 1));
+              },
             },
-          });
+          );
           expected = result.nextExpectedRevision;
           if (store.compareCheckpoints(result.position, lastPosition) > 0) lastPosition = result.position;
         }
@@ -221,7 +250,9 @@ describe('read horizon', () => {
     );
     await got.until(() => got.events.length >= ids.length);
     const log = await readAllToEnd(store, store.start, filter, { through: lastPosition });
-    const marker = await store.appendToStream(`${prefix}end`, [newEvent('End')], { expectedRevision: 'no_stream' });
+    const marker = await store.appendToStream(`${prefix}end`, [newEvent('End')], {
+      expectedRevision: 'no_stream',
+    });
     await got.until(() => got.events.some((e) => e.position === marker.position));
     await subscription.stop();
 

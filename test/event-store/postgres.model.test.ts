@@ -80,8 +80,12 @@ class Append implements fc.AsyncCommand<Model, Real> {
     const stream = `${real.prefix}${this.streamIndex}`;
     const current = model.revisions.get(stream);
     const expected = expectationFor(this.expectation, current);
-    const reused = this.reuseId !== null && model.log.length > 0 ? model.log[this.reuseId % model.log.length] : null;
-    const events = this.types.map((type, i) => ({ ...newEvent(type), id: i === 0 && reused ? reused.id : randomUUID() }));
+    const reused =
+      this.reuseId !== null && model.log.length > 0 ? model.log[this.reuseId % model.log.length] : null;
+    const events = this.types.map((type, i) => ({
+      ...newEvent(type),
+      id: i === 0 && reused ? reused.id : randomUUID(),
+    }));
     const outcome = await real.store.appendToStream(stream, events, { expectedRevision: expected }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
@@ -126,10 +130,13 @@ class ReadStream implements fc.AsyncCommand<Model, Real> {
       .filter((e) => e.stream === stream)
       .filter((e) => e.revision >= (this.fromRevision ?? 0) && e.revision <= (this.toRevision ?? Infinity))
       .slice(0, this.maxCount ?? Infinity);
-    expect(actual.map((e) => [e.id, e.revision, e.type])).toEqual(expected.map((e) => [e.id, e.revision, e.type]));
+    expect(actual.map((e) => [e.id, e.revision, e.type])).toEqual(
+      expected.map((e) => [e.id, e.revision, e.type]),
+    );
     expect(await real.store.streamRevision(stream)).toBe(model.revisions.get(stream) ?? null);
   }
-  toString = () => `readStream(${this.streamIndex}, ${this.fromRevision}..${this.toRevision}, max ${this.maxCount})`;
+  toString = () =>
+    `readStream(${this.streamIndex}, ${this.fromRevision}..${this.toRevision}, max ${this.maxCount})`;
 }
 
 class ReadAllPage implements fc.AsyncCommand<Model, Real> {
@@ -152,7 +159,14 @@ const commandArbitraries = [
     .record({
       stream: fc.nat({ max: STREAMS - 1 }),
       types: fc.array(fc.constantFrom('Drafted', 'Approved', 'Scheduled'), { minLength: 0, maxLength: 3 }),
-      expectation: fc.constantFrom<Expectation>('no_stream', 'stream_exists', 'any', 'current', 'stale', 'ahead'),
+      expectation: fc.constantFrom<Expectation>(
+        'no_stream',
+        'stream_exists',
+        'any',
+        'current',
+        'stale',
+        'ahead',
+      ),
       reuseId: fc.option(fc.nat(), { freq: 8 }),
     })
     .map(({ stream, types, expectation, reuseId }) => new Append(stream, types, expectation, reuseId)),
@@ -164,7 +178,8 @@ const commandArbitraries = [
       max: fc.option(fc.nat({ max: 4 })),
     })
     .map(
-      ({ stream, from, to, max }) => new ReadStream(stream, from ?? undefined, to ?? undefined, max ?? undefined),
+      ({ stream, from, to, max }) =>
+        new ReadStream(stream, from ?? undefined, to ?? undefined, max ?? undefined),
     ),
   fc.integer({ min: 1, max: 4 }).map((limit) => new ReadAllPage(limit)),
 ];
@@ -186,15 +201,29 @@ test('the PostgreSQL store behaves like the model, and a subscription delivers e
         const prefix = `m${randomUUID().replaceAll('-', '')}-`;
         const filter = { streamPrefixes: [prefix] };
         const got = collector();
-        const subscription = store.subscribeToAll({ from: store.start, filter, onEvent: got.onEvent });
+        const subscription = store.subscribeToAll({
+          from: store.start,
+          filter,
+          onEvent: got.onEvent,
+          onError: got.onError,
+        });
         const model: Model = { log: [], revisions: new Map() };
-        const real: Real = { store, prefix, filter, cursor: store.start, paged: [], lastPosition: store.start };
+        const real: Real = {
+          store,
+          prefix,
+          filter,
+          cursor: store.start,
+          paged: [],
+          lastPosition: store.start,
+        };
         await fc.asyncModelRun(() => ({ model, real }), commands);
 
         const rest = await readAllToEnd(store, real.cursor, filter, { through: real.lastPosition });
         expect([...real.paged, ...rest.events.map((e) => e.id)]).toEqual(model.log.map((e) => e.id));
         // A marker after the last append: once it arrives, everything before it has been delivered.
-        const marker = await store.appendToStream(`${prefix}end`, [newEvent('End')], { expectedRevision: 'no_stream' });
+        const marker = await store.appendToStream(`${prefix}end`, [newEvent('End')], {
+          expectedRevision: 'no_stream',
+        });
         await got.until(() => got.events.some((e) => e.position === marker.position));
         await subscription.stop();
         expect(got.events.slice(0, -1).map((e) => e.id)).toEqual(model.log.map((e) => e.id));

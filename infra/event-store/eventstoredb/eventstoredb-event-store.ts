@@ -54,7 +54,10 @@ const START_CHECKPOINT = 'esdb:start';
 const CATCH_UP_PAGE = 500;
 
 /** Positions come from the client as bigint (or, from some paths, numeric strings); BigInt() accepts both. */
-export function formatEsdbCheckpoint(position: { commit: bigint | string; prepare: bigint | string }): Checkpoint {
+export function formatEsdbCheckpoint(position: {
+  commit: bigint | string;
+  prepare: bigint | string;
+}): Checkpoint {
   return `esdb:${BigInt(position.commit)}:${BigInt(position.prepare)}`;
 }
 
@@ -100,7 +103,9 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
   const event = resolved.event;
   if (!event || isSystem(event.type, event.streamId)) return null;
   if (!event.position) {
-    throw new Error('EventStoreDB returned an event without its position; the adapter needs server 22.6 or later');
+    throw new Error(
+      'EventStoreDB returned an event without its position; the adapter needs server 22.6 or later',
+    );
   }
   return {
     id: event.id,
@@ -115,7 +120,8 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
 }
 
 function matches(event: RecordedEvent, filter: EventFilter | undefined): boolean {
-  if (filter?.eventTypes && filter.eventTypes.length > 0 && !filter.eventTypes.includes(event.type)) return false;
+  if (filter?.eventTypes && filter.eventTypes.length > 0 && !filter.eventTypes.includes(event.type))
+    return false;
   if (filter?.streamPrefixes && filter.streamPrefixes.length > 0) {
     return filter.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix));
   }

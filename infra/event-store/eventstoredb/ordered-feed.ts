@@ -38,7 +38,8 @@ export class OrderedFeed {
     subscription.on('data', (resolved: AllStreamResolvedEvent) => {
       this.received += 1;
       this.items.push({ kind: 'event', resolved });
-      while (this.pending[0] && this.pending[0].after <= this.received) this.items.push(this.pending.shift()!.item);
+      while (this.pending[0] && this.pending[0].after <= this.received)
+        this.items.push(this.pending.shift()!.item);
       if (this.items.length >= HIGH_WATER && !this.paused) {
         this.paused = true;
         subscription.pause();

@@ -338,4 +338,3 @@ function filterSql(filter: EventFilter | undefined) {
   }
   return sql.join(parts, sql` `);
 }
-

@@ -1,6 +1,7 @@
 // PostgreSQL event store: streams with optimistic concurrency, and a global log read below the transaction horizon.
 // Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
+// The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
 import pg from 'pg';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {

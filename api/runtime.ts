@@ -145,7 +145,7 @@ async function createEventStore(env: Env, database: Database<any>): Promise<Even
   if (env.EVENT_STORE === 'eventstoredb') {
     const { EventStoreDbEventStore } =
       await import('../infra/event-store/eventstoredb/eventstoredb-event-store.js');
-    return EventStoreDbEventStore.fromConnectionString(env.EVENTSTOREDB_URL!, { db: database.db });
+    return new EventStoreDbEventStore({ connectionString: env.EVENTSTOREDB_URL!, db: database.db });
   }
   return new PostgresEventStore({ db: database.db, url: database.url });
 }

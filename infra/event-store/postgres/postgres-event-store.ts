@@ -26,6 +26,8 @@ import { assertExpectedRevision, eventIds, streamWindow } from '../validation.js
 
 const NOTIFY_CHANNEL = 'es_appended';
 const MAX_POSITION = 9223372036854775807n;
+/** How soon a reader looks again while committed events are held back behind the transaction horizon. */
+const HELD_BACK_POLL_MS = 5;
 
 interface Position {
   tx: bigint;
@@ -95,6 +97,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private appendSeq = 0;
   private subscriptions = new Set<Subscription>();
   private closed = false;
+  /** The last read that reached the end saw committed events beyond the horizon. */
+  private heldBack = false;
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
@@ -193,9 +197,11 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
     const filter = filterSql(options.filter);
     // One statement, one snapshot: the horizon and the rows agree.
-    const result = await sql<EventRow & { horizon: string }>`
+    const result = await sql<EventRow & { horizon: string; held_back: boolean }>`
       with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
-      select h.xmin::text as horizon, e.*
+      select h.xmin::text as horizon,
+        exists (select 1 from es_events where tx_id >= h.xmin) as held_back,
+        e.*
       from h left join lateral (
         select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
         from es_events
@@ -208,6 +214,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     const rows = result.rows.filter((r) => r.event_id !== null);
     const events = rows.map(toRecorded);
     const isEnd = rows.length < limit;
+    // Committed events wait behind an older open transaction; no append notification will announce when
+    // that transaction ends, so readers waiting for appends poll briefly instead (see waitForAppend).
+    if (isEnd) this.heldBack = result.rows[0]!.held_back;
     let checkpoint = options.from ?? this.start;
     if (events.length > 0) checkpoint = events[events.length - 1]!.position;
     if (isEnd) {
@@ -276,7 +285,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         signal?.removeEventListener('abort', finish);
         resolve();
       };
-      const timer = setTimeout(finish, timeoutMs);
+      const timer = setTimeout(finish, this.heldBack ? Math.min(timeoutMs, HELD_BACK_POLL_MS) : timeoutMs);
       this.waiters.add(finish);
       signal?.addEventListener('abort', finish, { once: true });
     });

@@ -1,0 +1,252 @@
+// `npm run bench`: speed figures of the foundation, printed as a table. Uses DATABASE_URL when reachable, else an
+// embedded PostgreSQL under .data/bench-postgres; each run works in a fresh database that it drops afterwards.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { serve } from '@hono/node-server';
+import { sql } from 'kysely';
+import { loadEnv } from '../../infra/config/env.js';
+import { createLogger } from '../../infra/logging/logger.js';
+import { createDatabase, isReachable, migrateToLatest } from '../../infra/db/database.js';
+import { freePort, startEmbeddedPostgres } from '../../infra/db/embedded-postgres.js';
+import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
+import type { NewEvent } from '../../infra/event-store/port.js';
+import { allMigrations, createRuntime, projections } from '../../api/runtime.js';
+import { rebuildProjection } from '../../projections/engine/rebuild.js';
+import { ensureUser } from '../../commands/users/user-commands.js';
+
+const rows: Array<[string, string, string]> = [];
+const record = (name: string, value: string, note = '') => {
+  rows.push([name, value, note]);
+  console.error(`  ${name}: ${value} ${note}`);
+};
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const meta = {
+  orgId: null,
+  actor: 'bench',
+  correlationId: 'bench',
+  causationId: null,
+  occurredAt: new Date().toISOString(),
+  schemaVersion: 1,
+};
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (process.env.DATABASE_URL && (await isReachable(process.env.DATABASE_URL)))
+    return { url: process.env.DATABASE_URL };
+  const embedded = await startEmbeddedPostgres({ dataDir: '.data/bench-postgres', database: 'bench' });
+  return { url: embedded.url, stop: embedded.stop };
+}
+
+async function main() {
+  const server = await serverUrl();
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const u = new URL(server.url);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const database = createDatabase<any>(url, { max: 40 });
+  await migrateToLatest(database.db, allMigrations);
+  const store = new PostgresEventStore({ db: database.db, url });
+  const events = (n: number): NewEvent[] =>
+    Array.from({ length: n }, () => ({
+      type: 'BenchEvent',
+      data: { n: 1, text: 'x'.repeat(100) },
+      metadata: meta,
+    }));
+
+  try {
+    console.error('event store appends…');
+    for (const [writers, perAppend] of [
+      [1, 1],
+      [1, 10],
+      [16, 1],
+      [16, 10],
+    ] as const) {
+      const appendsPerWriter =
+        Math.round((writers === 1 ? 2000 : 400) / perAppend) * (perAppend === 10 ? 2 : 1);
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: writers }, async () => {
+          const stream = `bench-${randomUUID()}`;
+          let revision: number | 'no_stream' = 'no_stream';
+          for (let i = 0; i < appendsPerWriter; i++) {
+            const r = await store.appendToStream(stream, events(perAppend), { expectedRevision: revision });
+            revision = r.nextExpectedRevision;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const total = writers * appendsPerWriter * perAppend;
+      record(
+        `append: ${writers} writer(s) × ${perAppend} event(s)/append`,
+        `${fmt(total / seconds)} events/s`,
+        `${fmt(total)} events`,
+      );
+    }
+
+    console.error('readStream…');
+    const stream50 = `bench-read-${randomUUID()}`;
+    await store.appendToStream(stream50, events(50), { expectedRevision: 'no_stream' });
+    const reads: number[] = [];
+    const readStarted = performance.now();
+    for (let i = 0; i < 2000; i++) {
+      const t = performance.now();
+      const got = await store.readStream(stream50);
+      reads.push(performance.now() - t);
+      if (got.length !== 50) throw new Error('readStream returned the wrong count');
+    }
+    reads.sort((a, b) => a - b);
+    record(
+      'readStream of a 50-event stream',
+      `${fmt(2000 / ((performance.now() - readStarted) / 1000))} reads/s`,
+      `p50 ${fmt(percentile(reads, 50), 2)} ms, p99 ${fmt(percentile(reads, 99), 2)} ms`,
+    );
+
+    console.error('generating 100,000 synthetic workspace events…');
+    await sql`
+      with w as (select gen_random_uuid() as id, g from generate_series(1, 50000) g)
+      insert into es_events (event_id, stream_name, revision, type, data, metadata)
+      select gen_random_uuid(), 'workspace-' || w.id, r.rev,
+        case r.rev when 0 then 'WorkspaceCreated' else 'MemberJoined' end,
+        case r.rev when 0
+          then jsonb_build_object('orgId', w.id, 'slug', 'ws-' || w.g, 'name', 'Workspace ' || w.g, 'ownerId', w.id, 'createdAt', now())
+          else jsonb_build_object('orgId', w.id, 'userId', w.id, 'role', 'owner', 'joinedAt', now()) end,
+        ${JSON.stringify(meta)}::jsonb
+      from w cross join (values (0), (1)) r(rev) order by w.g, r.rev`.execute(database.db);
+    await sql`insert into es_streams (stream_name, revision) select distinct stream_name, 1 from es_events where stream_name like 'workspace-%'`.execute(
+      database.db,
+    );
+    const total = Number(
+      (await sql<{ n: string }>`select count(*) as n from es_events`.execute(database.db)).rows[0]!.n,
+    );
+
+    console.error('subscription catch-up…');
+    let seen = 0;
+    const subStarted = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const sub = store.subscribeToAll({
+        onEvent: async () => {
+          seen++;
+        },
+        onCaughtUp: () => {
+          if (seen >= total) void sub.stop().then(resolve);
+        },
+        onError: reject,
+      });
+    });
+    record(
+      'subscription catch-up',
+      `${fmt(seen / ((performance.now() - subStarted) / 1000))} events/s`,
+      `${fmt(seen)} events from the start`,
+    );
+
+    console.error('projection rebuild (workspaces) over the log…');
+    const logger = createLogger({ level: 'silent' });
+    const rebuilt = await rebuildProjection(
+      { db: database.db, eventStore: store, projections, logger },
+      'workspaces',
+    );
+    record(
+      'projection rebuild: workspaces',
+      `${fmt(total / (rebuilt.durationMs / 1000))} events/s`,
+      `${fmt(total)} events in the log (${fmt(100_000)} synthetic), ${fmt(rebuilt.durationMs / 1000, 1)} s`,
+    );
+    await store.close();
+    await database.close();
+
+    console.error('HTTP (autocannon, 32 connections)…');
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
+    const env = loadEnv({
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DATABASE_POOL_MAX: '40',
+    });
+    const runtime = await createRuntime({ env, logger, mode: 'server' });
+    await runtime.startBackground();
+    const port = await freePort();
+    const http = serve({ fetch: runtime.app.fetch, port, hostname: '127.0.0.1' }) as Server;
+    await new Promise((r) => http.once('listening', r));
+    const { user } = await ensureUser(
+      runtime.commands,
+      { email: 'bench@example.org' },
+      { orgId: null, actor: 'system', correlationId: 'bench', now: new Date().toISOString() },
+    );
+    const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
+    let counter = 0;
+    const run = (opts: autocannon.Options) =>
+      new Promise<autocannon.Result>((resolve, reject) =>
+        autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))),
+      );
+    const create = await run({
+      url: `http://127.0.0.1:${port}`,
+      connections: 32,
+      duration: 10,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/orgs',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ name: 'Bench', slug: `bench-${process.pid}-${counter++}` }),
+          }),
+        },
+      ],
+    });
+    const bad = create.non2xx + create.errors;
+    record(
+      'HTTP POST /v1/orgs (create workspace, read-your-writes included)',
+      `${fmt(create.requests.average)} req/s`,
+      `p50 ${create.latency.p50} ms, p99 ${create.latency.p99} ms, ${fmt(create.requests.total)} requests, ${bad} non-2xx/errors`,
+    );
+    const list = await run({
+      url: `http://127.0.0.1:${port}/v1/orgs?limit=25`,
+      connections: 32,
+      duration: 10,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    record(
+      'HTTP GET /v1/orgs?limit=25',
+      `${fmt(list.requests.average)} req/s`,
+      `p50 ${list.latency.p50} ms, p99 ${list.latency.p99} ms, ${list.non2xx + list.errors} non-2xx/errors`,
+    );
+    await new Promise((r) => http.close(r));
+    await runtime.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  } finally {
+    await store.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await admin.end();
+    await server.stop?.();
+  }
+
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...rows.map((r) => r[i]!.length), ['benchmark', 'result', 'detail'][i]!.length),
+  );
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(
+    `\nBenchmarks (${os.cpus().length} cores, Node ${process.version}, PostgreSQL ${server.stop ? 'embedded' : 'from DATABASE_URL'})\n`,
+  );
+  console.log(line(['benchmark', 'result', 'detail']));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

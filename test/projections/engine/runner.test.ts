@@ -86,7 +86,14 @@ describe('projection runner', () => {
         }
       },
     });
-    await runner({ projections: [projection] }).start();
+    // The whole log must be visible before the runner starts, so that its first batch holds all of it.
+    await waitUntil(
+      async () => (await store.readAll({ limit: 1000 })).events.some((e) => e.position === last),
+      {
+        what: 'the events to become visible',
+      },
+    );
+    await runner({ projections: [projection], batchSize: 1000 }).start();
     await waitUntil(() => failures >= 2, { what: 'the projector to fail twice' });
 
     // Events 0..6 were applied inside the failed transactions, but nothing of them is visible.
@@ -122,8 +129,9 @@ describe('projection runner', () => {
   test('two runners on one projection: only the lease holder applies; the other takes over when it stops', async () => {
     const a = countingProjection({ name: 'shared' });
     const b = countingProjection({ name: 'shared' });
-    const runnerA = runner({ projections: [a], owner: 'runner-a' });
-    const runnerB = runner({ projections: [b], owner: 'runner-b' });
+    // A long lease keeps the holder stable under load; a graceful stop releases it explicitly.
+    const runnerA = runner({ projections: [a], owner: 'runner-a', leaseTtlMs: 10_000, standbyPollMs: 100 });
+    const runnerB = runner({ projections: [b], owner: 'runner-b', leaseTtlMs: 10_000, standbyPollMs: 100 });
     await Promise.all([runnerA.start(), runnerB.start()]);
     const first = await appendEvents(store, 60, { prefix: 'shared', streams: 4, perAppend: 3 });
     await waitUntil(() => reached('shared', first), { what: 'first catch-up' });

@@ -69,9 +69,9 @@ export interface RuntimeOptions {
 export interface Runtime {
   env: Env;
   logger: Logger;
-  database: Database<any>;
+  database: Database<ReadModels>;
   readModels: Kysely<ReadModels>;
-  eventStore: EventStore<any>;
+  eventStore: EventStore<unknown>;
   bus: Bus | null;
   storage: ObjectStorage;
   auth: AuthService;
@@ -122,7 +122,7 @@ export async function resolveDatabase(
     onLog: (m) => logger.debug({ postgres: m.trim() }),
   });
   logger.info({ port: embedded.port }, 'embedded PostgreSQL ready');
-  return { url: embedded.url, stop: embedded.stop };
+  return { url: embedded.url, stop: () => embedded.stop() };
 }
 
 /** A secret kept under DATA_DIR/keys, generated on first use (for signing local storage URLs). */
@@ -141,7 +141,7 @@ export function publicBaseUrl(env: Env): string {
   return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
 }
 
-async function createEventStore(env: Env, database: Database<any>): Promise<EventStore<any>> {
+async function createEventStore(env: Env, database: Database<ReadModels>): Promise<EventStore<unknown>> {
   if (env.EVENT_STORE === 'eventstoredb') {
     const { EventStoreDbEventStore } =
       await import('../infra/event-store/eventstoredb/eventstoredb-event-store.js');
@@ -182,7 +182,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     const resolved = await resolveDatabase(env, logger, mode);
     if (resolved.stop) stops.push(resolved.stop);
-    const database = createDatabase<any>(resolved.url, {
+    const database = createDatabase<ReadModels>(resolved.url, {
       max: env.DATABASE_POOL_MAX,
       applicationName: `social-publishing-${mode}`,
     });
@@ -216,7 +216,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         : {}),
     };
     const idempotency = new IdempotencyStore(database.db);
-    const readModels = database.db as Kysely<ReadModels>;
+    const readModels = database.db;
     const services: RouteServices = { commands, idempotency, readModels };
     const owner = `${os.hostname()}:${process.pid}`;
 

@@ -88,7 +88,7 @@ export async function tokenCommand(args: string[], deps: TokenCommandDeps): Prom
       }
     } else {
       const current = existing.members[user.userId]?.role;
-      const wanted = (values.role as Role | undefined) ?? current ?? 'editor';
+      const wanted: Role = values.role ?? current ?? 'editor';
       if (current !== wanted) {
         const updated = await addMember(
           deps.commands,

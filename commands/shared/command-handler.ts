@@ -12,7 +12,7 @@ import {
 } from '../../infra/event-store/port.js';
 
 export interface CommandDeps {
-  eventStore: EventStore<any>;
+  eventStore: EventStore<unknown>;
   /** Resolves true once every serving read model has passed the position (false on timeout). */
   waitForProjections?: (position: Checkpoint, options: { timeoutMs: number }) => Promise<boolean>;
   readYourWritesTimeoutMs?: number;
@@ -57,7 +57,7 @@ export interface HandleCommandArgs<State, Command, Event extends DomainEvent> {
 }
 
 export async function loadAggregate<State, Event extends DomainEvent>(
-  eventStore: EventStore<any>,
+  eventStore: EventStore<unknown>,
   stream: string,
   decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
   options: { toRevision?: number } = {},
@@ -101,7 +101,9 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       const sideWrite = args.sideWrite;
       const result = await deps.eventStore.appendToStream(args.stream, newEvents, {
         expectedRevision: revision ?? 'no_stream',
-        sideWrite: sideWrite ? (trx: unknown) => sideWrite(trx, { ...outcomeBase, position: null }) : undefined,
+        sideWrite: sideWrite
+          ? (trx: unknown) => sideWrite(trx, { ...outcomeBase, position: null })
+          : undefined,
       });
       if (args.awaitReadModels !== false) await awaitReadModels(deps, result.position);
       return { ...outcomeBase, revision: result.nextExpectedRevision, position: result.position };

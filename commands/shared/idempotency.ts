@@ -1,7 +1,7 @@
 // Idempotency-Key support: the first response to a key is stored in the same transaction as the append,
 // so a retry with the same key and body gets that response and a retry with another body is refused.
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration, type QueryExecutorProvider } from 'kysely';
 import { Unprocessable, ValidationError } from '../../domain/shared/errors.js';
 
 export const idempotencyMigrations: Record<string, Migration> = {
@@ -59,11 +59,13 @@ function canonical(value: unknown): string {
 }
 
 export function hashRequest(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 }
 
 export class IdempotencyStore {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: QueryExecutorProvider) {}
 
   /** The stored response for this key, or null; refuses a key reused with another request. */
   async replay(request: IdempotencyRequest): Promise<StoredResponse | null> {
@@ -86,7 +88,7 @@ export class IdempotencyStore {
     await sql`
       insert into idempotency_keys (scope, key, request_hash, status, body)
       values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)}::jsonb)`.execute(
-      trx as Kysely<any>,
+      trx as QueryExecutorProvider,
     );
   }
 
@@ -100,9 +102,10 @@ export class IdempotencyStore {
 
   /** Keys older than the retention are forgotten (run by the maintenance sweep). */
   async purgeOlderThan(hours: number): Promise<number> {
-    const result = await sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${hours})`.execute(
-      this.db,
-    );
+    const result =
+      await sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${hours})`.execute(
+        this.db,
+      );
     return Number(result.numAffectedRows ?? 0);
   }
 }

@@ -1,6 +1,11 @@
 // Runs a write under an optional Idempotency-Key: replays the stored response, or executes and stores it
 // with the append (or alone when nothing was appended). A concurrent twin loses on the key and replays.
-import { isIdempotencyRace, type IdempotencyRequest, type IdempotencyStore, type StoredResponse } from './idempotency.js';
+import {
+  isIdempotencyRace,
+  type IdempotencyRequest,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './idempotency.js';
 
 export type RecordResponse = (trx: unknown, response: StoredResponse) => Promise<void>;
 

@@ -11,7 +11,12 @@ import {
 } from '../../domain/users/user.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { streamName } from '../../infra/event-store/port.js';
-import { handleCommand, loadAggregate, type CommandDeps, type CommandMetadata } from '../shared/command-handler.js';
+import {
+  handleCommand,
+  loadAggregate,
+  type CommandDeps,
+  type CommandMetadata,
+} from '../shared/command-handler.js';
 
 export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
 
@@ -43,13 +48,22 @@ export async function ensureUser(
   const outcome = await handleCommand(deps, {
     stream: userStream(userId),
     decider: userDecider,
-    command: { type: 'RegisterUser', userId, email: input.email, name: input.name ?? null, now: metadata.now },
+    command: {
+      type: 'RegisterUser',
+      userId,
+      email: input.email,
+      name: input.name ?? null,
+      now: metadata.now,
+    },
     metadata: { ...metadata, actor: metadata.actor === 'system' ? 'system' : metadata.actor },
   });
   return { user: outcome.state as RegisteredUser, created: outcome.events.length > 0 };
 }
 
-export async function loadUser(deps: Pick<CommandDeps, 'eventStore'>, userId: string): Promise<RegisteredUser> {
+export async function loadUser(
+  deps: Pick<CommandDeps, 'eventStore'>,
+  userId: string,
+): Promise<RegisteredUser> {
   const { state } = await loadAggregate(deps.eventStore, userStream(userId), userDecider);
   if (state.status !== 'registered') throw new NotFound('User not found');
   return state;

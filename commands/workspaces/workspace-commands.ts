@@ -5,11 +5,21 @@ import {
   slugReservationDecider,
   type SlugReservationState,
 } from '../../domain/workspaces/slug-reservation.js';
-import { validateSlug, workspaceCategory, workspaceDecider, type WorkspaceState } from '../../domain/workspaces/workspace.js';
+import {
+  validateSlug,
+  workspaceCategory,
+  workspaceDecider,
+  type WorkspaceState,
+} from '../../domain/workspaces/workspace.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import type { Role } from '../../domain/workspaces/roles.js';
 import { streamName } from '../../infra/event-store/port.js';
-import { handleCommand, loadAggregate, type CommandDeps, type CommandMetadata } from '../shared/command-handler.js';
+import {
+  handleCommand,
+  loadAggregate,
+  type CommandDeps,
+  type CommandMetadata,
+} from '../shared/command-handler.js';
 
 export type ActiveWorkspace = Extract<WorkspaceState, { status: 'active' }>;
 
@@ -35,7 +45,10 @@ export async function createWorkspace(
   deps: CommandDeps,
   input: CreateWorkspaceInput,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>; idempotencySeed?: string } = {},
+  options: {
+    sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;
+    idempotencySeed?: string;
+  } = {},
 ): Promise<{ workspace: ActiveWorkspace; created: boolean }> {
   validateSlug(input.slug);
   await handleCommand(deps, {
@@ -84,14 +97,24 @@ export async function addMember(
 }
 
 /** The workspace holding a slug, read from the event store (the source of truth), or null. */
-export async function findWorkspaceBySlug(deps: Pick<CommandDeps, 'eventStore'>, slug: string): Promise<ActiveWorkspace | null> {
+export async function findWorkspaceBySlug(
+  deps: Pick<CommandDeps, 'eventStore'>,
+  slug: string,
+): Promise<ActiveWorkspace | null> {
   const reservation = await loadAggregate(deps.eventStore, slugStream(slug), slugReservationDecider);
   if (reservation.state.status !== 'reserved') return null;
-  const workspace = await loadAggregate(deps.eventStore, workspaceStream(reservation.state.orgId), workspaceDecider);
+  const workspace = await loadAggregate(
+    deps.eventStore,
+    workspaceStream(reservation.state.orgId),
+    workspaceDecider,
+  );
   return workspace.state.status === 'active' ? workspace.state : null;
 }
 
-export async function loadWorkspace(deps: Pick<CommandDeps, 'eventStore'>, orgId: string): Promise<ActiveWorkspace> {
+export async function loadWorkspace(
+  deps: Pick<CommandDeps, 'eventStore'>,
+  orgId: string,
+): Promise<ActiveWorkspace> {
   const { state } = await loadAggregate(deps.eventStore, workspaceStream(orgId), workspaceDecider);
   if (state.status !== 'active') throw new NotFound('Workspace not found');
   return state;

@@ -8,8 +8,8 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
 
 export interface Decider<State, Command, Event extends DomainEvent> {
   readonly initialState: State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State): Event[];
+  readonly evolve: (state: State, event: Event) => State;
+  readonly decide: (command: Command, state: State) => Event[];
 }
 
 export function fold<State, Event extends DomainEvent>(

@@ -15,7 +15,10 @@ export interface ProfileChanges {
 }
 
 export type UserEvent =
-  | { type: 'UserRegistered'; data: { userId: string; email: string; name: string | null; registeredAt: string } }
+  | {
+      type: 'UserRegistered';
+      data: { userId: string; email: string; name: string | null; registeredAt: string };
+    }
   | { type: 'UserProfileUpdated'; data: { userId: string; changes: ProfileChanges; updatedAt: string } };
 
 export type UserCommand =
@@ -55,7 +58,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         return [
           {
             type: 'UserRegistered',
-            data: { userId: command.userId, email: normaliseEmail(command.email), name: command.name, registeredAt: command.now },
+            data: {
+              userId: command.userId,
+              email: normaliseEmail(command.email),
+              name: command.name,
+              registeredAt: command.now,
+            },
           },
         ];
       case 'UpdateProfile': {
@@ -67,7 +75,9 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           if (value !== undefined && value !== state[key]) changes[key] = value;
         }
         if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'UserProfileUpdated', data: { userId: state.userId, changes, updatedAt: command.now } }];
+        return [
+          { type: 'UserProfileUpdated', data: { userId: state.userId, changes, updatedAt: command.now } },
+        ];
       }
       default:
         return assertNever(command);
@@ -97,7 +107,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   },
 };
 
-export type UserEmailEvent = { type: 'UserEmailClaimed'; data: { email: string; userId: string; claimedAt: string } };
+export type UserEmailEvent = {
+  type: 'UserEmailClaimed';
+  data: { email: string; userId: string; claimedAt: string };
+};
 export type UserEmailCommand = { type: 'ClaimEmail'; email: string; userId: string; now: string };
 export type UserEmailState = { status: 'free' } | { status: 'claimed'; userId: string };
 
@@ -108,7 +121,12 @@ export const userEmailDecider: Decider<UserEmailState, UserEmailCommand, UserEma
       if (state.userId === command.userId) return [];
       throw new Conflict('This e-mail address belongs to another user', 'email_taken');
     }
-    return [{ type: 'UserEmailClaimed', data: { email: normaliseEmail(command.email), userId: command.userId, claimedAt: command.now } }];
+    return [
+      {
+        type: 'UserEmailClaimed',
+        data: { email: normaliseEmail(command.email), userId: command.userId, claimedAt: command.now },
+      },
+    ];
   },
   evolve(_state, event) {
     return { status: 'claimed', userId: event.data.userId };

@@ -8,7 +8,10 @@ export const slugReservationCategory = 'workspaceSlug';
 /** A reservation whose workspace never came into being (a crash between the two appends) may be taken over after this. */
 export const abandonedReservationMs = 60_000;
 
-export type SlugReservationEvent = { type: 'SlugReserved'; data: { slug: string; orgId: string; reservedAt: string } };
+export type SlugReservationEvent = {
+  type: 'SlugReserved';
+  data: { slug: string; orgId: string; reservedAt: string };
+};
 
 export type SlugReservationCommand = {
   type: 'ReserveSlug';
@@ -19,9 +22,14 @@ export type SlugReservationCommand = {
   holderExists: boolean;
 };
 
-export type SlugReservationState = { status: 'free' } | { status: 'reserved'; orgId: string; reservedAt: string };
+export type SlugReservationState =
+  { status: 'free' } | { status: 'reserved'; orgId: string; reservedAt: string };
 
-export const slugReservationDecider: Decider<SlugReservationState, SlugReservationCommand, SlugReservationEvent> = {
+export const slugReservationDecider: Decider<
+  SlugReservationState,
+  SlugReservationCommand,
+  SlugReservationEvent
+> = {
   initialState: { status: 'free' },
   decide(command, state) {
     switch (command.type) {
@@ -33,7 +41,8 @@ export const slugReservationDecider: Decider<SlugReservationState, SlugReservati
         if (state.status === 'free') return [event];
         if (state.orgId === command.orgId) return [];
         const abandoned =
-          !command.holderExists && Date.parse(command.now) - Date.parse(state.reservedAt) >= abandonedReservationMs;
+          !command.holderExists &&
+          Date.parse(command.now) - Date.parse(state.reservedAt) >= abandonedReservationMs;
         if (abandoned) return [event];
         throw new Conflict(`The slug "${command.slug}" is already taken`, 'slug_taken');
       }

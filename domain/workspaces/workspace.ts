@@ -61,14 +61,25 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         validateSlug(command.slug);
         const name = command.name.trim();
         if (name.length === 0) {
-          throw new ValidationError('Invalid name', undefined, [{ path: 'body.name', message: 'must not be blank' }]);
+          throw new ValidationError('Invalid name', undefined, [
+            { path: 'body.name', message: 'must not be blank' },
+          ]);
         }
         return [
           {
             type: 'WorkspaceCreated',
-            data: { orgId: command.orgId, slug: command.slug, name, ownerId: command.ownerId, createdAt: command.now },
+            data: {
+              orgId: command.orgId,
+              slug: command.slug,
+              name,
+              ownerId: command.ownerId,
+              createdAt: command.now,
+            },
           },
-          { type: 'MemberJoined', data: { orgId: command.orgId, userId: command.ownerId, role: 'owner', joinedAt: command.now } },
+          {
+            type: 'MemberJoined',
+            data: { orgId: command.orgId, userId: command.ownerId, role: 'owner', joinedAt: command.now },
+          },
         ];
       }
       case 'AddMember': {
@@ -76,15 +87,24 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         const existing = state.members[command.userId];
         if (!existing) {
           return [
-            { type: 'MemberJoined', data: { orgId: state.orgId, userId: command.userId, role: command.role, joinedAt: command.now } },
+            {
+              type: 'MemberJoined',
+              data: { orgId: state.orgId, userId: command.userId, role: command.role, joinedAt: command.now },
+            },
           ];
         }
         if (existing.role === command.role) return [];
-        if (existing.role === 'owner' && Object.values(state.members).filter((m) => m.role === 'owner').length === 1) {
+        if (
+          existing.role === 'owner' &&
+          Object.values(state.members).filter((m) => m.role === 'owner').length === 1
+        ) {
           throw new Conflict('A workspace keeps at least one owner', 'last_owner');
         }
         return [
-          { type: 'MemberRoleChanged', data: { orgId: state.orgId, userId: command.userId, role: command.role, changedAt: command.now } },
+          {
+            type: 'MemberRoleChanged',
+            data: { orgId: state.orgId, userId: command.userId, role: command.role, changedAt: command.now },
+          },
         ];
       }
       default:
@@ -110,13 +130,19 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         if (state.status === 'absent') return state;
         return {
           ...state,
-          members: { ...state.members, [event.data.userId]: { role: event.data.role, joinedAt: event.data.joinedAt } },
+          members: {
+            ...state.members,
+            [event.data.userId]: { role: event.data.role, joinedAt: event.data.joinedAt },
+          },
         };
       case 'MemberRoleChanged': {
         if (state.status === 'absent') return state;
         const member = state.members[event.data.userId];
         if (!member) return state;
-        return { ...state, members: { ...state.members, [event.data.userId]: { ...member, role: event.data.role } } };
+        return {
+          ...state,
+          members: { ...state.members, [event.data.userId]: { ...member, role: event.data.role } },
+        };
       }
       default:
         return assertNever(event);

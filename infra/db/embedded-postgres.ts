@@ -93,7 +93,7 @@ async function waitUntilReady(url: string, pid: number, logFile: string): Promis
         const log = existsSync(logFile)
           ? (await readFile(logFile, 'utf8')).split('\n').slice(-15).join('\n')
           : '';
-        throw new Error(`Embedded PostgreSQL exited during start:\n${log}`);
+        throw new Error(`Embedded PostgreSQL exited during start:\n${log}`, { cause: error });
       }
       if (Date.now() > deadline) throw error;
       await new Promise((r) => setTimeout(r, 100));
@@ -158,6 +158,7 @@ export async function startEmbeddedPostgres(options: {
         throw new Error(
           `Embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot reach ${dataDir}. ` +
             `Make its parent folders traversable (chmod o+x) or choose another DATA_DIR, or set DATABASE_URL.\n${detail}`,
+          { cause: error },
         );
       }
       throw error;

@@ -3,8 +3,15 @@ import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import type { UserEvent } from '../../domain/users/user.js';
 import type { Projection } from '../engine/projection.js';
+import type { ReadModels } from '../read-models.js';
 
-const columns = { name: 'name', avatarUrl: 'avatar_url', activeOrgId: 'active_org_id', locale: 'locale', timezone: 'timezone' } as const;
+const columns = {
+  name: 'name',
+  avatarUrl: 'avatar_url',
+  activeOrgId: 'active_org_id',
+  locale: 'locale',
+  timezone: 'timezone',
+} as const;
 
 export const usersProjection: Projection = {
   name: 'users',
@@ -12,7 +19,7 @@ export const usersProjection: Projection = {
   tables: ['users'],
   eventTypes: ['UserRegistered', 'UserProfileUpdated'],
 
-  async createTables(trx: Transaction<any>, schema: string) {
+  async createTables(trx: Transaction<ReadModels>, schema: string) {
     await sql`
       create table ${sql.id(schema)}.users (
         id uuid primary key,
@@ -29,7 +36,7 @@ export const usersProjection: Projection = {
       )`.execute(trx);
   },
 
-  async apply(trx: Transaction<any>, recorded: RecordedEvent, schema: string) {
+  async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     const db = trx.withSchema(schema);
     switch (event.type) {
@@ -44,7 +51,7 @@ export const usersProjection: Projection = {
             name: d.name,
             avatar_url: null,
             active_org_id: null,
-            feature_flags: JSON.stringify([]),
+            feature_flags: sql<string[]>`'[]'::jsonb`,
             locale: null,
             timezone: null,
             created_at: d.registeredAt,

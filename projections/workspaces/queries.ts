@@ -55,7 +55,11 @@ export async function listWorkspacesOfUser(
     .execute();
 }
 
-export async function findMembershipRole(db: Kysely<ReadModels>, userId: string, orgId: string): Promise<string | null> {
+export async function findMembershipRole(
+  db: Kysely<ReadModels>,
+  userId: string,
+  orgId: string,
+): Promise<string | null> {
   const row = await db
     .selectFrom('workspace_members')
     .select('role')
@@ -66,7 +70,10 @@ export async function findMembershipRole(db: Kysely<ReadModels>, userId: string,
   return row?.role ?? null;
 }
 
-export async function firstWorkspaceOfUser(db: Kysely<ReadModels>, userId: string): Promise<{ orgId: string; role: string } | null> {
+export async function firstWorkspaceOfUser(
+  db: Kysely<ReadModels>,
+  userId: string,
+): Promise<{ orgId: string; role: string } | null> {
   const row = await db
     .selectFrom('workspace_members')
     .select(['org_id', 'role'])

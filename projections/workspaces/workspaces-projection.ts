@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
 import type { Projection } from '../engine/projection.js';
+import type { ReadModels } from '../read-models.js';
 
 export const workspacesProjection: Projection = {
   name: 'workspaces',
@@ -11,7 +12,7 @@ export const workspacesProjection: Projection = {
   tables: ['workspaces', 'workspace_members'],
   eventTypes: ['WorkspaceCreated', 'MemberJoined', 'MemberRoleChanged'],
 
-  async createTables(trx: Transaction<any>, schema: string) {
+  async createTables(trx: Transaction<ReadModels>, schema: string) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.workspaces (
@@ -39,7 +40,7 @@ export const workspacesProjection: Projection = {
     await sql`create index on ${s}.workspace_members (user_id, org_id)`.execute(trx);
   },
 
-  async apply(trx: Transaction<any>, recorded: RecordedEvent, schema: string) {
+  async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
     const event = { type: recorded.type, data: recorded.data } as WorkspaceEvent;
     const db = trx.withSchema(schema);
     switch (event.type) {
@@ -65,7 +66,14 @@ export const workspacesProjection: Projection = {
         const d = event.data;
         await db
           .insertInto('workspace_members')
-          .values({ org_id: d.orgId, user_id: d.userId, role: d.role, status: 'active', joined_at: d.joinedAt, updated_at: d.joinedAt })
+          .values({
+            org_id: d.orgId,
+            user_id: d.userId,
+            role: d.role,
+            status: 'active',
+            joined_at: d.joinedAt,
+            updated_at: d.joinedAt,
+          })
           .onConflict((oc) => oc.columns(['org_id', 'user_id']).doNothing())
           .execute();
         return;

@@ -25,7 +25,13 @@ describe('POST /v1/orgs and GET /v1/orgs', () => {
     const res = await createOrg(ada.token, { name: 'Acme', slug: 'acme' });
     expect(res.status).toBe(201);
     const { data } = (await res.json()) as { data: Record<string, unknown> };
-    expect(data).toMatchObject({ slug: 'acme', name: 'Acme', status: 'active', avatarUrl: null, ownerId: ada.userId });
+    expect(data).toMatchObject({
+      slug: 'acme',
+      name: 'Acme',
+      status: 'active',
+      avatarUrl: null,
+      ownerId: ada.userId,
+    });
     expect(typeof data.id).toBe('string');
     expect(res.headers.get('x-request-id')).toBeTruthy();
 
@@ -33,7 +39,15 @@ describe('POST /v1/orgs and GET /v1/orgs', () => {
     expect(list.status).toBe(200);
     const body = (await list.json()) as { data: unknown[] };
     expect(body.data).toEqual([
-      { id: data.id, slug: 'acme', name: 'Acme', status: 'active', avatarUrl: null, role: 'owner', roleName: 'Owner' },
+      {
+        id: data.id,
+        slug: 'acme',
+        name: 'Acme',
+        status: 'active',
+        avatarUrl: null,
+        role: 'owner',
+        roleName: 'Owner',
+      },
     ]);
   });
 
@@ -44,19 +58,28 @@ describe('POST /v1/orgs and GET /v1/orgs', () => {
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ error: expect.stringContaining('acme'), code: 'slug_taken' });
     expect(await eventCount(service)).toBe(before);
-    const list = (await (await service.request('GET', '/v1/orgs', { token: bob.token })).json()) as { data: unknown[] };
+    const list = (await (await service.request('GET', '/v1/orgs', { token: bob.token })).json()) as {
+      data: unknown[];
+    };
     expect(list.data).toEqual([]);
   });
 
   test('another user does not see the workspace', async () => {
     const eve = await service.userToken('eve@example.org');
-    const list = (await (await service.request('GET', '/v1/orgs', { token: eve.token })).json()) as { data: unknown[] };
+    const list = (await (await service.request('GET', '/v1/orgs', { token: eve.token })).json()) as {
+      data: unknown[];
+    };
     expect(list.data).toEqual([]);
   });
 });
 
 describe('bad input battery: right status and error body, nothing changes', () => {
-  const cases: Array<{ name: string; run: () => Promise<Response>; status: number; check?: (body: any) => void }> = [
+  const cases: Array<{
+    name: string;
+    run: () => Promise<Response>;
+    status: number;
+    check?: (body: { error: string; details: Array<{ path: string; message: string }> }) => void;
+  }> = [
     {
       name: 'malformed JSON',
       run: () => createOrg(ada.token, '{"name": "x", "slug": '),
@@ -67,7 +90,7 @@ describe('bad input battery: right status and error body, nothing changes', () =
       name: 'wrong types',
       run: () => createOrg(ada.token, { name: 42, slug: ['x'] }),
       status: 400,
-      check: (b) => expect(b.details.map((d: { path: string }) => d.path).sort()).toEqual(['body.name', 'body.slug']),
+      check: (b) => expect(b.details.map((d) => d.path).sort()).toEqual(['body.name', 'body.slug']),
     },
     {
       name: 'missing fields',
@@ -92,14 +115,18 @@ describe('bad input battery: right status and error body, nothing changes', () =
       name: 'a bad slug',
       run: () => createOrg(ada.token, { name: 'A', slug: 'Not A Slug' }),
       status: 400,
-      check: (b) => expect(b.details[0].path).toBe('body.slug'),
+      check: (b) => expect(b.details[0]!.path).toBe('body.slug'),
     },
     {
       name: 'an oversized body',
       run: () => createOrg(ada.token, { name: 'x'.repeat(2 * 1024 * 1024), slug: 'big' }),
       status: 413,
     },
-    { name: 'no token', run: () => service.request('POST', '/v1/orgs', { body: { name: 'A', slug: 'a' } }), status: 401 },
+    {
+      name: 'no token',
+      run: () => service.request('POST', '/v1/orgs', { body: { name: 'A', slug: 'a' } }),
+      status: 401,
+    },
     {
       name: 'a malformed token',
       run: () => createOrg('not-a-jwt', { name: 'A', slug: 'a' }),
@@ -161,10 +188,17 @@ describe('bad input battery: right status and error body, nothing changes', () =
     },
     {
       name: 'an operator the field does not allow',
-      run: () => service.request('GET', '/v1/orgs?filter[status]=active&filterOp[status]=contains', { token: ada.token }),
+      run: () =>
+        service.request('GET', '/v1/orgs?filter[status]=active&filterOp[status]=contains', {
+          token: ada.token,
+        }),
       status: 400,
     },
-    { name: 'a limit above the maximum', run: () => service.request('GET', '/v1/orgs?limit=101', { token: ada.token }), status: 400 },
+    {
+      name: 'a limit above the maximum',
+      run: () => service.request('GET', '/v1/orgs?limit=101', { token: ada.token }),
+      status: 400,
+    },
   ];
 
   for (const c of cases) {
@@ -173,7 +207,7 @@ describe('bad input battery: right status and error body, nothing changes', () =
       const adaOrgsBefore = await (await service.request('GET', '/v1/orgs', { token: ada.token })).text();
       const res = await c.run();
       expect(res.status).toBe(c.status);
-      const body = (await res.json()) as { error?: unknown };
+      const body = (await res.json()) as { error: string; details: Array<{ path: string; message: string }> };
       expect(typeof body.error).toBe('string');
       c.check?.(body);
       const adaOrgsAfter = await (await service.request('GET', '/v1/orgs', { token: ada.token })).text();
@@ -202,9 +236,11 @@ describe('list query', () => {
       expect((await createOrg(carol.token, { name, slug })).status).toBe(201);
     }
     const get = async (q: string) =>
-      ((await (await service.request('GET', `/v1/orgs${q}`, { token: carol.token })).json()) as { data: Array<{ slug: string }> }).data.map(
-        (w) => w.slug,
-      );
+      (
+        (await (await service.request('GET', `/v1/orgs${q}`, { token: carol.token })).json()) as {
+          data: Array<{ slug: string }>;
+        }
+      ).data.map((w) => w.slug);
     expect(await get('')).toEqual(['alpha', 'beta-studio', 'zeta']);
     expect(await get('?sortBy=slug&sortDir=desc')).toEqual(['zeta', 'beta-studio', 'alpha']);
     expect(await get('?filter[name]=studio&filterOp[name]=contains')).toEqual(['beta-studio']);
@@ -232,19 +268,25 @@ describe('Idempotency-Key', () => {
     expect(await other.json()).toMatchObject({ code: 'idempotency_key_reused' });
     expect(await eventCount(service)).toBe(before);
 
-    const list = (await (await service.request('GET', '/v1/orgs', { token: dan.token })).json()) as { data: unknown[] };
+    const list = (await (await service.request('GET', '/v1/orgs', { token: dan.token })).json()) as {
+      data: unknown[];
+    };
     expect(list.data).toHaveLength(1);
   });
 
   test('concurrent requests with one key create one workspace and answer alike', async () => {
     const erin = await service.userToken('erin@example.org');
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => createOrg(erin.token, { name: 'Erin', slug: 'erin' }, { 'idempotency-key': 'erin-key' })),
+      Array.from({ length: 8 }, () =>
+        createOrg(erin.token, { name: 'Erin', slug: 'erin' }, { 'idempotency-key': 'erin-key' }),
+      ),
     );
     const bodies = await Promise.all(responses.map((r) => r.json()));
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
-    const list = (await (await service.request('GET', '/v1/orgs', { token: erin.token })).json()) as { data: unknown[] };
+    const list = (await (await service.request('GET', '/v1/orgs', { token: erin.token })).json()) as {
+      data: unknown[];
+    };
     expect(list.data).toHaveLength(1);
   });
 
@@ -257,8 +299,13 @@ describe('Idempotency-Key', () => {
 describe('workspace tokens', () => {
   test('a member exchanges their token for one scoped to their workspace', async () => {
     const fred = await service.userToken('fred@example.org');
-    const created = (await (await createOrg(fred.token, { name: 'Fred', slug: 'fred' })).json()) as { data: { id: string } };
-    const res = await service.request('POST', '/v1/auth/token', { token: fred.token, body: { orgId: created.data.id } });
+    const created = (await (await createOrg(fred.token, { name: 'Fred', slug: 'fred' })).json()) as {
+      data: { id: string };
+    };
+    const res = await service.request('POST', '/v1/auth/token', {
+      token: fred.token,
+      body: { orgId: created.data.id },
+    });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { accessToken: string; orgId: string; role: string } };
     expect(data).toMatchObject({ orgId: created.data.id, role: 'owner' });

@@ -17,6 +17,7 @@ import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-ev
 import type { NewEvent } from '../../infra/event-store/port.js';
 import { allMigrations, createRuntime, projections } from '../../api/runtime.js';
 import { rebuildProjection } from '../../projections/engine/rebuild.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
 
 const rows: Array<[string, string, string]> = [];
@@ -41,7 +42,7 @@ async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }>
   if (process.env.DATABASE_URL && (await isReachable(process.env.DATABASE_URL)))
     return { url: process.env.DATABASE_URL };
   const embedded = await startEmbeddedPostgres({ dataDir: '.data/bench-postgres', database: 'bench' });
-  return { url: embedded.url, stop: embedded.stop };
+  return { url: embedded.url, stop: () => embedded.stop() };
 }
 
 async function main() {
@@ -53,7 +54,7 @@ async function main() {
   const u = new URL(server.url);
   u.pathname = `/${name}`;
   const url = u.toString();
-  const database = createDatabase<any>(url, { max: 40 });
+  const database = createDatabase<ReadModels>(url, { max: 40 });
   await migrateToLatest(database.db, allMigrations);
   const store = new PostgresEventStore({ db: database.db, url });
   const events = (n: number): NewEvent[] =>
@@ -185,7 +186,7 @@ async function main() {
     let counter = 0;
     const run = (opts: autocannon.Options) =>
       new Promise<autocannon.Result>((resolve, reject) =>
-        autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))),
+        autocannon(opts, (err: Error | null, result) => (err ? reject(err) : resolve(result))),
       );
     const create = await run({
       url: `http://127.0.0.1:${port}`,

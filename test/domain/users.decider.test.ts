@@ -16,8 +16,14 @@ describe('user decider', () => {
       .given([])
       .when({ type: 'RegisterUser', userId, email: ' Ada@Example.org ', name: null, now })
       .then(registered);
-    spec.given(registered).when({ type: 'RegisterUser', userId, email: 'ada@example.org', name: null, now }).then([]);
-    spec.given(registered).when({ type: 'RegisterUser', userId, email: 'bob@example.org', name: null, now }).thenThrows(Conflict);
+    spec
+      .given(registered)
+      .when({ type: 'RegisterUser', userId, email: 'ada@example.org', name: null, now })
+      .then([]);
+    spec
+      .given(registered)
+      .when({ type: 'RegisterUser', userId, email: 'bob@example.org', name: null, now })
+      .thenThrows(Conflict);
   });
 
   test('a profile update records only what changes', () => {
@@ -25,8 +31,14 @@ describe('user decider', () => {
       .given(registered)
       .when({ type: 'UpdateProfile', changes: { name: 'Ada', avatarUrl: null }, now })
       .then([{ type: 'UserProfileUpdated', data: { userId, changes: { name: 'Ada' }, updatedAt: now } }]);
-    spec.given(registered).when({ type: 'UpdateProfile', changes: { name: null }, now }).then([]);
-    spec.given([]).when({ type: 'UpdateProfile', changes: { name: 'x' }, now }).thenThrows(ValidationError);
+    spec
+      .given(registered)
+      .when({ type: 'UpdateProfile', changes: { name: null }, now })
+      .then([]);
+    spec
+      .given([])
+      .when({ type: 'UpdateProfile', changes: { name: 'x' }, now })
+      .thenThrows(ValidationError);
   });
 });
 
@@ -37,8 +49,13 @@ describe('e-mail claim decider', () => {
       .given([])
       .when({ type: 'ClaimEmail', email: 'Ada@example.org', userId, now })
       .then([{ type: 'UserEmailClaimed', data: { email: 'ada@example.org', userId, claimedAt: now } }]);
-    const claimed = [{ type: 'UserEmailClaimed' as const, data: { email: 'ada@example.org', userId, claimedAt: now } }];
+    const claimed = [
+      { type: 'UserEmailClaimed' as const, data: { email: 'ada@example.org', userId, claimedAt: now } },
+    ];
     claimSpec.given(claimed).when({ type: 'ClaimEmail', email: 'ada@example.org', userId, now }).then([]);
-    claimSpec.given(claimed).when({ type: 'ClaimEmail', email: 'ada@example.org', userId: 'someone-else', now }).thenThrows(Conflict);
+    claimSpec
+      .given(claimed)
+      .when({ type: 'ClaimEmail', email: 'ada@example.org', userId: 'someone-else', now })
+      .thenThrows(Conflict);
   });
 });

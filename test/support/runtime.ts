@@ -15,14 +15,27 @@ export interface TestService {
   runtime: Runtime;
   database: TestDatabase<unknown>;
   dataDir: string;
-  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** A registered user and a token for them (optionally scoped to a workspace with a role). */
-  userToken(email?: string, scope?: { orgId: string; role: Role }): Promise<{ userId: string; token: string; email: string }>;
+  userToken(
+    email?: string,
+    scope?: { orgId: string; role: Role },
+  ): Promise<{ userId: string; token: string; email: string }>;
   stop(): Promise<void>;
 }
 
 export async function startTestService(
-  options: { env?: Record<string, string>; background?: boolean; projections?: RuntimeOptions['projections']; database?: TestDatabase<unknown>; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    background?: boolean;
+    projections?: RuntimeOptions['projections'];
+    database?: TestDatabase<unknown>;
+    dataDir?: string;
+  } = {},
 ): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'sp-test-')));
@@ -56,12 +69,16 @@ export async function startTestService(
       return runtime.app.request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     },
     async userToken(email = `user-${randomUUID().slice(0, 8)}@example.org`, scope) {
-      const { user } = await ensureUser(runtime.commands, { email }, {
-        orgId: null,
-        actor: 'system',
-        correlationId: randomUUID(),
-        now: new Date().toISOString(),
-      });
+      const { user } = await ensureUser(
+        runtime.commands,
+        { email },
+        {
+          orgId: null,
+          actor: 'system',
+          correlationId: randomUUID(),
+          now: new Date().toISOString(),
+        },
+      );
       const { token } = await runtime.auth.issueAccessToken({
         userId: user.userId,
         email: user.email,
@@ -80,6 +97,8 @@ export async function startTestService(
 
 /** Total events in the store: a bad request must not change it. */
 export async function eventCount(service: TestService): Promise<number> {
-  const page = await service.runtime.database.pool.query<{ n: string }>('select count(*) as n from es_events');
+  const page = await service.runtime.database.pool.query<{ n: string }>(
+    'select count(*) as n from es_events',
+  );
   return Number(page.rows[0]!.n);
 }

@@ -211,7 +211,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(waiter
         ? {
             waitForProjections: (position, o) =>
-              waiter.waitForProjections(position, { ...o, projections: projectionList.map((p) => p.name) }),
+              waiter.waitForProjections(position, {
+                ...o,
+                projections: projectionList.map((p) => p.name),
+                versions: Object.fromEntries(projectionList.map((p) => [p.name, p.version])),
+              }),
           }
         : {}),
     };

@@ -11,6 +11,12 @@ export interface WaitForProjectionsOptions {
   timeoutMs: number;
   /** Serving projections to wait for (the ones the endpoint's readers use); all serving ones when absent. */
   projections?: readonly string[];
+  /**
+   * The code's version of each projection. A serving generation of a lower version is being replaced by a
+   * rebuild and is no longer fed by this code, so writes do not wait for it (it catches up at the switch);
+   * otherwise every write would time out for the length of the rebuild.
+   */
+  versions?: Readonly<Record<string, number>>;
 }
 
 export interface ProjectionWaiterOptions {
@@ -58,7 +64,7 @@ export class ProjectionWaiter {
       // Armed before the check, so a checkpoint committed between the check and the sleep still wakes us.
       const wake = this.nextWake(Math.max(0, Math.min(this.pollIntervalMs, deadline - Date.now())));
       try {
-        if (await this.caughtUp(position, options.projections)) return true;
+        if (await this.caughtUp(position, options.projections, options.versions)) return true;
         if (this.closed || Date.now() >= deadline) return false;
         await wake.promise;
       } finally {
@@ -76,12 +82,20 @@ export class ProjectionWaiter {
     if (listener) await listener.end().catch(() => undefined);
   }
 
-  private async caughtUp(position: Checkpoint, names: readonly string[] | undefined): Promise<boolean> {
+  private async caughtUp(
+    position: Checkpoint,
+    names: readonly string[] | undefined,
+    versions: Readonly<Record<string, number>> | undefined,
+  ): Promise<boolean> {
     const filter = names ? sql`and name = any(${[...names]}::text[])` : sql``;
-    const result = await sql<{ name: string; checkpoint: string }>`
-      select name, checkpoint from projections where status = 'serving' ${filter}`.execute(this.db);
+    const result = await sql<{ name: string; checkpoint: string; version: number }>`
+      select name, checkpoint, version from projections where status = 'serving' ${filter}`.execute(this.db);
     if (names && names.some((name) => !result.rows.some((row) => row.name === name))) return false;
-    return result.rows.every((row) => this.eventStore.compareCheckpoints(row.checkpoint, position) >= 0);
+    return result.rows.every(
+      (row) =>
+        (versions?.[row.name] !== undefined && row.version < versions[row.name]!) ||
+        this.eventStore.compareCheckpoints(row.checkpoint, position) >= 0,
+    );
   }
 
   private nextWake(ms: number): { promise: Promise<void>; cancel: () => void } {

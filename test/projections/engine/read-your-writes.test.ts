@@ -98,3 +98,18 @@ test('a projection that is not serving, or not running, makes the wait answer fa
   });
   await expect(waiter.waitForProjections(later, { timeoutMs: 300 })).resolves.toBe(false);
 });
+
+test('a serving generation older than the code (being rebuilt) does not hold writes back; a current one does', async () => {
+  slow.open();
+  // Stopping the runner freezes both projections, as a rebuild to a new version freezes the old generation.
+  await runner.stop();
+  const { position } = await store.appendToStream('ryw-3', [event('Counted', {})], {
+    expectedRevision: 'any',
+  });
+  await expect(
+    waiter.waitForProjections(position, { timeoutMs: 300, projections: ['ryw'], versions: { ryw: 1 } }),
+  ).resolves.toBe(false);
+  await expect(
+    waiter.waitForProjections(position, { timeoutMs: 5_000, projections: ['ryw'], versions: { ryw: 2 } }),
+  ).resolves.toBe(true);
+});

@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadEnv } from '../../infra/config/env.js';
+
+describe('configuration', () => {
+  test('defaults of the README table', () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: '.data',
+      EVENT_STORE: 'postgres',
+      BUS: 'in-process',
+      OBJECT_STORAGE: 'local',
+      AUTH_MODE: 'local',
+      LOG_LEVEL: 'info',
+    });
+    expect(loadEnv({ NATS_URL: 'nats://127.0.0.1:4222' }).BUS).toBe('nats');
+  });
+
+  test.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ EVENT_STORE: 'mysql' }, 'EVENT_STORE'],
+    [{ EVENT_STORE: 'eventstoredb' }, 'EVENTSTOREDB_URL'],
+    [{ OBJECT_STORAGE: 's3' }, 'S3_BUCKET'],
+    [{ AUTH_MODE: 'jwks' }, 'AUTH_JWKS_URL'],
+    [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('%j stops the start naming %s', (source, variable) => {
+    let error: unknown;
+    try {
+      loadEnv(source);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(variable);
+  });
+
+  test('a secret value is never echoed in the message', () => {
+    expect(() => loadEnv({ TOKEN_ENCRYPTION_KEY: 'my-secret-value' })).toThrow(
+      expect.objectContaining({
+        message: expect.not.stringContaining('my-secret-value') as unknown,
+      }) as Error,
+    );
+  });
+});

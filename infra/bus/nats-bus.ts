@@ -35,6 +35,7 @@ import { decodeData, encodeData } from './envelope.js';
 import type { BusLogger } from './in-process-bus.js';
 import type { Bus, BusMessage, Consumer, ConsumeOptions } from './port.js';
 import { assertQueueName, assertSubject, assertSubjectFilter } from './subjects.js';
+import { sleep } from '../async/sleep.js';
 
 export interface NatsBusOptions {
   url: string;
@@ -69,19 +70,6 @@ const CONSUMER_ALREADY_EXISTS = 10148;
 
 function apiErrorCode(err: unknown): number | undefined {
   return err instanceof NatsError ? err.api_error?.err_code : undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export class NatsBus implements Bus {

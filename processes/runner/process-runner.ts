@@ -5,6 +5,7 @@ import type { Checkpoint, EventStore, ReadAllPage } from '../../infra/event-stor
 import type { Logger } from '../../infra/logging/logger.js';
 import { enqueueOutbox } from '../outbox/enqueue-outbox.js';
 import type { AnyDatabase, EnqueueOutbox, ProcessManager } from './process-manager.js';
+import { sleep } from '../../infra/async/sleep.js';
 
 export interface ProcessRunnerOptions {
   db: Kysely<AnyDatabase>;
@@ -31,19 +32,6 @@ export class ProcessLeaseLost extends Error {
 }
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 export class ProcessRunner {
   private readonly options: Required<Omit<ProcessRunnerOptions, 'processes'>> & {

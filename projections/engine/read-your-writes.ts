@@ -1,7 +1,7 @@
 // Read-your-writes for the API: wait until the serving projections have folded past an appended position.
 // Works on any instance because it reads the shared catalog, woken by LISTEN/NOTIFY with a short poll fallback.
 import type { AnyDatabase } from './projection.js';
-import pg from 'pg';
+import { PgListener } from '../../infra/db/pg-listener.js';
 import { sql, type Kysely } from 'kysely';
 import type { Checkpoint, EventStore } from '../../infra/event-store/port.js';
 import { CHECKPOINT_CHANNEL } from './catalog.js';
@@ -42,18 +42,25 @@ export interface ProjectionWaiterOptions {
 export class ProjectionWaiter {
   private readonly db: Kysely<AnyDatabase>;
   private readonly eventStore: EventStore<unknown>;
-  private readonly url: string | undefined;
   private readonly pollIntervalMs: number;
-  private listener: pg.Client | null = null;
-  private listenerReady: Promise<void> | null = null;
+  private readonly listener: PgListener | null;
   private readonly wakers = new Set<() => void>();
   private closed = false;
 
   constructor(options: ProjectionWaiterOptions) {
     this.db = options.db;
     this.eventStore = options.eventStore;
-    this.url = options.url;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.listener = options.url
+      ? new PgListener(
+          options.url,
+          CHECKPOINT_CHANNEL,
+          () => {
+            for (const wake of [...this.wakers]) wake();
+          },
+          'projection-waiter',
+        )
+      : null;
   }
 
   /** True once every requested serving projection's checkpoint is at or past `position`; false at the timeout. */
@@ -76,10 +83,7 @@ export class ProjectionWaiter {
   async close(): Promise<void> {
     this.closed = true;
     for (const wake of [...this.wakers]) wake();
-    const listener = this.listener;
-    this.listener = null;
-    this.listenerReady = null;
-    if (listener) await listener.end().catch(() => undefined);
+    await this.listener?.close();
   }
 
   private async caughtUp(
@@ -114,30 +118,6 @@ export class ProjectionWaiter {
   }
 
   private ensureListener(): Promise<void> {
-    if (!this.url || this.closed) return Promise.resolve();
-    if (this.listenerReady) return this.listenerReady;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'projection-waiter' });
-    this.listener = client;
-    const reset = () => {
-      if (this.listener === client) {
-        this.listener = null;
-        this.listenerReady = null;
-      }
-    };
-    client.on('error', reset);
-    client.on('end', reset);
-    client.on('notification', () => {
-      for (const wake of [...this.wakers]) wake();
-    });
-    this.listenerReady = client
-      .connect()
-      .then(() => client.query(`listen ${CHECKPOINT_CHANNEL}`))
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        reset();
-        void client.end().catch(() => undefined);
-        throw error;
-      });
-    return this.listenerReady;
+    return this.listener?.ensure() ?? Promise.resolve();
   }
 }

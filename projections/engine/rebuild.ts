@@ -11,6 +11,7 @@ import {
   type Projection,
   type ProjectionEngineDeps,
 } from './projection.js';
+import { sleep } from '../../infra/async/sleep.js';
 
 export interface RebuildProgress {
   projection: string;
@@ -82,19 +83,6 @@ export type BuildOutcome =
   | { kind: 'busy'; leaseOwner: string | null }
   | { kind: 'newer-build'; version: number }
   | { kind: 'up-to-date' };
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * Events the projection will fold in total. Only the PostgreSQL store has a table to count; the ETA of other

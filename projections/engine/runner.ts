@@ -5,6 +5,7 @@ import { dropRetiredSchemas, ensureServing, foldNextBatch, LeaseLost } from './g
 import { assertValidProjection, type Projection, type ProjectionEngineDeps } from './projection.js';
 import { buildGeneration, BuildStopped, DEFAULT_BATCH_SIZE, DEFAULT_LEASE_TTL_MS } from './rebuild.js';
 import { sql } from 'kysely';
+import { sleep } from '../../infra/async/sleep.js';
 
 export interface ProjectionRunnerOptions extends ProjectionEngineDeps {
   /** Unique per process, e.g. `<host>:<pid>`; it is the lease owner in the catalog. */
@@ -17,19 +18,6 @@ export interface ProjectionRunnerOptions extends ProjectionEngineDeps {
   standbyPollMs?: number;
   /** Upper bound of the retry backoff after a failing batch. */
   maxRetryDelayMs?: number;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export class ProjectionRunner {

@@ -2,7 +2,7 @@
 // Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
 // The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
-import pg from 'pg';
+import { PgListener } from '../../db/pg-listener.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   DuplicateEventId,
@@ -88,10 +88,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   readonly start: Checkpoint = 'pg:0:0';
 
   private readonly db: Kysely<DB>;
-  private readonly url: string;
   private readonly pollIntervalMs: number;
-  private listener: pg.Client | null = null;
-  private listenerReady: Promise<void> | null = null;
+  private readonly listener: PgListener;
   private waiters = new Set<() => void>();
   /** Counts notifications, so a reader that saw one arrive during its read does not go to sleep. */
   private appendSeq = 0;
@@ -102,8 +100,16 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
-    this.url = options.url;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.listener = new PgListener(
+      options.url,
+      NOTIFY_CHANNEL,
+      () => {
+        this.appendSeq += 1;
+        for (const wake of [...this.waiters]) wake();
+      },
+      'event-store-listener',
+    );
   }
 
   async appendToStream(
@@ -304,37 +310,11 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     // Stopped before the pool goes away, so no loop keeps reading from a closed database.
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     for (const wake of [...this.waiters]) wake();
-    const listener = this.listener;
-    this.listener = null;
-    this.listenerReady = null;
-    if (listener) await listener.end().catch(() => undefined);
+    await this.listener.close();
   }
 
   private ensureListener(): Promise<void> {
-    if (this.listenerReady) return this.listenerReady;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'event-store-listener' });
-    this.listener = client;
-    const reset = () => {
-      if (this.listener === client) {
-        this.listener = null;
-        this.listenerReady = null;
-      }
-    };
-    client.on('error', reset);
-    client.on('end', reset);
-    client.on('notification', () => {
-      this.appendSeq += 1;
-      for (const wake of [...this.waiters]) wake();
-    });
-    this.listenerReady = client
-      .connect()
-      .then(() => client.query(`listen ${NOTIFY_CHANNEL}`))
-      .then(() => undefined)
-      .catch((error: unknown) => {
-        reset();
-        throw error;
-      });
-    return this.listenerReady;
+    return this.listener.ensure();
   }
 }
 

@@ -17,6 +17,7 @@ import { isRole, permissionsOf, roles, type Role } from '../../domain/workspaces
 import { ConfigError, type Env } from '../../infra/config/env.js';
 import type { Principal } from './principal.js';
 import { loadSigningKey, signingAlgorithm } from './signing-key.js';
+import { deterministicUuid } from '../../commands/shared/ids.js';
 
 export const accessTokenType = 'at+jwt';
 const defaultIssuer = 'urn:social-publishing';
@@ -160,7 +161,8 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
     });
     const email = (payload as JWTPayload & { email?: unknown }).email;
     return {
-      userId: payload.sub as string,
+      // The provider's subject can be any string; our user ids are UUIDs, stable per issuer and subject.
+      userId: deterministicUuid('external-identity', external.issuer, payload.sub as string),
       ...(typeof email === 'string' ? { email } : {}),
       orgId: null,
       role: null,

@@ -10,6 +10,7 @@ import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { ensureKnownUser } from '../shared/known-user.js';
 
 export const userSchema = z
   .object({
@@ -129,6 +130,7 @@ const patchMe = createRoute({
 export function userRoutes(services: RouteServices) {
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(getMe, async (c) => {
+      await ensureKnownUser(c, services);
       const userId = c.get('principal').userId;
       const row = await getUser(services.readModels, userId);
       // The read model may not have caught up with a user made by the CLI a moment ago; the stream is the truth.
@@ -138,6 +140,7 @@ export function userRoutes(services: RouteServices) {
 
     app.openapi(patchMe, async (c) => {
       const body = c.req.valid('json');
+      await ensureKnownUser(c, services);
       const userId = c.get('principal').userId;
       if (body.activeOrgId && !(await findMembershipRole(services.readModels, userId, body.activeOrgId))) {
         throw new NotFound('Workspace not found');
@@ -156,10 +159,11 @@ export function userRoutes(services: RouteServices) {
             },
           },
         );
-        if (!appended) response = { status: 200, body: { data: fromAggregate(user) } };
-        // The read model carries fields the aggregate does not (emailVerified, featureFlags).
-        const row = await getUser(services.readModels, userId);
-        if (row && !appended) response = { status: 200, body: { data: fromReadModel(row) } };
+        if (!appended) {
+          // Nothing changed: the read model (which also carries emailVerified and featureFlags) is current.
+          const row = await getUser(services.readModels, userId);
+          response = { status: 200, body: { data: row ? fromReadModel(row) : fromAggregate(user) } };
+        }
         return { response, appended };
       }) as never;
     });

@@ -10,6 +10,7 @@ import { errorResponses } from '../platform/errors.js';
 import { defineListQuery } from '../platform/paging.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { ensureKnownUser } from '../shared/known-user.js';
 
 export const workspaceSchema = z
   .object({
@@ -119,6 +120,7 @@ export function workspaceRoutes(services: RouteServices) {
     app.openapi(createRouteDef, async (c) => {
       const body = c.req.valid('json');
       const principal = c.get('principal');
+      await ensureKnownUser(c, services);
       return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
         const orgId = newId(idempotencySeed ? [idempotencySeed, 'workspace'] : undefined);
         let response = { status: 201, body: {} as unknown };

@@ -13,7 +13,8 @@ export const idempotencyMigrations: Record<string, Migration> = {
           key text not null,
           request_hash text not null,
           status integer not null,
-          body jsonb,
+          -- text, not jsonb: a replay returns the first response byte for byte (jsonb reorders keys).
+          body text not null,
           created_at timestamptz not null default now(),
           primary key (scope, key)
         )`.execute(db);
@@ -69,7 +70,7 @@ export class IdempotencyStore {
 
   /** The stored response for this key, or null; refuses a key reused with another request. */
   async replay(request: IdempotencyRequest): Promise<StoredResponse | null> {
-    const row = await sql<{ request_hash: string; status: number; body: unknown }>`
+    const row = await sql<{ request_hash: string; status: number; body: string }>`
       select request_hash, status, body from idempotency_keys
       where scope = ${request.scope} and key = ${request.key}`.execute(this.db);
     const found = row.rows[0];
@@ -80,14 +81,14 @@ export class IdempotencyStore {
         'idempotency_key_reused',
       );
     }
-    return { status: found.status, body: found.body };
+    return { status: found.status, body: JSON.parse(found.body) as unknown };
   }
 
   /** Stores the response inside the caller's transaction; a concurrent twin fails on the primary key. */
   async record(trx: unknown, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
     await sql`
       insert into idempotency_keys (scope, key, request_hash, status, body)
-      values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)}::jsonb)`.execute(
+      values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)})`.execute(
       trx as QueryExecutorProvider,
     );
   }
@@ -96,7 +97,7 @@ export class IdempotencyStore {
   async recordStandalone(request: IdempotencyRequest, response: StoredResponse): Promise<void> {
     await sql`
       insert into idempotency_keys (scope, key, request_hash, status, body)
-      values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)}::jsonb)
+      values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)})
       on conflict (scope, key) do nothing`.execute(this.db);
   }
 

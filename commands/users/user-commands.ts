@@ -60,6 +60,34 @@ export async function ensureUser(
   return { user: outcome.state as RegisteredUser, created: outcome.events.length > 0 };
 }
 
+/** Registers a user under a given id (a user of an external identity provider, on their first request). */
+export async function registerUser(
+  deps: CommandDeps,
+  input: { userId: string; email: string; name?: string | null },
+  metadata: CommandMetadata,
+): Promise<RegisteredUser> {
+  await handleCommand(deps, {
+    stream: userEmailStream(input.email),
+    decider: userEmailDecider,
+    command: { type: 'ClaimEmail', email: input.email, userId: input.userId, now: metadata.now },
+    metadata,
+    awaitReadModels: false,
+  });
+  const outcome = await handleCommand(deps, {
+    stream: userStream(input.userId),
+    decider: userDecider,
+    command: {
+      type: 'RegisterUser',
+      userId: input.userId,
+      email: input.email,
+      name: input.name ?? null,
+      now: metadata.now,
+    },
+    metadata,
+  });
+  return outcome.state as RegisteredUser;
+}
+
 export async function loadUser(
   deps: Pick<CommandDeps, 'eventStore'>,
   userId: string,

@@ -17,6 +17,7 @@ import { ServiceUnavailable } from '../../../domain/shared/errors.js';
 import { permissionsOf } from '../../../domain/workspaces/roles.js';
 import { ConfigError, loadEnv } from '../../../infra/config/env.js';
 import { orgA, tempDataDir, testAuth, userA } from '../platform/support.js';
+import { deterministicUuid } from '../../../commands/shared/ids.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -205,7 +206,7 @@ describe('jwks mode (external identity provider)', () => {
     const p = await idp();
     const auth = await testAuth({ mode: 'jwks', external: provider, fetch: p.fetch });
     expect(await auth.verify(await p.sign({ email: 'u@example.test' }))).toEqual({
-      userId: 'idp|user-7',
+      userId: deterministicUuid('external-identity', provider.issuer, 'idp|user-7'),
       email: 'u@example.test',
       orgId: null,
       role: null,

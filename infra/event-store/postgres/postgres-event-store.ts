@@ -26,8 +26,13 @@ import { assertExpectedRevision, eventIds, streamWindow } from '../validation.js
 
 const NOTIFY_CHANNEL = 'es_appended';
 const MAX_POSITION = 9223372036854775807n;
-/** How soon a reader looks again while committed events are held back behind the transaction horizon. */
-const HELD_BACK_POLL_MS = 5;
+/**
+ * How soon a reader looks again while committed events are held back behind the transaction horizon: at once
+ * for the usual short overlap, slower the longer it lasts (one long transaction must not make every reader
+ * poll flat out).
+ */
+const HELD_BACK_POLL_MIN_MS = 5;
+const HELD_BACK_POLL_MAX_MS = 200;
 
 interface Position {
   tx: bigint;
@@ -96,7 +101,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private subscriptions = new Set<Subscription>();
   private closed = false;
   /** The last read that reached the end saw committed events beyond the horizon. */
-  private heldBack = false;
+  private heldBackSince: number | null = null;
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
@@ -222,7 +227,10 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     const isEnd = rows.length < limit;
     // Committed events wait behind an older open transaction; no append notification will announce when
     // that transaction ends, so readers waiting for appends poll briefly instead (see waitForAppend).
-    if (isEnd) this.heldBack = result.rows[0]!.held_back;
+    if (isEnd) {
+      if (!result.rows[0]!.held_back) this.heldBackSince = null;
+      else this.heldBackSince ??= Date.now();
+    }
     let checkpoint = options.from ?? this.start;
     if (events.length > 0) checkpoint = events[events.length - 1]!.position;
     if (isEnd) {
@@ -291,10 +299,16 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         signal?.removeEventListener('abort', finish);
         resolve();
       };
-      const timer = setTimeout(finish, this.heldBack ? Math.min(timeoutMs, HELD_BACK_POLL_MS) : timeoutMs);
+      const timer = setTimeout(finish, Math.min(timeoutMs, this.heldBackPollMs() ?? timeoutMs));
       this.waiters.add(finish);
       signal?.addEventListener('abort', finish, { once: true });
     });
+  }
+
+  private heldBackPollMs(): number | null {
+    if (this.heldBackSince === null) return null;
+    const heldFor = Date.now() - this.heldBackSince;
+    return Math.max(HELD_BACK_POLL_MIN_MS, Math.min(HELD_BACK_POLL_MAX_MS, heldFor / 10));
   }
 
   compareCheckpoints(a: Checkpoint, b: Checkpoint): number {

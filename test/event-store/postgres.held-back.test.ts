@@ -1,0 +1,71 @@
+// An event held back behind an unrelated open transaction reaches a waiting reader once that transaction ends,
+// although no further append announces it (the reader would otherwise sleep its whole poll interval).
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
+import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
+import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+
+let database: TestDatabase<unknown>;
+let store: PostgresEventStore<unknown>;
+const meta = {
+  orgId: null,
+  actor: 'system',
+  correlationId: 'c',
+  causationId: null,
+  occurredAt: new Date().toISOString(),
+  schemaVersion: 1,
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase(eventStoreMigrations);
+  // A poll interval far beyond the test's bounded wait: only the held-back handling can deliver in time.
+  store = new PostgresEventStore({ db: database.db, url: database.url, pollIntervalMs: 120_000 });
+});
+afterAll(async () => {
+  await store.close();
+  await database.drop();
+});
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a subscriber gets the held-back event when the older transaction ends', async () => {
+  const seen: RecordedEvent[] = [];
+  let caughtUp = 0;
+  const subscription = store.subscribeToAll({
+    onEvent: async (event) => {
+      seen.push(event);
+    },
+    onCaughtUp: () => {
+      caughtUp += 1;
+    },
+  });
+  await until(() => caughtUp > 0, 'the first catch-up');
+
+  // An unrelated transaction holding an xid: it holds the horizon below everything appended after it.
+  const blocker = new pg.Client({ connectionString: database.url });
+  await blocker.connect();
+  await blocker.query('begin');
+  await blocker.query('select pg_current_xact_id()');
+  try {
+    await store.appendToStream('held-1', [{ type: 'Held', data: {}, metadata: meta }], {
+      expectedRevision: 'no_stream',
+    });
+    // The append's notification wakes the subscriber, which finds the event still behind the horizon.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toHaveLength(0);
+  } finally {
+    await blocker.query('commit');
+    await blocker.end();
+  }
+  await until(() => seen.length === 1, 'the held-back event after the blocker committed');
+  expect(seen[0]!.streamName).toBe('held-1');
+  await subscription.stop();
+});

@@ -2,6 +2,7 @@
 // DATABASE_URL / NATS_URL when set and reachable, otherwise an embedded PostgreSQL (and no NATS).
 import type { TestProject } from 'vitest/node';
 import net from 'node:net';
+import pg from 'pg';
 import { isReachable } from '../../infra/db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../infra/db/embedded-postgres.js';
 
@@ -28,6 +29,27 @@ async function natsReachable(url: string): Promise<boolean> {
 
 let embedded: EmbeddedPostgresHandle | undefined;
 
+/** Test databases (`t_<base36 ms>_<hex>`) left by runs that were killed; older than two hours is surely stale. */
+async function dropStaleTestDatabases(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname ~ '^t_[0-9a-z]+_[0-9a-f]+$'`,
+    );
+    for (const { datname } of rows) {
+      const createdAt = parseInt(datname.split('_')[1]!, 36);
+      if (Date.now() - createdAt > 2 * 3600_000) {
+        await client
+          .query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`)
+          .catch(() => undefined);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 export async function setup(project: TestProject) {
   let url = process.env.DATABASE_URL;
   if (url && !(await isReachable(url))) {
@@ -40,6 +62,7 @@ export async function setup(project: TestProject) {
     url = embedded.url;
   }
   project.provide('pgServerUrl', url);
+  await dropStaleTestDatabases(url);
 
   let natsUrl = process.env.NATS_URL ?? '';
   if (natsUrl && !(await natsReachable(natsUrl))) {

@@ -49,6 +49,7 @@ import {
 } from '../port.js';
 import { assertExpectedRevision, eventIds, streamWindow } from '../validation.js';
 import { OrderedFeed } from './ordered-feed.js';
+import { Wakeups } from '../../async/wakeups.js';
 
 const START_CHECKPOINT = 'esdb:start';
 const CATCH_UP_PAGE = 500;
@@ -171,7 +172,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
   private readonly backoff: { initial: number; max: number };
   private readonly onFeedError: (error: unknown) => void;
   private readonly listeners = new Set<Listener>();
-  private readonly waiters = new Set<() => void>();
+  private readonly appended = new Wakeups();
   private readonly subscriptions = new Set<Subscription>();
   private feedRunning: Promise<void> | null = null;
   private feed: OrderedFeed | null = null;
@@ -417,17 +418,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
     if (this.closed || signal?.aborted) return;
     await this.ensureFeed().catch(() => undefined);
     if (this.closed || signal?.aborted) return;
-    await new Promise<void>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(finish);
-        signal?.removeEventListener('abort', finish);
-        resolve();
-      };
-      const timer = setTimeout(finish, timeoutMs);
-      this.waiters.add(finish);
-      signal?.addEventListener('abort', finish, { once: true });
-    });
+    await this.appended.wait(timeoutMs, signal);
   }
 
   compareCheckpoints(a: Checkpoint, b: Checkpoint): number {
@@ -438,7 +429,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    for (const wake of [...this.waiters]) wake();
+    this.appended.wakeAll();
     this.retryTimer?.cancel();
     await this.feed?.close();
     await this.feedRunning?.catch(() => undefined);
@@ -495,7 +486,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
           const event = toRecorded(item.resolved);
           if (!event) continue;
           for (const listener of this.listeners) listener.push(event);
-          for (const wake of [...this.waiters]) wake();
+          this.appended.wakeAll();
         }
       } catch (error) {
         if (!this.closed) this.onFeedError(error);

@@ -3,6 +3,7 @@
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
 // The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
 import { PgListener } from '../../db/pg-listener.js';
+import { Wakeups } from '../../async/wakeups.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   DuplicateEventId,
@@ -95,7 +96,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private readonly db: Kysely<DB>;
   private readonly pollIntervalMs: number;
   private readonly listener: PgListener;
-  private waiters = new Set<() => void>();
+  private readonly appended = new Wakeups();
   /** Counts notifications, so a reader that saw one arrive during its read does not go to sleep. */
   private appendSeq = 0;
   private subscriptions = new Set<Subscription>();
@@ -111,7 +112,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
       NOTIFY_CHANNEL,
       () => {
         this.appendSeq += 1;
-        for (const wake of [...this.waiters]) wake();
+        this.appended.wakeAll();
       },
       'event-store-listener',
     );
@@ -292,17 +293,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     await this.ensureListener().catch(() => undefined);
     // Aborted or closed while the listener connected: the abort event has already fired and will not again.
     if (this.closed || signal?.aborted) return;
-    await new Promise<void>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(finish);
-        signal?.removeEventListener('abort', finish);
-        resolve();
-      };
-      const timer = setTimeout(finish, Math.min(timeoutMs, this.heldBackPollMs() ?? timeoutMs));
-      this.waiters.add(finish);
-      signal?.addEventListener('abort', finish, { once: true });
-    });
+    await this.appended.wait(Math.min(timeoutMs, this.heldBackPollMs() ?? timeoutMs), signal);
   }
 
   private heldBackPollMs(): number | null {
@@ -323,7 +314,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     this.closed = true;
     // Stopped before the pool goes away, so no loop keeps reading from a closed database.
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    for (const wake of [...this.waiters]) wake();
+    this.appended.wakeAll();
     await this.listener.close();
   }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Env } from '../infra/config/env.js';
 import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
-import { startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
+import { embeddedUrl, findRunningPostgres, startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
 import type { Logger } from '../infra/logging/logger.js';
 import type { EventStore } from '../infra/event-store/port.js';
 import { eventStoreMigrations } from '../infra/event-store/postgres/migrations.js';
@@ -89,21 +89,6 @@ interface ResolvedDatabase {
   stop?: () => Promise<void>;
 }
 
-/** A running embedded PostgreSQL on this data directory (a server started it), found through postmaster.pid. */
-async function runningEmbedded(dataDir: string): Promise<string | null> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const lines = (await readFile(pidFile, 'utf8')).split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return null;
-  }
-  return Number.isInteger(port) && port > 0 ? `postgres://postgres:postgres@127.0.0.1:${port}/app` : null;
-}
-
 export async function resolveDatabase(
   env: Env,
   logger: Logger,
@@ -112,8 +97,9 @@ export async function resolveDatabase(
   if (env.DATABASE_URL) return { url: env.DATABASE_URL };
   const dataDir = path.resolve(env.DATA_DIR, 'postgres');
   if (mode === 'cli') {
-    const shared = await runningEmbedded(dataDir);
-    if (shared) return { url: shared };
+    // A running server's database is shared rather than started twice on one data directory.
+    const running = await findRunningPostgres(dataDir);
+    if (running) return { url: embeddedUrl(running.port, 'app') };
   }
   logger.info({ dataDir }, 'starting embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres({

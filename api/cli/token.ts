@@ -7,15 +7,11 @@ import {
   addMember,
   createWorkspace,
   findWorkspaceBySlug,
+  loadWorkspace,
 } from '../../commands/workspaces/workspace-commands.js';
-import { ensureUser } from '../../commands/users/user-commands.js';
+import { ensureUser, loadUser } from '../../commands/users/user-commands.js';
 import type { CommandDeps, CommandMetadata } from '../../commands/shared/command-handler.js';
 import { isRole, roles, type Role } from '../../domain/workspaces/roles.js';
-import { workspaceStream } from '../../commands/workspaces/workspace-commands.js';
-import { loadAggregate } from '../../commands/shared/command-handler.js';
-import { workspaceDecider } from '../../domain/workspaces/workspace.js';
-import { userStream } from '../../commands/users/user-commands.js';
-import { userDecider } from '../../domain/users/user.js';
 import type { AuthService } from '../auth/auth-service.js';
 
 export const TOKEN_USAGE =
@@ -105,19 +101,14 @@ export async function tokenCommand(args: string[], deps: TokenCommandDeps): Prom
     }
   } else {
     // No workspace named: the user's active one, else their first, else a user-only token.
-    const { state } = await loadAggregate(deps.commands.eventStore, userStream(user.userId), userDecider);
-    const active = state.status === 'registered' ? state.activeOrgId : null;
+    const { activeOrgId: active } = await loadUser(deps.commands, user.userId);
     const candidates = [
       ...(active ? [active] : []),
       ...((await deps.workspacesOf?.(user.userId)) ?? []).map((w) => w.orgId),
     ];
     for (const candidate of candidates) {
-      const { state: ws } = await loadAggregate(
-        deps.commands.eventStore,
-        workspaceStream(candidate),
-        workspaceDecider,
-      );
-      const memberRole = ws.status === 'active' ? ws.members[user.userId]?.role : undefined;
+      const workspace = await loadWorkspace(deps.commands, candidate).catch(() => null);
+      const memberRole = workspace?.members[user.userId]?.role;
       if (memberRole) {
         orgId = candidate;
         role = memberRole;

@@ -55,7 +55,7 @@ export async function ensureUser(
       name: input.name ?? null,
       now: metadata.now,
     },
-    metadata: { ...metadata, actor: metadata.actor === 'system' ? 'system' : metadata.actor },
+    metadata,
   });
   return { user: outcome.state as RegisteredUser, created: outcome.events.length > 0 };
 }

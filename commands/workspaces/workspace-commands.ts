@@ -1,5 +1,4 @@
 // Workspace commands: create a workspace (slug reserved first, then the workspace with its owner) and add members.
-import { createHash } from 'node:crypto';
 import {
   slugReservationCategory,
   slugReservationDecider,
@@ -20,6 +19,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
 } from '../shared/command-handler.js';
+import { deterministicUuid } from '../shared/ids.js';
 
 export type ActiveWorkspace = Extract<WorkspaceState, { status: 'active' }>;
 
@@ -35,10 +35,8 @@ export interface CreateWorkspaceInput {
 
 function eventIdFor(seed: string | undefined) {
   if (!seed) return undefined;
-  return (_event: unknown, index: number, revision: number) => {
-    const h = createHash('sha256').update(`${seed}:${revision}:${index}`).digest('hex');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-  };
+  return (_event: unknown, index: number, revision: number) =>
+    deterministicUuid(seed, String(revision), String(index));
 }
 
 export async function createWorkspace(

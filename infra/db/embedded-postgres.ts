@@ -16,6 +16,12 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
+const password = 'postgres';
+
+export function embeddedUrl(port: number, database: string): string {
+  return `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -65,8 +71,8 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The pid and port of a postmaster already running on this data directory, if any (a previous run left it). */
-async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | null> {
+/** The pid and port of a postmaster running on this data directory (a server or a previous run started it). */
+export async function findRunningPostgres(dataDir: string): Promise<{ pid: number; port: number } | null> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
@@ -127,7 +133,6 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
   const logFile = `${dataDir}.log`;
-  const password = 'postgres';
   const database = options.database ?? 'app';
   const owner = runAs();
   const bin = await binaries();
@@ -167,7 +172,7 @@ export async function startEmbeddedPostgres(options: {
     }
   }
 
-  const existing = await runningServer(dataDir);
+  const existing = await findRunningPostgres(dataDir);
   let pid: number;
   let port: number;
   if (existing) {
@@ -203,7 +208,7 @@ export async function startEmbeddedPostgres(options: {
     pid = child.pid;
   }
 
-  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  const adminUrl = embeddedUrl(port, 'postgres');
   await waitUntilReady(adminUrl, pid, logFile);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -217,7 +222,7 @@ export async function startEmbeddedPostgres(options: {
   }
   return {
     port,
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    url: embeddedUrl(port, database),
     stop: () => stopServer(pid),
   };
 }

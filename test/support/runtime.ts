@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { loadEnv } from '../../infra/config/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../api/runtime.js';
@@ -44,7 +43,6 @@ export async function startTestService(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://localhost:3000',
-    ...(inject('natsUrl') ? {} : {}),
     ...options.env,
   });
   const runtime = await createRuntime({

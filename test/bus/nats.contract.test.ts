@@ -1,32 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { connect, RetentionPolicy, StorageType, nanos } from 'nats';
-import { afterAll, describe, expect, inject, test } from 'vitest';
-import { NatsBus, durableNameFor, type NatsBusOptions } from '../../infra/bus/nats-bus.js';
+import { afterAll, describe, expect, test } from 'vitest';
+import { NatsBus, durableNameFor } from '../../infra/bus/nats-bus.js';
+import { natsTestBus } from '../support/nats.js';
 import { busContract } from './contract.js';
 
-const natsUrl = inject('natsUrl');
 // Per-run stream and subject prefix: parallel runs against one server never see each other's work.
-const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-const options: NatsBusOptions = {
-  url: natsUrl,
-  streamName: `TEST_WORK_${run}`,
-  subjectPrefix: `test-work-${run}`,
+const { natsUrl, options, deleteStream } = natsTestBus('work', {
   duplicateWindowMs: 60_000,
-  redeliveryDelay: () => 50,
-  pullExpiresMs: 2000,
-  connectionName: `bus-contract-${run}`,
-};
+  connectionName: 'bus-contract',
+});
 
 describe.skipIf(!natsUrl)('NATS bus', () => {
-  afterAll(async () => {
-    const nc = await connect({ servers: natsUrl });
-    try {
-      const jsm = await nc.jetstreamManager();
-      await jsm.streams.delete(options.streamName!).catch(() => false);
-    } finally {
-      await nc.close();
-    }
-  });
+  afterAll(deleteStream);
 
   busContract(() => ({ open: () => NatsBus.connect(options) }));
 

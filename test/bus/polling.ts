@@ -1,17 +1,14 @@
 // Bounded polling for asynchronous delivery in bus and outbox tests: waits until a condition holds or fails
 // with a message after a generous timeout, so slow CI machines delay a test instead of failing it.
 import { randomBytes } from 'node:crypto';
+import { waitUntil } from '../support/wait.js';
 
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  { timeoutMs = 15_000, intervalMs = 20 }: { timeoutMs?: number; intervalMs?: number } = {},
+  options: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
+  await waitUntil(condition, { ...options, what });
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -6,17 +6,12 @@ import { eventStoreMigrations } from '../../infra/event-store/postgres/migration
 import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { testMetadata } from '../support/events.js';
+import { waitUntil } from '../support/wait.js';
 
 let database: TestDatabase<unknown>;
 let store: PostgresEventStore<unknown>;
-const meta = {
-  orgId: null,
-  actor: 'system',
-  correlationId: 'c',
-  causationId: null,
-  occurredAt: new Date().toISOString(),
-  schemaVersion: 1,
-};
+const meta = testMetadata();
 
 beforeAll(async () => {
   database = await createTestDatabase(eventStoreMigrations);
@@ -27,14 +22,6 @@ afterAll(async () => {
   await store.close();
   await database.drop();
 });
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('a subscriber gets the held-back event when the older transaction ends', async () => {
   const seen: RecordedEvent[] = [];
@@ -47,7 +34,7 @@ test('a subscriber gets the held-back event when the older transaction ends', as
       caughtUp += 1;
     },
   });
-  await until(() => caughtUp > 0, 'the first catch-up');
+  await waitUntil(() => caughtUp > 0, { what: 'the first catch-up', timeoutMs: 10_000 });
 
   // An unrelated transaction holding an xid: it holds the horizon below everything appended after it.
   const blocker = new pg.Client({ connectionString: database.url });
@@ -65,7 +52,10 @@ test('a subscriber gets the held-back event when the older transaction ends', as
     await blocker.query('commit');
     await blocker.end();
   }
-  await until(() => seen.length === 1, 'the held-back event after the blocker committed');
+  await waitUntil(() => seen.length === 1, {
+    what: 'the held-back event after the blocker committed',
+    timeoutMs: 10_000,
+  });
   expect(seen[0]!.streamName).toBe('held-1');
   await subscription.stop();
 });

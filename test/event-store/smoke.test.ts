@@ -6,17 +6,11 @@ import { eventStoreMigrations } from '../../infra/event-store/postgres/migration
 import { WrongExpectedVersion } from '../../infra/event-store/port.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { readAllToEnd } from './contract.js';
+import { testMetadata } from '../support/events.js';
 
 let database: TestDatabase<unknown>;
 let store: PostgresEventStore<unknown>;
-const meta = {
-  orgId: null,
-  actor: 'system',
-  correlationId: 'c',
-  causationId: null,
-  occurredAt: new Date().toISOString(),
-  schemaVersion: 1,
-};
+const meta = testMetadata();
 
 beforeAll(async () => {
   database = await createTestDatabase(eventStoreMigrations);

@@ -1,6 +1,7 @@
 // Repository of the projection catalog: reading generations, leases with expiry, and the change channel.
 // Every function takes the database or the transaction first; leases are guarded updates, never read-then-write.
 import type { AnyDatabase } from './projection.js';
+import type { ProjectionsTable } from './migrations.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 
 /** Channel notified when a generation's checkpoint or status commits; read-your-writes listens on it. */
@@ -24,21 +25,8 @@ export interface Generation {
   caughtUpAt: string | null;
 }
 
-interface GenerationRow {
-  name: string;
-  generation: number;
-  version: number;
-  schema_name: string;
-  status: GenerationStatus;
-  tables: string[];
-  checkpoint: string;
-  events_processed: string;
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  started_at: string;
-  updated_at: string;
-  caught_up_at: string | null;
-}
+/** A catalog row as PostgreSQL returns it (the table is declared with the migration). */
+type GenerationRow = ProjectionsTable['projections'] & { status: GenerationStatus };
 
 export function toGeneration(row: GenerationRow): Generation {
   return {

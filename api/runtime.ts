@@ -29,6 +29,7 @@ import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
 import { workspacesProjection } from '../projections/workspaces/workspaces-projection.js';
 import { usersProjection } from '../projections/users/users-projection.js';
+import { tagsProjection } from '../projections/tags/tags-projection.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
 import { outboxMigrations } from '../processes/outbox/migrations.js';
 import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
@@ -41,6 +42,7 @@ import { createAuthRoutes } from './auth/routes.js';
 import { createStorageRoutes } from './storage/routes.js';
 import type { RouteServices } from './shared/services.js';
 import { userRoutes } from './users/routes.js';
+import { tagRoutes } from './tags/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export const allMigrations = {
@@ -52,7 +54,7 @@ export const allMigrations = {
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
-export const projections: readonly Projection[] = [workspacesProjection, usersProjection];
+export const projections: readonly Projection[] = [workspacesProjection, usersProjection, tagsProjection];
 
 /** Process managers react to events; the publishing pipeline and notifications join here. */
 export const processManagers: readonly ProcessManager[] = [];
@@ -231,6 +233,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       routes: [
         workspaceRoutes(services),
         userRoutes(services),
+        tagRoutes(services),
         createAuthRoutes({
           auth,
           lookupMembership: async (userId, orgId) => {

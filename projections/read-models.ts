@@ -35,8 +35,18 @@ export interface UsersTable {
   updated_at: string | null;
 }
 
+export interface TagsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  color: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ReadModels {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   users: UsersTable;
+  tags: TagsTable;
 }

@@ -2,6 +2,7 @@
 // so a retry with the same key and body gets that response and a retry with another body is refused.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Migration, type QueryExecutorProvider } from 'kysely';
+import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import { Unprocessable, ValidationError } from '../../domain/shared/errors.js';
 
 export const idempotencyMigrations: Record<string, Migration> = {
@@ -47,21 +48,9 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   return header;
 }
 
-/** Canonical JSON (sorted keys) so the same body always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 export function hashRequest(method: string, path: string, body: unknown): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${canonical(body)}`)
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest('hex');
 }
 

@@ -1,0 +1,87 @@
+// What one post says and carries: the platform values, media assets and platform-specific settings of the spec,
+// and the content hash an approval is bound to (editing any of it invalidates the approval).
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../shared/canonical-json.js';
+
+export const platforms = [
+  'x',
+  'linkedin',
+  'tiktok',
+  'reddit',
+  'facebook',
+  'instagram',
+  'youtube',
+  'bluesky',
+  'threads',
+] as const;
+export type Platform = (typeof platforms)[number];
+
+export interface ImageItem {
+  assetId: string;
+  url: string;
+  contentType: string;
+  sizeBytes: number;
+  width?: number;
+  height?: number;
+  altText?: string;
+}
+
+export type MediaAsset =
+  | ({ kind: 'image' } & ImageItem)
+  | { kind: 'images'; images: ImageItem[] }
+  | {
+      kind: 'document';
+      assetId: string;
+      url: string;
+      contentType: 'application/pdf';
+      sizeBytes: number;
+      title: string;
+      pageCount?: number;
+      previewImageUrls?: string[];
+    }
+  | {
+      kind: 'video';
+      assetId: string;
+      url: string;
+      contentType: string;
+      sizeBytes: number;
+      durationSeconds: number;
+      width: number;
+      height: number;
+    };
+
+export const replySettingsValues = ['everyone', 'following', 'mentionedUsers', 'verified'] as const;
+export type ReplySettings = (typeof replySettingsValues)[number];
+
+/**
+ * Platform-specific settings kept with a post (the spec leaves the object's content open; docs/decisions.md
+ * lists these keys). Drafts' `reddit`, `youtube`, `tiktok`, `thread`, `quoteTweetUrl`, `communityUrl`,
+ * `replySettings` and `poll` land here.
+ */
+export interface PlatformPayload {
+  reddit?: { subreddit: string; title: string; flairId?: string; nsfw?: boolean; spoiler?: boolean };
+  youtube?: { title?: string; privacyStatus?: 'public' | 'unlisted' | 'private'; madeForKids?: boolean };
+  tiktok?: { title?: string; isAigc?: boolean; photoCoverIndex?: number };
+  /** Further items after contentText, published as replies to it (a thread). */
+  thread?: string[];
+  quoteTweetUrl?: string;
+  communityUrl?: string;
+  replySettings?: ReplySettings;
+  poll?: { options: string[]; durationMinutes: number };
+}
+
+export interface PostContent {
+  platform: Platform;
+  contentText: string;
+  media: MediaAsset | null;
+  platformPayload: PlatformPayload | null;
+}
+
+/** `sha256:<hex>` of what an approval covers: platform, text, media and platform settings. */
+export function contentHash(content: PostContent): string {
+  const { platform, contentText, media, platformPayload } = content;
+  const digest = createHash('sha256')
+    .update(canonicalJson({ platform, contentText, media, platformPayload }))
+    .digest('hex');
+  return `sha256:${digest}`;
+}

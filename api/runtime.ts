@@ -30,6 +30,8 @@ import type { ReadModels } from '../projections/read-models.js';
 import { workspacesProjection } from '../projections/workspaces/workspaces-projection.js';
 import { usersProjection } from '../projections/users/users-projection.js';
 import { tagsProjection } from '../projections/tags/tags-projection.js';
+import { postGroupsProjection } from '../projections/post-groups/post-groups-projection.js';
+import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
 import { outboxMigrations } from '../processes/outbox/migrations.js';
 import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
@@ -43,6 +45,8 @@ import { createStorageRoutes } from './storage/routes.js';
 import type { RouteServices } from './shared/services.js';
 import { userRoutes } from './users/routes.js';
 import { tagRoutes } from './tags/routes.js';
+import { postGroupRoutes } from './post-groups/routes.js';
+import { postRoutes } from './posts/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export const allMigrations = {
@@ -54,7 +58,12 @@ export const allMigrations = {
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
-export const projections: readonly Projection[] = [workspacesProjection, usersProjection, tagsProjection];
+export const projections: readonly Projection[] = [
+  workspacesProjection,
+  usersProjection,
+  tagsProjection,
+  postGroupsProjection,
+];
 
 /** Process managers react to events; the publishing pipeline and notifications join here. */
 export const processManagers: readonly ProcessManager[] = [];
@@ -209,7 +218,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
     const idempotency = new IdempotencyStore(database.db);
     const readModels = database.db;
-    const services: RouteServices = { commands, idempotency, readModels };
+    const services: RouteServices = {
+      commands,
+      idempotency,
+      readModels,
+      slotFinder: new EarliestFreeSlotFinder(readModels),
+    };
     const owner = `${os.hostname()}:${process.pid}`;
 
     let background: { started: boolean; runner?: ProjectionRunner } = { started: false };
@@ -234,6 +248,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         workspaceRoutes(services),
         userRoutes(services),
         tagRoutes(services),
+        postGroupRoutes(services),
+        postRoutes(services),
         createAuthRoutes({
           auth,
           lookupMembership: async (userId, orgId) => {

@@ -1,5 +1,7 @@
 // Kysely types of the read models as readers see them: public views named after each projection's tables.
 // Projectors write the same shapes into their generation's schema.
+import type { ActivePostGroup } from '../domain/post-groups/post-group.js';
+import type { PostGroupView, PostView } from '../domain/post-groups/views.js';
 
 export interface WorkspacesTable {
   id: string;
@@ -44,9 +46,39 @@ export interface TagsTable {
   updated_at: string;
 }
 
+export interface PostGroupsTable {
+  id: string;
+  org_id: string;
+  status: string;
+  title: string;
+  scheduled_for: string | null;
+  tag_ids: string[];
+  created_at: string;
+  updated_at: string;
+  revision: number;
+  state: ActivePostGroup;
+  body: PostGroupView;
+}
+
+export interface PostsTable {
+  id: string;
+  org_id: string;
+  group_id: string;
+  platform: string;
+  status: string;
+  social_account_id: string | null;
+  scheduled_for_utc: string | null;
+  tag_ids: string[];
+  created_at: string;
+  updated_at: string;
+  body: PostView;
+}
+
 export interface ReadModels {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   users: UsersTable;
   tags: TagsTable;
+  post_groups: PostGroupsTable;
+  posts: PostsTable;
 }

@@ -1,0 +1,370 @@
+// Post group commands: each loads the group's stream, checks it belongs to the caller's workspace, asks the
+// slot finder for times where the decision needs them, and appends what the decider decided.
+import {
+  postGroupCategory,
+  postGroupDecider,
+  schedulablePosts,
+  isApprovalCurrent,
+  type ActivePostGroup,
+  type GroupFields,
+  type NewPostInput,
+  type PostGroupCommand,
+  type PostGroupEvent,
+  type PostGroupState,
+  type PostState,
+  type RejectReason,
+  type SlotAssignment,
+  type StrategyLink,
+} from '../../domain/post-groups/post-group.js';
+import type { Platform } from '../../domain/post-groups/post-content.js';
+import { Forbidden, NotFound } from '../../domain/shared/errors.js';
+import { streamName } from '../../infra/event-store/port.js';
+import {
+  handleCommand,
+  loadAggregate,
+  type CommandDeps,
+  type CommandMetadata,
+  type CommandOutcome,
+} from '../shared/command-handler.js';
+import { deterministicUuid, newId } from '../shared/ids.js';
+
+export const postGroupStream = (groupId: string) => streamName(postGroupCategory, groupId);
+
+/** Port: picks publishing times for posts (the scheduling-intelligence work replaces the simple finder). */
+export interface SlotFinder {
+  findSlots(
+    orgId: string,
+    requests: ReadonlyArray<{ postId: string; platform: Platform }>,
+    now: Date,
+  ): Promise<Record<string, SlotAssignment>>;
+}
+
+export interface PostGroupDeps extends CommandDeps {
+  slotFinder: SlotFinder;
+}
+
+export interface WriteOptions {
+  /** Work committed with the append (the idempotency record), given the state the command left. */
+  sideWrite?: (trx: unknown, group: ActivePostGroup) => Promise<void>;
+  /** Seed from the Idempotency-Key: the same key yields the same event and record ids. */
+  idempotencySeed?: string;
+}
+
+export interface WriteResult {
+  group: ActivePostGroup;
+  /** False when the command changed nothing (nothing appended). */
+  appended: boolean;
+}
+
+function eventIdFor(seed: string | undefined) {
+  if (!seed) return undefined;
+  return (_event: unknown, index: number, revision: number) =>
+    deterministicUuid(seed, 'postGroup', String(revision), String(index));
+}
+
+/** The group as the caller's workspace sees it: another workspace's group does not exist. */
+function inWorkspace(state: PostGroupState, orgId: string): ActivePostGroup {
+  if (state.kind === 'absent' || state.orgId !== orgId) throw new NotFound('Post group not found');
+  return state;
+}
+
+async function run(
+  deps: PostGroupDeps,
+  orgId: string,
+  groupId: string,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+  command: (group: ActivePostGroup) => PostGroupCommand | Promise<PostGroupCommand>,
+): Promise<WriteResult> {
+  const outcome: CommandOutcome<PostGroupState, PostGroupEvent> = await handleCommand(deps, {
+    stream: postGroupStream(groupId),
+    decider: postGroupDecider,
+    command: (state) => command(inWorkspace(state, orgId)),
+    metadata: { ...metadata, orgId },
+    eventId: eventIdFor(options.idempotencySeed),
+    sideWrite: options.sideWrite
+      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
+      : undefined,
+  });
+  return { group: outcome.state as ActivePostGroup, appended: outcome.events.length > 0 };
+}
+
+function approvalIdFor(options: WriteOptions, revision: string): string {
+  return newId(options.idempotencySeed ? [options.idempotencySeed, 'approval', revision] : undefined);
+}
+
+export async function loadPostGroup(
+  deps: Pick<CommandDeps, 'eventStore'>,
+  orgId: string,
+  groupId: string,
+  options: { toRevision?: number } = {},
+): Promise<{ group: ActivePostGroup; revision: number }> {
+  const { state, revision } = await loadAggregate(
+    deps.eventStore,
+    postGroupStream(groupId),
+    postGroupDecider,
+    options,
+  );
+  return { group: inWorkspace(state, orgId), revision: revision ?? 0 };
+}
+
+// ------------------------------------------------------------------------------------------ creation
+
+export interface CreatePostGroupInput {
+  orgId: string;
+  groupId: string;
+  fields: GroupFields;
+  strategy: StrategyLink;
+  posts: NewPostInput[];
+  origin: 'post_groups' | 'drafts';
+}
+
+export async function createPostGroup(
+  deps: PostGroupDeps,
+  input: CreatePostGroupInput,
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  const outcome = await handleCommand(deps, {
+    stream: postGroupStream(input.groupId),
+    decider: postGroupDecider,
+    command: {
+      type: 'CreatePostGroup',
+      ...input,
+      by: metadata.actor,
+      now: metadata.now,
+      approvalId: approvalIdFor(options, 'create'),
+    },
+    metadata: { ...metadata, orgId: input.orgId },
+    eventId: eventIdFor(options.idempotencySeed),
+    sideWrite: options.sideWrite
+      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
+      : undefined,
+  });
+  const group = inWorkspace(outcome.state, input.orgId);
+  return { group, appended: outcome.events.length > 0 };
+}
+
+// ------------------------------------------------------------------------------------------- review
+
+export async function updatePostGroup(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string },
+  input: { changes: Partial<GroupFields>; status?: 'draft' | 'pending_approval' | 'canceled' },
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => ({
+    type: 'UpdatePostGroup',
+    changes: input.changes,
+    ...(input.status !== undefined ? { status: input.status } : {}),
+    by: metadata.actor,
+    now: metadata.now,
+    approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
+  }));
+}
+
+/** Times for posts about to be scheduled: the one asked for, the time each already has, or a free slot. */
+async function chooseTimes(
+  deps: PostGroupDeps,
+  group: ActivePostGroup,
+  posts: readonly PostState[],
+  request: { scheduledForUtc?: string; useBestSlot?: boolean },
+  now: string,
+): Promise<Record<string, SlotAssignment>> {
+  const times: Record<string, SlotAssignment> = {};
+  if (request.scheduledForUtc !== undefined) {
+    for (const p of posts)
+      times[p.id] = { scheduledForUtc: request.scheduledForUtc, scheduleReason: 'Time chosen by a member' };
+    return times;
+  }
+  const needSlot: PostState[] = [];
+  const future = (t: string | null): t is string => t !== null && Date.parse(t) > Date.parse(now);
+  for (const p of posts) {
+    if (!request.useBestSlot && future(p.scheduledForUtc)) {
+      times[p.id] = {
+        scheduledForUtc: p.scheduledForUtc,
+        scheduleReason: p.scheduleReason ?? 'Planned time',
+      };
+    } else if (!request.useBestSlot && future(group.scheduledFor)) {
+      times[p.id] = { scheduledForUtc: group.scheduledFor, scheduleReason: 'Planned time of the group' };
+    } else {
+      needSlot.push(p);
+    }
+  }
+  if (needSlot.length > 0) {
+    Object.assign(
+      times,
+      await deps.slotFinder.findSlots(
+        group.orgId,
+        needSlot.map((p) => ({ postId: p.id, platform: p.platform })),
+        new Date(now),
+      ),
+    );
+  }
+  return times;
+}
+
+export interface ApproveInput {
+  approvePosts?: string[];
+  autoSchedule?: boolean;
+  scheduledForUtc?: string;
+  timezone?: string;
+}
+
+export async function approvePostGroup(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string },
+  input: ApproveInput,
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
+    const base = {
+      type: 'ApprovePostGroup' as const,
+      ...(input.approvePosts !== undefined ? { approvePosts: input.approvePosts } : {}),
+      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+      by: metadata.actor,
+      now: metadata.now,
+      approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
+      schedule: null,
+    };
+    const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
+    if (!scheduling) return base;
+    // Decide once without times to learn which posts this approval covers, then choose times for those.
+    const approved = postGroupDecider.decide(base, group);
+    const covered = approved.flatMap((e) =>
+      e.type === 'PostGroupApproved' ? e.data.posts.map((p) => p.postId) : [],
+    );
+    const posts = group.posts.filter((p) => covered.includes(p.id));
+    const schedule = await chooseTimes(
+      deps,
+      group,
+      posts,
+      input.scheduledForUtc !== undefined ? { scheduledForUtc: input.scheduledForUtc } : {},
+      metadata.now,
+    );
+    return { ...base, schedule };
+  });
+}
+
+export async function rejectPostGroup(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string },
+  input: { rejectPosts?: string[]; reason?: RejectReason; note?: string },
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => ({
+    type: 'RejectPostGroup',
+    ...input,
+    by: metadata.actor,
+    now: metadata.now,
+    approvalId: approvalIdFor(options, `reject:${group.updatedAt}`),
+  }));
+}
+
+export interface ScheduleInput {
+  scheduledForUtc?: string;
+  useBestSlot?: boolean;
+  timezone?: string;
+  postIds?: string[];
+}
+
+export async function schedulePostGroup(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string },
+  input: ScheduleInput,
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
+    const base = {
+      type: 'SchedulePostGroup' as const,
+      ...(input.postIds !== undefined ? { postIds: input.postIds } : {}),
+      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+      by: metadata.actor,
+      now: metadata.now,
+    };
+    // Only posts the decision will accept get times; the decider refuses the rest with the right error.
+    const ids = input.postIds ?? schedulablePosts(group).map((p) => p.id);
+    const posts = group.posts.filter(
+      (p) => ids.includes(p.id) && isApprovalCurrent(p) && p.status !== 'pending_approval',
+    );
+    const schedule = await chooseTimes(deps, group, posts, input, metadata.now);
+    return { ...base, schedule };
+  });
+}
+
+// -------------------------------------------------------------------------------------------- posts
+
+export interface UpdatePostInput {
+  changes: Extract<PostGroupCommand, { type: 'UpdatePost' }>['changes'];
+  status?: PostState['status'];
+}
+
+export async function updatePost(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string; postId: string },
+  input: UpdatePostInput,
+  metadata: CommandMetadata,
+  options: WriteOptions & {
+    /** Whether the caller may (re)schedule; moving an approved post in time schedules it. */
+    maySchedule: boolean;
+  },
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
+    const post = group.posts.find((p) => p.id === ref.postId);
+    if (!post) throw new NotFound('Post not found');
+    const schedules =
+      input.status === 'scheduled' ||
+      (input.changes.scheduledForUtc !== undefined &&
+        ['approved', 'scheduled', 'failed'].includes(post.status) &&
+        isApprovalCurrent(post));
+    if (schedules && !options.maySchedule) throw new Forbidden('Your role does not allow scheduling posts');
+    let schedule: SlotAssignment | undefined;
+    if (input.status === 'scheduled' && input.changes.scheduledForUtc === undefined) {
+      schedule = (await chooseTimes(deps, group, [post], {}, metadata.now))[post.id];
+    }
+    return {
+      type: 'UpdatePost',
+      postId: ref.postId,
+      changes: input.changes,
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(schedule ? { schedule } : {}),
+      by: metadata.actor,
+      now: metadata.now,
+      approvalId: approvalIdFor(options, `post:${post.updatedAt}`),
+    };
+  });
+}
+
+export async function requestPublishNow(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string; postId: string },
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, () => ({
+    type: 'RequestPublishNow',
+    postId: ref.postId,
+    by: metadata.actor,
+    now: metadata.now,
+  }));
+}
+
+export async function deletePost(
+  deps: PostGroupDeps,
+  ref: { orgId: string; groupId: string; postId: string },
+  metadata: CommandMetadata,
+  options: WriteOptions & {
+    /** Called with the post about to be removed, before the append (its answer is rendered in the append). */
+    onTarget?: (post: PostState, group: ActivePostGroup) => void;
+  } = {},
+): Promise<WriteResult> {
+  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => {
+    const post = group.posts.find((p) => p.id === ref.postId);
+    if (post) options.onTarget?.(post, group);
+    return { type: 'DeletePost', postId: ref.postId, by: metadata.actor, now: metadata.now };
+  });
+}

@@ -1,0 +1,33 @@
+// A workspace with one member per role and their tokens, for API tests of workspace-scoped endpoints.
+import { randomUUID } from 'node:crypto';
+import { roles, type Role } from '../../domain/workspaces/roles.js';
+import type { TestService } from './runtime.js';
+
+export interface TestWorkspace {
+  orgId: string;
+  /** A workspace-scoped token per role (owner is the creator). */
+  tokens: Record<Role, string>;
+  userIds: Record<Role, string>;
+  /** `/v1/orgs/<orgId>/marketing` */
+  base: string;
+}
+
+export async function createTestWorkspace(service: TestService, name = 'Acme'): Promise<TestWorkspace> {
+  const suffix = randomUUID().slice(0, 8);
+  const owner = await service.userToken(`owner-${suffix}@example.org`);
+  const res = await service.request('POST', '/v1/orgs', {
+    token: owner.token,
+    body: { name, slug: `ws-${suffix}` },
+  });
+  if (res.status !== 201) throw new Error(`creating a workspace answered ${res.status}: ${await res.text()}`);
+  const orgId = ((await res.json()) as { data: { id: string } }).data.id;
+  const tokens = {} as Record<Role, string>;
+  const userIds = {} as Record<Role, string>;
+  for (const role of roles) {
+    const email = role === 'owner' ? owner.email : `${role}-${suffix}@example.org`;
+    const user = await service.userToken(email, { orgId, role });
+    tokens[role] = user.token;
+    userIds[role] = user.userId;
+  }
+  return { orgId, tokens, userIds, base: `/v1/orgs/${orgId}/marketing` };
+}

@@ -919,7 +919,10 @@ function decideUpdatePost(
                 now: command.now,
                 approvePosts: [now.id],
                 schedule: null,
-                approvalId: command.approvalId,
+                // An edit in this patch already recorded its submission under approvalId; records need own ids.
+                approvalId: events.some((e) => e.type === 'PostGroupSubmittedForApproval')
+                  ? deterministicUuid(command.approvalId, 'approved')
+                  : command.approvalId,
               },
               current,
             ),
@@ -951,8 +954,9 @@ function decideUpdatePost(
       default:
         return assertNever(target);
     }
-  } else if (willSchedule && c.scheduledForUtc !== now.scheduledForUtc) {
-    // Moving an approved or scheduled post to another time (re)schedules it.
+  } else if (willSchedule && !(now.status === 'scheduled' && c.scheduledForUtc === now.scheduledForUtc)) {
+    // Moving an approved or scheduled post to another time (re)schedules it; an approved post is scheduled even
+    // at the planned time it already carries.
     events.push(
       ...scheduleEvents(
         current,
@@ -976,7 +980,7 @@ function patchedPayload(
     if (value === null) delete next[key];
     else if (value !== undefined) next[key] = value;
   }
-  return Object.keys(next).length > 0 ? (next) : null;
+  return Object.keys(next).length > 0 ? next : null;
 }
 
 function decidePublishNow(

@@ -462,34 +462,19 @@ export function postGroupRoutes(services: RouteServices) {
       if (status === 'approved') requirePermission(c, 'posts:approve');
       if (status === 'scheduled') requirePermission(c, 'posts:schedule');
       await assertTags(services, orgId, changes.tagIds);
-      const ref = { orgId, groupId };
       return groupWrite(
         c,
         services,
         body,
-        async (options) => {
-          const metadata = commandMetadata(c, services);
-          const simple = status === 'draft' || status === 'pending_approval' || status === 'canceled';
-          const edited = await updatePostGroup(
+        // The edit and the status move are one decision: a refused move leaves the edit unsaved too.
+        (options) =>
+          updatePostGroup(
             deps,
-            ref,
-            { changes, ...(simple ? { status: status } : {}) },
-            metadata,
-            status === 'approved' || status === 'scheduled'
-              ? { idempotencySeed: options.idempotencySeed }
-              : options,
-          );
-          // Approving or scheduling through PATCH takes the same path (and rules) as the dedicated endpoints.
-          if (status === 'approved' && edited.group.status !== 'approved') {
-            const approved = await approvePostGroup(deps, ref, { autoSchedule: false }, metadata, options);
-            return { group: approved.group, appended: approved.appended || edited.appended };
-          }
-          if (status === 'scheduled' && edited.group.status !== 'scheduled') {
-            const scheduled = await schedulePostGroup(deps, ref, {}, metadata, options);
-            return { group: scheduled.group, appended: scheduled.appended || edited.appended };
-          }
-          return edited;
-        },
+            { orgId, groupId },
+            { changes, ...(status !== undefined ? { status } : {}) },
+            commandMetadata(c, services),
+            options,
+          ),
         groupOnly,
       ) as never;
     });

@@ -7,6 +7,7 @@ import {
   isApprovalCurrent,
   type ActivePostGroup,
   type GroupFields,
+  type GroupStatus,
   type NewPostInput,
   type PostGroupCommand,
   type PostGroupEvent,
@@ -17,7 +18,8 @@ import {
   type StrategyLink,
 } from '../../domain/post-groups/post-group.js';
 import type { Platform } from '../../domain/post-groups/post-content.js';
-import { Forbidden, NotFound } from '../../domain/shared/errors.js';
+import type { Decider } from '../../domain/shared/decider.js';
+import { Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
 import { streamName } from '../../infra/event-store/port.js';
 import {
   handleCommand,
@@ -147,21 +149,108 @@ export async function createPostGroup(
 
 // ------------------------------------------------------------------------------------------- review
 
+/** Several decisions on one group taken in order and appended together: all of them or nothing. */
+const stepsDecider: Decider<PostGroupState, PostGroupCommand[], PostGroupEvent> = {
+  initialState: postGroupDecider.initialState,
+  evolve: postGroupDecider.evolve,
+  decide(commands, state) {
+    const events: PostGroupEvent[] = [];
+    let current = state;
+    for (const command of commands) {
+      const decided = postGroupDecider.decide(command, current);
+      events.push(...decided);
+      current = decided.reduce(postGroupDecider.evolve, current);
+    }
+    return events;
+  },
+};
+
+/** A step builds its commands from the group as the steps before it left it (it may ask the slot finder). */
+type Step = (group: ActivePostGroup) => PostGroupCommand[] | Promise<PostGroupCommand[]>;
+
+async function runSteps(
+  deps: PostGroupDeps,
+  orgId: string,
+  groupId: string,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+  steps: readonly Step[],
+): Promise<WriteResult> {
+  const outcome = await handleCommand(deps, {
+    stream: postGroupStream(groupId),
+    decider: stepsDecider,
+    command: async (state) => {
+      let current = inWorkspace(state, orgId);
+      const commands: PostGroupCommand[] = [];
+      for (const step of steps) {
+        for (const command of await step(current)) {
+          commands.push(command);
+          const decided = postGroupDecider.decide(command, current);
+          current = decided.reduce(postGroupDecider.evolve, current as PostGroupState) as ActivePostGroup;
+        }
+      }
+      return commands;
+    },
+    metadata: { ...metadata, orgId },
+    eventId: eventIdFor(options.idempotencySeed),
+    sideWrite: options.sideWrite
+      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
+      : undefined,
+  });
+  return { group: outcome.state as ActivePostGroup, appended: outcome.events.length > 0 };
+}
+
+/**
+ * Edits a group and moves it to `status`, in one append: moving to approved approves what waits for review
+ * (without a slot) and unschedules scheduled posts; moving to scheduled follows the schedule command's rules.
+ */
 export async function updatePostGroup(
   deps: PostGroupDeps,
   ref: { orgId: string; groupId: string },
-  input: { changes: Partial<GroupFields>; status?: 'draft' | 'pending_approval' | 'canceled' },
+  input: { changes: Partial<GroupFields>; status?: GroupStatus },
   metadata: CommandMetadata,
   options: WriteOptions = {},
 ): Promise<WriteResult> {
-  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => ({
-    type: 'UpdatePostGroup',
-    changes: input.changes,
-    ...(input.status !== undefined ? { status: input.status } : {}),
-    by: metadata.actor,
-    now: metadata.now,
-    approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
-  }));
+  const { status } = input;
+  const simple = status === 'draft' || status === 'pending_approval' || status === 'canceled';
+  const steps: Step[] = [
+    (group) => [
+      {
+        type: 'UpdatePostGroup',
+        changes: input.changes,
+        ...(simple ? { status } : {}),
+        by: metadata.actor,
+        now: metadata.now,
+        approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
+      },
+    ],
+  ];
+  if (status === 'approved') {
+    steps.push(
+      async (group) =>
+        group.status === 'approved'
+          ? []
+          : [await approveCommand(deps, group, { autoSchedule: false }, metadata, options)],
+      (group) =>
+        group.posts
+          .filter((p) => p.status === 'scheduled' && isApprovalCurrent(p))
+          .map((p) => ({
+            type: 'UpdatePost' as const,
+            postId: p.id,
+            changes: {},
+            status: 'approved' as const,
+            by: metadata.actor,
+            now: metadata.now,
+            approvalId: approvalIdFor(options, `unschedule:${p.id}:${p.updatedAt}`),
+          })),
+    );
+  }
+  if (status === 'scheduled') {
+    steps.push(async (group) =>
+      group.status === 'scheduled' ? [] : [await scheduleCommand(deps, group, {}, metadata)],
+    );
+  }
+  return runSteps(deps, ref.orgId, ref.groupId, metadata, options, steps);
 }
 
 /** Times for posts about to be scheduled: the one asked for, the time each already has, or a free slot. */
@@ -212,6 +301,45 @@ export interface ApproveInput {
   timezone?: string;
 }
 
+async function approveCommand(
+  deps: PostGroupDeps,
+  group: ActivePostGroup,
+  input: ApproveInput,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+): Promise<PostGroupCommand> {
+  const base = {
+    type: 'ApprovePostGroup' as const,
+    ...(input.approvePosts !== undefined ? { approvePosts: input.approvePosts } : {}),
+    ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+    by: metadata.actor,
+    now: metadata.now,
+    approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
+    schedule: null,
+  };
+  // A past time is refused even when nothing is left to approve (the decider checks only times it uses).
+  if (input.scheduledForUtc !== undefined && !(Date.parse(input.scheduledForUtc) > Date.parse(metadata.now)))
+    throw new ValidationError('The time must be in the future', undefined, [
+      { path: 'body.scheduledForUtc', message: `must be later than now (${metadata.now})` },
+    ]);
+  const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
+  if (!scheduling) return base;
+  // Decide once without times to learn which posts this approval covers, then choose times for those.
+  const approved = postGroupDecider.decide(base, group);
+  const covered = approved.flatMap((e) =>
+    e.type === 'PostGroupApproved' ? e.data.posts.map((p) => p.postId) : [],
+  );
+  const posts = group.posts.filter((p) => covered.includes(p.id));
+  const schedule = await chooseTimes(
+    deps,
+    group,
+    posts,
+    input.scheduledForUtc !== undefined ? { scheduledForUtc: input.scheduledForUtc } : {},
+    metadata.now,
+  );
+  return { ...base, schedule };
+}
+
 export async function approvePostGroup(
   deps: PostGroupDeps,
   ref: { orgId: string; groupId: string },
@@ -219,33 +347,9 @@ export async function approvePostGroup(
   metadata: CommandMetadata,
   options: WriteOptions = {},
 ): Promise<WriteResult> {
-  return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
-    const base = {
-      type: 'ApprovePostGroup' as const,
-      ...(input.approvePosts !== undefined ? { approvePosts: input.approvePosts } : {}),
-      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-      by: metadata.actor,
-      now: metadata.now,
-      approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
-      schedule: null,
-    };
-    const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
-    if (!scheduling) return base;
-    // Decide once without times to learn which posts this approval covers, then choose times for those.
-    const approved = postGroupDecider.decide(base, group);
-    const covered = approved.flatMap((e) =>
-      e.type === 'PostGroupApproved' ? e.data.posts.map((p) => p.postId) : [],
-    );
-    const posts = group.posts.filter((p) => covered.includes(p.id));
-    const schedule = await chooseTimes(
-      deps,
-      group,
-      posts,
-      input.scheduledForUtc !== undefined ? { scheduledForUtc: input.scheduledForUtc } : {},
-      metadata.now,
-    );
-    return { ...base, schedule };
-  });
+  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) =>
+    approveCommand(deps, group, input, metadata, options),
+  );
 }
 
 export async function rejectPostGroup(
@@ -271,6 +375,28 @@ export interface ScheduleInput {
   postIds?: string[];
 }
 
+async function scheduleCommand(
+  deps: PostGroupDeps,
+  group: ActivePostGroup,
+  input: ScheduleInput,
+  metadata: CommandMetadata,
+): Promise<PostGroupCommand> {
+  const base = {
+    type: 'SchedulePostGroup' as const,
+    ...(input.postIds !== undefined ? { postIds: input.postIds } : {}),
+    ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+    by: metadata.actor,
+    now: metadata.now,
+  };
+  // Only posts the decision will accept get times; the decider refuses the rest with the right error.
+  const ids = input.postIds ?? schedulablePosts(group).map((p) => p.id);
+  const posts = group.posts.filter(
+    (p) => ids.includes(p.id) && isApprovalCurrent(p) && p.status !== 'pending_approval',
+  );
+  const schedule = await chooseTimes(deps, group, posts, input, metadata.now);
+  return { ...base, schedule };
+}
+
 export async function schedulePostGroup(
   deps: PostGroupDeps,
   ref: { orgId: string; groupId: string },
@@ -278,22 +404,9 @@ export async function schedulePostGroup(
   metadata: CommandMetadata,
   options: WriteOptions = {},
 ): Promise<WriteResult> {
-  return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
-    const base = {
-      type: 'SchedulePostGroup' as const,
-      ...(input.postIds !== undefined ? { postIds: input.postIds } : {}),
-      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-      by: metadata.actor,
-      now: metadata.now,
-    };
-    // Only posts the decision will accept get times; the decider refuses the rest with the right error.
-    const ids = input.postIds ?? schedulablePosts(group).map((p) => p.id);
-    const posts = group.posts.filter(
-      (p) => ids.includes(p.id) && isApprovalCurrent(p) && p.status !== 'pending_approval',
-    );
-    const schedule = await chooseTimes(deps, group, posts, input, metadata.now);
-    return { ...base, schedule };
-  });
+  return run(deps, ref.orgId, ref.groupId, metadata, options, (group) =>
+    scheduleCommand(deps, group, input, metadata),
+  );
 }
 
 // -------------------------------------------------------------------------------------------- posts

@@ -1,7 +1,6 @@
 // Post routes: list posts (filters, sorts, paging), the scheduler calendar, edit, delete and post-now.
 // Lists come from the posts read model; writes go through the post's group aggregate.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { deletePost, requestPublishNow, updatePost } from '../../commands/post-groups/post-group-commands.js';
 import { postStatuses } from '../../domain/post-groups/post-group.js';
 import { platforms } from '../../domain/post-groups/post-content.js';
@@ -153,7 +152,11 @@ const postNowRoute = createRoute({
   },
 });
 
-async function groupOfPost(c: Context<AppEnv>, services: RouteServices, orgId: string, postId: string) {
+/**
+ * The post's group, looked up inside the idempotent write: a replay answers the stored response without it, so
+ * a retried DELETE (the post is gone from the read model by then) replays its answer instead of a 404.
+ */
+async function groupOfPost(services: RouteServices, orgId: string, postId: string) {
   const groupId = await findPostGroupIdOfPost(services.readModels, orgId, postId);
   if (!groupId) throw new NotFound('Post not found');
   return { orgId, groupId, postId };
@@ -191,6 +194,8 @@ export function postRoutes(services: RouteServices) {
       const { orgId, postId } = c.req.valid('param');
       const body = c.req.valid('json');
       const { status, scheduledForUtc, quoteTweetUrl, communityUrl, replySettings, poll, ...content } = body;
+      // Whatever the body, editing a post takes a role that may write posts (a viewer's empty PATCH is a 403 too).
+      requirePermission(c, 'posts:draft', 'posts:approve', 'posts:schedule');
       if (
         Object.keys(content).length > 0 ||
         (status !== undefined && !['approved', 'scheduled'].includes(status))
@@ -206,7 +211,6 @@ export function postRoutes(services: RouteServices) {
       if (status === 'approved') requirePermission(c, 'posts:approve');
       if (status === 'scheduled') requirePermission(c, 'posts:schedule');
       if (scheduledForUtc !== undefined) requirePermission(c, 'posts:draft', 'posts:schedule');
-      const ref = await groupOfPost(c, services, orgId, postId);
       const payloadPatch = Object.fromEntries(
         Object.entries({ quoteTweetUrl, communityUrl, replySettings, poll }).filter(
           ([, v]) => v !== undefined,
@@ -217,10 +221,10 @@ export function postRoutes(services: RouteServices) {
         c,
         services,
         body,
-        (options) =>
+        async (options) =>
           updatePost(
             deps,
-            ref,
+            await groupOfPost(services, orgId, postId),
             {
               changes: {
                 ...content,
@@ -242,14 +246,13 @@ export function postRoutes(services: RouteServices) {
 
     app.openapi(deleteRoute, async (c) => {
       const { orgId, postId } = c.req.valid('param');
-      const ref = await groupOfPost(c, services, orgId, postId);
       let removed: ReturnType<typeof postView> | undefined;
       return groupWrite(
         c,
         services,
         undefined,
-        (options) =>
-          deletePost(deps, ref, commandMetadata(c, services), {
+        async (options) =>
+          deletePost(deps, await groupOfPost(services, orgId, postId), commandMetadata(c, services), {
             ...options,
             onTarget: (post, group) => {
               removed = {
@@ -268,12 +271,17 @@ export function postRoutes(services: RouteServices) {
 
     app.openapi(postNowRoute, async (c) => {
       const { orgId, postId } = c.req.valid('param');
-      const ref = await groupOfPost(c, services, orgId, postId);
       return groupWrite(
         c,
         services,
         undefined,
-        (options) => requestPublishNow(deps, ref, commandMetadata(c, services), options),
+        async (options) =>
+          requestPublishNow(
+            deps,
+            await groupOfPost(services, orgId, postId),
+            commandMetadata(c, services),
+            options,
+          ),
         async (_db, { group }) => {
           const post = group.posts.find((p) => p.id === postId);
           if (!post) throw new NotFound('Post not found');

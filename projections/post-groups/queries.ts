@@ -117,7 +117,11 @@ export async function getPostGroupWithPosts(
 ): Promise<{ group: PostGroupView; posts: PostView[] } | null> {
   const group = await db
     .selectFrom('post_groups')
-    .select('body')
+    .select([
+      'body',
+      // The group's posts share created_at; the aggregate state keeps them in creation order.
+      sql<string[]>`jsonb_path_query_array(state, '$.posts[*].id')`.as('postIds'),
+    ])
     .where('id', '=', groupId)
     .where('org_id', '=', orgId)
     .executeTakeFirst();
@@ -129,7 +133,10 @@ export async function getPostGroupWithPosts(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return { group: group.body, posts: posts.map((p) => p.body) };
+  const position = new Map(group.postIds.map((id, index) => [id, index]));
+  const at = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const ordered = posts.map((p) => p.body).sort((a, b) => at(a.id) - at(b.id));
+  return { group: group.body, posts: ordered };
 }
 
 /** Start times of the workspace's scheduled posts on a platform from `from` on (for the slot finder). */

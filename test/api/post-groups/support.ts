@@ -1,0 +1,208 @@
+// Shared helpers of the post-group API tests: response types of the spec's shapes, a client bound to one
+// workspace that speaks as a role, and small builders for drafts and post groups.
+import { expect } from 'vitest';
+import type { Role } from '../../../domain/workspaces/roles.js';
+import type { TestService } from '../../support/runtime.js';
+import type { TestWorkspace } from '../../support/workspace.js';
+
+export interface Approval {
+  id: string;
+  level: 'group' | 'post';
+  groupId: string;
+  postId: string | null;
+  approvedByUserId: string;
+  approvedAt: string;
+  action: 'submit_for_approval' | 'approved' | 'reapproved' | 'rejected';
+}
+
+export interface Group {
+  id: string;
+  orgId: string;
+  title: string;
+  topic: string | null;
+  objective: string | null;
+  status: 'draft' | 'pending_approval' | 'approved' | 'scheduled' | 'canceled';
+  timezone: string;
+  scheduledFor: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  scheduleReason?: string | null;
+  tagIds?: string[];
+  approvals?: Approval[];
+  strategyId?: string | null;
+  strategyVersion?: number | null;
+  pillarId?: string | null;
+  priorityId?: string | null;
+  contentType?: string | null;
+  opportunityId?: string | null;
+}
+
+export interface Post {
+  id: string;
+  orgId: string;
+  groupId: string;
+  platform: string;
+  socialAccountId: string | null;
+  status: string;
+  scheduledForUtc: string | null;
+  contentText: string;
+  media: unknown;
+  platformPayload: Record<string, unknown> | null;
+  publishedExternalId: string | null;
+  publishedUrl: string | null;
+  attemptCount: number;
+  lastAttemptAt: string | null;
+  nextRetryAt: string | null;
+  lastError: string | null;
+  idempotencyKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+  scheduleReason?: string | null;
+  approvals?: Approval[];
+}
+
+export interface GroupWithPosts {
+  group: Group;
+  posts: Post[];
+}
+
+export interface AuditEntry {
+  revision: number;
+  occurredAt: string;
+  actor: { type: 'user' | 'assistant' | 'system'; userId: string | null; clientId?: string };
+  action: Approval['action'];
+  level: Approval['level'];
+  postId: string | null;
+  reason: string | null;
+  note: string | null;
+  cause: string | null;
+  contentHash: string;
+  posts: Array<{ postId: string; contentHash: string }>;
+}
+
+export interface History {
+  groupId: string;
+  revision: number;
+  asOf: string | null;
+  entries: AuditEntry[];
+  group: Group;
+  posts: Post[];
+}
+
+export interface ErrorBody {
+  error: string;
+  code?: string;
+  details?: Array<{ path: string; message: string }>;
+}
+
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const sha256Pattern = /^sha256:[0-9a-f]{64}$/;
+export const quarterHourMs = 15 * 60_000;
+
+/** A video every platform that needs media (YouTube, TikTok) accepts. */
+export const video = {
+  kind: 'video',
+  assetId: '6f1c1d3e-8f7a-4b7e-9c1a-0d5e8a7b6c41',
+  url: 'https://cdn.example.org/launch.mp4',
+  contentType: 'video/mp4',
+  sizeBytes: 1_048_576,
+  durationSeconds: 30,
+  width: 1080,
+  height: 1920,
+} as const;
+
+export interface CallOptions {
+  as?: Role;
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Requests against one workspace's `…/marketing` base, speaking as a role (owner unless told). */
+export function workspaceClient(service: TestService, ws: TestWorkspace) {
+  const call = (method: string, path: string, o: CallOptions = {}): Promise<Response> => {
+    const token = o.token === null ? undefined : (o.token ?? ws.tokens[o.as ?? 'owner']);
+    return service.request(method, `${ws.base}${path}`, {
+      ...(token !== undefined ? { token } : {}),
+      ...(o.body !== undefined ? { body: o.body } : {}),
+      ...(o.headers ? { headers: o.headers } : {}),
+    });
+  };
+  const client = {
+    ws,
+    call,
+    async draft(body: unknown, as: Role = 'editor'): Promise<GroupWithPosts> {
+      return data<GroupWithPosts>(await call('POST', '/drafts', { as, body }));
+    },
+    async compose(body: unknown, as: Role = 'editor'): Promise<GroupWithPosts> {
+      return data<GroupWithPosts>(await call('POST', '/post-groups', { as, body }));
+    },
+    async get(groupId: string, as: Role = 'viewer'): Promise<GroupWithPosts> {
+      return data<GroupWithPosts>(await call('GET', `/post-groups/${groupId}`, { as }));
+    },
+    async patch(groupId: string, body: unknown, as: Role = 'owner'): Promise<Group> {
+      return data<Group>(await call('PATCH', `/post-groups/${groupId}`, { as, body }));
+    },
+    async approve(groupId: string, body?: unknown, as: Role = 'reviewer'): Promise<Group> {
+      return data<Group>(await call('POST', `/post-groups/${groupId}/approve`, { as, body }));
+    },
+    async reject(groupId: string, body?: unknown, as: Role = 'reviewer'): Promise<Group> {
+      return data<Group>(await call('POST', `/post-groups/${groupId}/reject`, { as, body }));
+    },
+    async schedule(groupId: string, body?: unknown, as: Role = 'reviewer'): Promise<Group> {
+      return data<Group>(await call('POST', `/post-groups/${groupId}/schedule`, { as, body }));
+    },
+    async history(groupId: string, query = '', as: Role = 'owner'): Promise<History> {
+      return data<History>(await call('GET', `/post-groups/${groupId}/history${query}`, { as }));
+    },
+    /** Every post of the workspace from the posts list (read model), newest first. */
+    async posts(query = '?limit=100'): Promise<Post[]> {
+      return (await data<{ items: Post[] }>(await call('GET', `/posts${query}`, { as: 'viewer' }))).items;
+    },
+  };
+  return client;
+}
+export type WorkspaceClient = ReturnType<typeof workspaceClient>;
+
+/** The `data` of a response, after checking its status (the body is shown when the status is wrong). */
+export async function data<T>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** The error body of a response, after checking its status. */
+export async function failure(res: Response, status: number): Promise<ErrorBody> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = JSON.parse(text) as ErrorBody;
+  expect(typeof body.error).toBe('string');
+  return body;
+}
+
+/** Paths named in a 400's details. */
+export async function badRequestPaths(res: Response): Promise<string[]> {
+  const body = await failure(res, 400);
+  expect(body.details?.length ?? 0, JSON.stringify(body)).toBeGreaterThan(0);
+  return body.details!.map((d) => d.path);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const byId = <T extends { id: string }>(items: readonly T[]): T[] =>
+  [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+/** A draft with an X and a LinkedIn variant. */
+export function twoPlatformDraft(title = 'Scheduler launch') {
+  return {
+    title,
+    topic: 'launch',
+    objective: 'awareness',
+    posts: [
+      { platform: 'x', contentText: `${title}: the scheduler is live` },
+      { platform: 'linkedin', contentText: `${title}: today we open the scheduler to everyone.` },
+    ],
+  };
+}

@@ -429,12 +429,8 @@ export async function updatePost(
   return run(deps, ref.orgId, ref.groupId, metadata, options, async (group) => {
     const post = group.posts.find((p) => p.id === ref.postId);
     if (!post) throw new NotFound('Post not found');
-    const schedules =
-      input.status === 'scheduled' ||
-      (input.changes.scheduledForUtc !== undefined &&
-        ['approved', 'scheduled', 'failed'].includes(post.status) &&
-        isApprovalCurrent(post));
-    if (schedules && !options.maySchedule) throw new Forbidden('Your role does not allow scheduling posts');
+    if (input.status === 'scheduled' && !options.maySchedule)
+      throw new Forbidden('Your role does not allow scheduling posts');
     let schedule: SlotAssignment | undefined;
     if (input.status === 'scheduled' && input.changes.scheduledForUtc === undefined) {
       schedule = (await chooseTimes(deps, group, [post], {}, metadata.now))[post.id];
@@ -443,6 +439,7 @@ export async function updatePost(
       type: 'UpdatePost',
       postId: ref.postId,
       changes: input.changes,
+      maySchedule: options.maySchedule,
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(schedule ? { schedule } : {}),
       by: metadata.actor,

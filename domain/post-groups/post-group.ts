@@ -1,6 +1,6 @@
 // The post group aggregate and its posts (one stream `postGroup-<groupId>`): drafting, review, approval,
 // scheduling and the publish request. Approvals are bound to a hash of the content they approved.
-import { Conflict, NotFound, ValidationError, type ErrorDetail } from '../shared/errors.js';
+import { Conflict, Forbidden, NotFound, ValidationError, type ErrorDetail } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { canonicalJson } from '../shared/canonical-json.js';
@@ -342,6 +342,8 @@ export type PostGroupCommand =
       };
       status?: PostStatus;
       contentContext?: ContentContext;
+      /** False when the caller's role may not schedule: a change that would (re)schedule the post is refused. */
+      maySchedule?: boolean;
       /** Time for `status: scheduled` (or rescheduling) when no explicit time is given. */
       schedule?: SlotAssignment;
       approvalId: string;
@@ -967,6 +969,9 @@ function decideUpdatePost(
       ),
     );
   }
+  // Decided on the outcome, not the request: an edit that withdraws the approval first schedules nothing.
+  if (command.maySchedule === false && events.some((e) => e.type === 'PostsScheduled'))
+    throw new Forbidden('Your role does not allow scheduling posts');
   return events;
 }
 

@@ -435,12 +435,8 @@ describe('scheduledForUtc', () => {
     expect(after).toMatchObject({ status: 'draft', scheduledForUtc: at });
   });
 
-  // TODO(commands/post-groups/post-group-commands.ts, updatePost; not ours to change): its maySchedule check counts
-  // any scheduledForUtc given for an approved post as scheduling it, but when the same PATCH edits the content the
-  // decider withdraws the approval first and only records a planned time (an owner's identical PATCH answers
-  // pending_approval with that time; the editor can reach the same state in two PATCHes). The editor's one PATCH
-  // is refused 403 "Your role does not allow scheduling posts". Remove `.fails` once the check follows the decider.
-  test.fails('an editor may edit an approved post and give it a planned time in one PATCH', async () => {
+  // Scheduling is judged on the outcome: the edit withdraws the approval first, so only a planned time is kept.
+  test('an editor may edit an approved post and give it a planned time in one PATCH', async () => {
     const { post } = await fresh('approved');
     const at = inMinutes(600);
     const body = { contentText: 'Edited, with a time', scheduledForUtc: at };
@@ -452,6 +448,17 @@ describe('scheduledForUtc', () => {
     const { post } = await fresh('approved');
     await refused(
       () => api.patch(post.id, { scheduledForUtc: inMinutes(600) }, ws.tokens.editor),
+      403,
+      post.id,
+    );
+    // Resending the unchanged text does not turn the move into an edit.
+    await refused(
+      () =>
+        api.patch(
+          post.id,
+          { contentText: post.contentText, scheduledForUtc: inMinutes(600) },
+          ws.tokens.editor,
+        ),
       403,
       post.id,
     );

@@ -352,94 +352,89 @@ const historyRoute = createRoute({
 
 export function postGroupRoutes(services: RouteServices) {
   const deps = postGroupDeps(services);
+
+  /** Post groups and drafts are created alike; drafts carry fewer fields and enter review at once. */
+  const create = (
+    c: Context<AppEnv>,
+    orgId: string,
+    origin: 'post_groups' | 'drafts',
+    body: z.infer<typeof createDraftBody> | z.infer<typeof createPostGroupBody>,
+  ) => {
+    // Drafts take none of the composer's planning fields (timezone, time, tags, strategy links).
+    const b: Partial<z.infer<typeof createPostGroupBody>> =
+      origin === 'post_groups' ? (body) : {};
+    return groupWrite(
+      c,
+      services,
+      body,
+      (options) => {
+        const seed = options.idempotencySeed;
+        return createPostGroup(
+          deps,
+          {
+            orgId,
+            groupId: newId(seed ? [seed, 'group'] : undefined),
+            origin,
+            fields: {
+              title: body.title,
+              topic: body.topic ?? null,
+              objective: body.objective ?? null,
+              timezone: b.timezone ?? 'UTC',
+              scheduledFor: b.scheduledFor ?? null,
+              tagIds: [...new Set(b.tagIds ?? [])],
+            },
+            strategy: {
+              strategyId: b.strategyId ?? null,
+              strategyVersion: b.strategyVersion ?? null,
+              pillarId: b.pillarId ?? null,
+              priorityId: b.priorityId ?? null,
+              contentType: b.contentType ?? null,
+              opportunityId: b.opportunityId ?? null,
+            },
+            posts: toNewPosts(body.posts, body.title, (i) =>
+              newId(seed ? [seed, 'post', String(i)] : undefined),
+            ),
+          },
+          commandMetadata(c, services),
+          options,
+        );
+      },
+      groupAndPosts,
+    ) as never;
+  };
+
+  /** Approve, reject and schedule: one command on the group, answered with the group. */
+  const review = <Body>(
+    c: Context<AppEnv>,
+    ref: { orgId: string; groupId: string },
+    body: Body,
+    command: (
+      deps: PostGroupDeps,
+      ref: { orgId: string; groupId: string },
+      body: Body,
+      metadata: ReturnType<typeof commandMetadata>,
+      options: WriteOptions,
+    ) => Promise<WriteResult>,
+  ) =>
+    groupWrite(
+      c,
+      services,
+      body,
+      (options) => command(deps, ref, body, commandMetadata(c, services), options),
+      groupOnly,
+    ) as never;
+
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(createGroupRoute, async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
       await assertTags(services, orgId, body.tagIds);
-      return groupWrite(
-        c,
-        services,
-        body,
-        (options) => {
-          const seed = options.idempotencySeed;
-          const groupId = newId(seed ? [seed, 'group'] : undefined);
-          return createPostGroup(
-            deps,
-            {
-              orgId,
-              groupId,
-              origin: 'post_groups',
-              fields: {
-                title: body.title,
-                topic: body.topic ?? null,
-                objective: body.objective ?? null,
-                timezone: body.timezone ?? 'UTC',
-                scheduledFor: body.scheduledFor ?? null,
-                tagIds: [...new Set(body.tagIds ?? [])],
-              },
-              strategy: {
-                strategyId: body.strategyId ?? null,
-                strategyVersion: body.strategyVersion ?? null,
-                pillarId: body.pillarId ?? null,
-                priorityId: body.priorityId ?? null,
-                contentType: body.contentType ?? null,
-                opportunityId: body.opportunityId ?? null,
-              },
-              posts: toNewPosts(body.posts, body.title, (i) =>
-                newId(seed ? [seed, 'post', String(i)] : undefined),
-              ),
-            },
-            commandMetadata(c, services),
-            options,
-          );
-        },
-        groupAndPosts,
-      ) as never;
+      return create(c, orgId, 'post_groups', body);
     });
 
-    app.openapi(createDraftRoute, async (c) => {
-      const { orgId } = c.req.valid('param');
-      const body = c.req.valid('json');
-      return groupWrite(
-        c,
-        services,
-        body,
-        (options) => {
-          const seed = options.idempotencySeed;
-          return createPostGroup(
-            deps,
-            {
-              orgId,
-              groupId: newId(seed ? [seed, 'group'] : undefined),
-              origin: 'drafts',
-              fields: {
-                title: body.title,
-                topic: body.topic ?? null,
-                objective: body.objective ?? null,
-                timezone: 'UTC',
-                scheduledFor: null,
-                tagIds: [],
-              },
-              strategy: {
-                strategyId: null,
-                strategyVersion: null,
-                pillarId: null,
-                priorityId: null,
-                contentType: null,
-                opportunityId: null,
-              },
-              posts: toNewPosts(body.posts, body.title, (i) =>
-                newId(seed ? [seed, 'post', String(i)] : undefined),
-              ),
-            },
-            commandMetadata(c, services),
-            options,
-          );
-        },
-        groupAndPosts,
-      ) as never;
-    });
+    app.openapi(createDraftRoute, (c) =>
+      create(c, c.req.valid('param').orgId, 'drafts', c.req.valid('json')),
+    );
 
     app.openapi(getGroupRoute, async (c) => {
       const { orgId, groupId } = c.req.valid('param');
@@ -479,41 +474,15 @@ export function postGroupRoutes(services: RouteServices) {
       ) as never;
     });
 
-    app.openapi(approveRoute, async (c) => {
-      const { orgId, groupId } = c.req.valid('param');
-      const body = c.req.valid('json') ?? {};
-      return groupWrite(
-        c,
-        services,
-        body,
-        (options) => approvePostGroup(deps, { orgId, groupId }, body, commandMetadata(c, services), options),
-        groupOnly,
-      ) as never;
-    });
-
-    app.openapi(rejectRoute, async (c) => {
-      const { orgId, groupId } = c.req.valid('param');
-      const body = c.req.valid('json') ?? {};
-      return groupWrite(
-        c,
-        services,
-        body,
-        (options) => rejectPostGroup(deps, { orgId, groupId }, body, commandMetadata(c, services), options),
-        groupOnly,
-      ) as never;
-    });
-
-    app.openapi(scheduleRoute, async (c) => {
-      const { orgId, groupId } = c.req.valid('param');
-      const body = c.req.valid('json') ?? {};
-      return groupWrite(
-        c,
-        services,
-        body,
-        (options) => schedulePostGroup(deps, { orgId, groupId }, body, commandMetadata(c, services), options),
-        groupOnly,
-      ) as never;
-    });
+    app.openapi(approveRoute, (c) =>
+      review(c, c.req.valid('param'), c.req.valid('json') ?? {}, approvePostGroup),
+    );
+    app.openapi(rejectRoute, (c) =>
+      review(c, c.req.valid('param'), c.req.valid('json') ?? {}, rejectPostGroup),
+    );
+    app.openapi(scheduleRoute, (c) =>
+      review(c, c.req.valid('param'), c.req.valid('json') ?? {}, schedulePostGroup),
+    );
 
     app.openapi(historyRoute, async (c) => {
       const { orgId, groupId } = c.req.valid('param');

@@ -289,7 +289,7 @@ describe('POST ORG/marketing/drafts', () => {
       status: 'pending_approval',
       createdAt: group.createdAt,
       updatedAt: group.createdAt,
-      approvals: [group.approvals![0]],
+      approvals: [group.approvals[0]],
     };
     expect(posts).toEqual([
       basePost({

@@ -164,7 +164,7 @@ describe('the trail', () => {
     expect(final.revision).toBeGreaterThan(at.rejected.revision);
     expect(final.revision).toBeLessThanOrEqual(at.final.revision);
     // The records on the group are the trail's approvals, one for one.
-    expect(at.final.group.approvals!.map((a) => [a.action, a.level, a.postId, a.approvedAt])).toEqual(
+    expect(at.final.group.approvals.map((a) => [a.action, a.level, a.postId, a.approvedAt])).toEqual(
       history.entries.map((e) => [e.action, e.level, e.postId, e.occurredAt]),
     );
 

@@ -94,7 +94,7 @@ describe('POST …/approve', () => {
       updatedAt: group.approvedAt,
       scheduledFor: expect.any(String),
       scheduleReason: expect.any(String),
-      approvals: [...drafted.approvals!, approval],
+      approvals: [...drafted.approvals, approval],
     });
     expectQuarterHourSlot(group.scheduledFor, group.approvedAt!);
     // The earliest free slot: nothing else is scheduled in this workspace.
@@ -111,7 +111,7 @@ describe('POST …/approve', () => {
         // X and LinkedIn do not compete for a slot.
         scheduledForUtc: group.scheduledFor,
         scheduleReason: group.scheduleReason,
-        approvals: [drafted.approvals![0], group.approvals![1]],
+        approvals: [drafted.approvals[0], group.approvals[1]],
       });
       expect(read.posts).toContainEqual(post);
     }
@@ -142,7 +142,7 @@ describe('POST …/approve', () => {
       scheduleReason: null,
       approvedBy: ws.userIds.reviewer,
     });
-    expect(group.approvals!.map((a) => [a.level, a.action])).toEqual([
+    expect(group.approvals.map((a) => [a.level, a.action])).toEqual([
       ['group', 'submit_for_approval'],
       ['group', 'approved'],
     ]);
@@ -185,16 +185,16 @@ describe('POST …/approve', () => {
       action: 'approved',
     };
     expect(group.status).toBe('approved');
-    expect(group.approvals).toEqual([...drafted.approvals!, record]);
+    expect(group.approvals).toEqual([...drafted.approvals, record]);
     const read = await api.get(drafted.id);
     const readX = read.posts.find((p) => p.id === x.id)!;
     const readLinkedin = read.posts.find((p) => p.id === linkedin.id)!;
-    expect(readX).toMatchObject({ status: 'approved', approvals: [...x.approvals!, record] });
+    expect(readX).toMatchObject({ status: 'approved', approvals: [...x.approvals, record] });
     expect(readLinkedin).toEqual(linkedin);
 
     // The rest can be approved later; a post approved before is approved again only if it changed.
     const rest = await api.approve(drafted.id, { approvePosts: [x.id, linkedin.id], autoSchedule: false });
-    expect(rest.approvals!.slice(2).map((a) => [a.level, a.postId, a.action])).toEqual([
+    expect(rest.approvals.slice(2).map((a) => [a.level, a.postId, a.action])).toEqual([
       ['post', linkedin.id, 'approved'],
     ]);
   });
@@ -238,7 +238,7 @@ describe('POST …/reject', () => {
       ...drafted,
       status: 'draft',
       updatedAt: expect.any(String),
-      approvals: [...drafted.approvals!, record],
+      approvals: [...drafted.approvals, record],
     });
     const read = await api.get(drafted.id);
     expect(read.posts.map((p) => p.status)).toEqual(['draft', 'draft']);
@@ -268,7 +268,7 @@ describe('POST …/reject', () => {
     const x = posts.find((p) => p.platform === 'x')!;
     const group = await api.reject(drafted.id, { rejectPosts: [x.id] });
     expect(group.status).toBe('scheduled');
-    expect(group.approvals!.at(-1)).toMatchObject({ level: 'post', postId: x.id, action: 'rejected' });
+    expect(group.approvals.at(-1)).toMatchObject({ level: 'post', postId: x.id, action: 'rejected' });
     const read = await api.get(drafted.id);
     expect(read.posts.find((p) => p.id === x.id)).toMatchObject({ status: 'draft', scheduledForUtc: null });
     expect(read.posts.find((p) => p.id !== x.id)).toMatchObject({ status: 'scheduled' });
@@ -357,7 +357,7 @@ describe('PATCH ORG/marketing/post-groups/{groupId}', () => {
         approvedBy: null,
         approvedAt: null,
       });
-      expect(group.approvals!.at(-1)).toEqual({
+      expect(group.approvals.at(-1)).toEqual({
         id: expect.stringMatching(uuidPattern),
         level: 'group',
         groupId: approved.id,
@@ -371,7 +371,7 @@ describe('PATCH ORG/marketing/post-groups/{groupId}', () => {
       expect(read.posts.map((p) => p.status)).toEqual(['pending_approval', 'pending_approval']);
       // Approving again is a re-approval.
       const again = await api.approve(approved.id, { autoSchedule: false });
-      expect(again.approvals!.at(-1)).toMatchObject({ level: 'group', action: 'reapproved' });
+      expect(again.approvals.at(-1)).toMatchObject({ level: 'group', action: 'reapproved' });
     });
   }
 
@@ -424,7 +424,7 @@ describe('PATCH ORG/marketing/post-groups/{groupId}', () => {
     const id = composed.group.id;
     let group = await api.patch(id, { status: 'pending_approval' }, 'editor');
     expect(group.status).toBe('pending_approval');
-    expect(group.approvals!.map((a) => a.action)).toEqual(['submit_for_approval']);
+    expect(group.approvals.map((a) => a.action)).toEqual(['submit_for_approval']);
 
     group = await api.patch(id, { status: 'approved' }, 'reviewer');
     expect(group).toMatchObject({ status: 'approved', scheduledFor: null, approvedBy: ws.userIds.reviewer });
@@ -474,7 +474,7 @@ describe('PATCH ORG/marketing/post-groups/{groupId}', () => {
       status: 'approved',
       approvedBy: ws.userIds.owner,
     });
-    expect(edited.approvals!.slice(-2).map((a) => a.action)).toEqual(['submit_for_approval', 'reapproved']);
+    expect(edited.approvals.slice(-2).map((a) => a.action)).toEqual(['submit_for_approval', 'reapproved']);
     expect((await api.get(again.group.id)).posts.map((p) => p.status)).toEqual(['approved', 'approved']);
   });
 

@@ -1,85 +1,23 @@
 // Shared helpers of the post-group API tests: response types of the spec's shapes, a client bound to one
 // workspace that speaks as a role, and small builders for drafts and post groups.
 import { expect } from 'vitest';
+import type { ApprovalRecord } from '../../../domain/post-groups/post-group.js';
+import type { PostGroupView, PostView } from '../../../domain/post-groups/views.js';
 import type { Role } from '../../../domain/workspaces/roles.js';
+import type { ErrorBody } from '../../../api/platform/errors.js';
+import type { AuditEntry } from '../../../projections/post-groups/audit-trail.js';
 import type { TestService } from '../../support/runtime.js';
 import type { TestWorkspace } from '../../support/workspace.js';
 
-export interface Approval {
-  id: string;
-  level: 'group' | 'post';
-  groupId: string;
-  postId: string | null;
-  approvedByUserId: string;
-  approvedAt: string;
-  action: 'submit_for_approval' | 'approved' | 'reapproved' | 'rejected';
-}
-
-export interface Group {
-  id: string;
-  orgId: string;
-  title: string;
-  topic: string | null;
-  objective: string | null;
-  status: 'draft' | 'pending_approval' | 'approved' | 'scheduled' | 'canceled';
-  timezone: string;
-  scheduledFor: string | null;
-  approvedBy: string | null;
-  approvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  scheduleReason?: string | null;
-  tagIds?: string[];
-  approvals?: Approval[];
-  strategyId?: string | null;
-  strategyVersion?: number | null;
-  pillarId?: string | null;
-  priorityId?: string | null;
-  contentType?: string | null;
-  opportunityId?: string | null;
-}
-
-export interface Post {
-  id: string;
-  orgId: string;
-  groupId: string;
-  platform: string;
-  socialAccountId: string | null;
-  status: string;
-  scheduledForUtc: string | null;
-  contentText: string;
-  media: unknown;
-  platformPayload: Record<string, unknown> | null;
-  publishedExternalId: string | null;
-  publishedUrl: string | null;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  nextRetryAt: string | null;
-  lastError: string | null;
-  idempotencyKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-  scheduleReason?: string | null;
-  approvals?: Approval[];
-}
+// The answers' types are the ones the service renders them from, so the tests and the service cannot drift.
+export type Approval = ApprovalRecord;
+export type Group = PostGroupView;
+export type Post = PostView;
+export type { AuditEntry, ErrorBody };
 
 export interface GroupWithPosts {
   group: Group;
   posts: Post[];
-}
-
-export interface AuditEntry {
-  revision: number;
-  occurredAt: string;
-  actor: { type: 'user' | 'assistant' | 'system'; userId: string | null; clientId?: string };
-  action: Approval['action'];
-  level: Approval['level'];
-  postId: string | null;
-  reason: string | null;
-  note: string | null;
-  cause: string | null;
-  contentHash: string;
-  posts: Array<{ postId: string; contentHash: string }>;
 }
 
 export interface History {
@@ -89,12 +27,6 @@ export interface History {
   entries: AuditEntry[];
   group: Group;
   posts: Post[];
-}
-
-export interface ErrorBody {
-  error: string;
-  code?: string;
-  details?: Array<{ path: string; message: string }>;
 }
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -4,49 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { eventCount, type TestService } from '../../support/runtime.js';
 import type { TestWorkspace } from '../../support/workspace.js';
+import type { ErrorBody, Group, Post } from '../post-groups/support.js';
 
-export interface Approval {
-  id: string;
-  level: 'group' | 'post';
-  groupId: string;
-  postId: string | null;
-  approvedByUserId: string;
-  approvedAt: string;
-  action: 'submit_for_approval' | 'approved' | 'reapproved' | 'rejected';
-}
-
-export interface PostBody {
-  id: string;
-  orgId: string;
-  groupId: string;
-  platform: string;
-  socialAccountId: string | null;
-  status: string;
-  scheduledForUtc: string | null;
-  contentText: string;
-  media: Record<string, unknown> | null;
-  platformPayload: Record<string, unknown> | null;
-  publishedExternalId: string | null;
-  publishedUrl: string | null;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  nextRetryAt: string | null;
-  lastError: string | null;
-  idempotencyKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-  scheduleReason?: string | null;
-  approvals?: Approval[];
-}
-
-export interface GroupBody {
-  id: string;
-  orgId: string;
-  title: string;
-  status: string;
-  tagIds?: string[];
-  approvals?: Approval[];
-}
+export type { Approval, ErrorBody } from '../post-groups/support.js';
+export type PostBody = Post;
+export type GroupBody = Group;
 
 export interface PageBody {
   items: PostBody[];
@@ -54,12 +16,6 @@ export interface PageBody {
   limit: number;
   total: number;
   hasMore: boolean;
-}
-
-export interface ErrorBody {
-  error: string;
-  code?: string;
-  details?: Array<{ path: string; message: string }>;
 }
 
 /** A time `minutes` from now, whole minutes, in the ISO form the service answers with. */

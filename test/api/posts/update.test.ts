@@ -173,7 +173,7 @@ describe('editing contentText, media or platformPayload of an approved or schedu
       edit.check(after);
       expect(after.status).toBe('pending_approval');
       // A post-level submit_for_approval record by the editor is added to the post and its group.
-      const record = after.approvals!.at(-1)!;
+      const record = after.approvals.at(-1)!;
       expect(record).toEqual({
         id: expect.any(String),
         level: 'post',
@@ -183,9 +183,9 @@ describe('editing contentText, media or platformPayload of an approved or schedu
         approvedAt: after.updatedAt,
         action: 'submit_for_approval',
       });
-      expect(after.approvals!.slice(0, -1)).toEqual(post.approvals);
+      expect(after.approvals.slice(0, -1)).toEqual(post.approvals);
       const group = await api.getGroup(groupId);
-      expect(group.group.approvals!.at(-1)).toEqual(record);
+      expect(group.group.approvals.at(-1)).toEqual(record);
       expect(group.group.status).toBe('pending_approval');
       expect(await api.find(post.id)).toEqual(after);
       // The withdrawn approval no longer lets it be published.
@@ -483,7 +483,7 @@ describe('status', () => {
     const { post, groupId } = await fresh('draft');
     const after = await api.patched(post.id, { status: 'pending_approval' }, ws.tokens.editor);
     expect(after.status).toBe('pending_approval');
-    expect(after.approvals!.at(-1)).toMatchObject({
+    expect(after.approvals.at(-1)).toMatchObject({
       level: 'post',
       postId: post.id,
       action: 'submit_for_approval',
@@ -496,7 +496,7 @@ describe('status', () => {
     const { post } = await fresh('pending_approval');
     const after = await api.patched(post.id, { status: 'approved' }, ws.tokens.reviewer);
     expect(after.status).toBe('approved');
-    expect(after.approvals!.at(-1)).toMatchObject({ postId: post.id, action: 'approved' });
+    expect(after.approvals.at(-1)).toMatchObject({ postId: post.id, action: 'approved' });
   });
 
   for (const status of ['publishing', 'published', 'awaiting_platform', 'failed']) {

@@ -303,6 +303,7 @@ export type PostGroupCommand =
   | (Common & {
       type: 'UpdatePostGroup';
       changes: Partial<GroupFields>;
+      contentContext?: ContentContext;
       /** Only the moves that need no approval or slot; approve and schedule have their own commands. */
       status?: 'draft' | 'pending_approval' | 'canceled';
       approvalId: string;
@@ -540,6 +541,18 @@ function decideUpdateGroup(
         { path: 'body.title', message: 'must not be blank' },
       ]);
     if (title !== group.title) changes.title = title;
+    // A YouTube post without its own title is published under the group's, so the new title must suit YouTube.
+    const details = group.posts
+      .filter((p) => p.platform === 'youtube' && !inFlightOrSent.includes(p.status))
+      .flatMap((p) => checkPostContent(p, { ...command.contentContext, groupTitle: title }))
+      .filter((problem) => problem.path === 'platformPayload.youtube.title')
+      .map((problem) => ({ path: 'body.title', message: problem.message }));
+    if (changes.title !== undefined && details.length > 0)
+      throw new ValidationError(
+        'The title does not suit the group’s YouTube post',
+        undefined,
+        details.slice(0, 1),
+      );
   }
   if (c.topic !== undefined && c.topic !== group.topic) changes.topic = c.topic;
   if (c.objective !== undefined && c.objective !== group.objective) changes.objective = c.objective;

@@ -5,7 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { Conflict, NotFound, ValidationError } from '../../domain/shared/errors.js';
 import { contentHash, type PostContent } from '../../domain/post-groups/post-content.js';
-import type { PostGroupEvent, PostState, PostStatus } from '../../domain/post-groups/post-group.js';
+import {
+  postGroupDecider,
+  type PostGroupEvent,
+  type PostState,
+  type PostStatus,
+} from '../../domain/post-groups/post-group.js';
 import {
   account1,
   account2,
@@ -40,6 +45,7 @@ import {
   unknownPostId,
   updateGroup,
   updatePost,
+  video,
   withPost,
   xPost,
   xPostId,
@@ -359,6 +365,30 @@ describe('state table: "group | PATCH group with `status` | value is in the grou
     given(composed)
       .when(updateGroup({ scheduledFor: past }))
       .thenRefuses(ValidationError, undefined, ['body.scheduledFor']);
+  });
+
+  test('a YouTube post without its own title takes the group title, so a title YouTube refuses is a 400', () => {
+    const youtubePost = {
+      ...xPost,
+      postId: redditPostId,
+      platform: 'youtube' as const,
+      media: video,
+      platformPayload: null,
+    };
+    const withYoutube = history(create('post_groups', [xPost, youtubePost]));
+    given(withYoutube)
+      .when(updateGroup({ title: 'x'.repeat(101) }))
+      .thenRefuses(ValidationError, undefined, ['body.title']);
+    given(withYoutube)
+      .when(updateGroup({ title: 'Launch <today>' }))
+      .thenRefuses(ValidationError, undefined, ['body.title']);
+    // With its own title the group title is free.
+    const titled = history(
+      create('post_groups', [{ ...youtubePost, platformPayload: { youtube: { title: 'Launch video' } } }]),
+    );
+    expect(
+      postGroupDecider.decide(updateGroup({ title: 'x'.repeat(200) }), activeState(titled)),
+    ).toHaveLength(1);
   });
 });
 

@@ -1,32 +1,35 @@
-// `npm run bench`: speed figures of the foundation, printed as a table. Uses DATABASE_URL when reachable, else an
-// embedded PostgreSQL under .data/bench-postgres; each run works in a fresh database that it drops afterwards.
+// `npm run bench`: speed figures, printed as a table. Uses DATABASE_URL when reachable, else an embedded
+// PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
+//
+// Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command and
+// list-posts. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import type { Server } from 'node:http';
-import autocannon from 'autocannon';
 import pg from 'pg';
-import { serve } from '@hono/node-server';
 import { sql } from 'kysely';
-import { loadEnv } from '../../infra/config/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { createDatabase, isReachable, migrateToLatest } from '../../infra/db/database.js';
-import { freePort, startEmbeddedPostgres } from '../../infra/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../infra/db/embedded-postgres.js';
 import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
 import type { NewEvent } from '../../infra/event-store/port.js';
-import { allMigrations, createRuntime, projections } from '../../api/runtime.js';
+import { allMigrations, projections } from '../../api/runtime.js';
 import { rebuildProjection } from '../../projections/engine/rebuild.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
+import { approveCommandBench } from './approve-command.js';
+import { listPostsBench } from './list-posts.js';
+import {
+  fmt,
+  freshDatabase,
+  percentile,
+  printTable,
+  record,
+  runAutocannon,
+  startService,
+  type BenchContext,
+} from './shared.js';
 
-const rows: Array<[string, string, string]> = [];
-const record = (name: string, value: string, note = '') => {
-  rows.push([name, value, note]);
-  console.error(`  ${name}: ${value} ${note}`);
-};
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const meta = {
   orgId: null,
   actor: 'bench',
@@ -35,8 +38,6 @@ const meta = {
   occurredAt: new Date().toISOString(),
   schemaVersion: 1,
 };
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (process.env.DATABASE_URL && (await isReachable(process.env.DATABASE_URL)))
@@ -45,15 +46,9 @@ async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }>
   return { url: embedded.url, stop: () => embedded.stop() };
 }
 
-async function main() {
-  const server = await serverUrl();
-  const name = `bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const u = new URL(server.url);
-  u.pathname = `/${name}`;
-  const url = u.toString();
+async function foundationBench(ctx: BenchContext): Promise<void> {
+  const fresh = await freshDatabase(ctx, 'foundation');
+  const url = fresh.url;
   const database = createDatabase<ReadModels>(url, { max: 40 });
   await migrateToLatest(database.db, allMigrations);
   const store = new PostgresEventStore({ db: database.db, url });
@@ -165,18 +160,9 @@ async function main() {
     await database.close();
 
     console.error('HTTP (autocannon, 32 connections)…');
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-'));
-    const env = loadEnv({
-      DATABASE_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      DATABASE_POOL_MAX: '40',
-    });
-    const runtime = await createRuntime({ env, logger, mode: 'server' });
-    await runtime.startBackground();
-    const port = await freePort();
-    const http = serve({ fetch: runtime.app.fetch, port, hostname: '127.0.0.1' }) as Server;
-    await new Promise((r) => http.once('listening', r));
+    const service = await startService(url);
+    await service.startBackground();
+    const { runtime } = service;
     const { user } = await ensureUser(
       runtime.commands,
       { email: 'bench@example.org' },
@@ -184,12 +170,8 @@ async function main() {
     );
     const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
     let counter = 0;
-    const run = (opts: autocannon.Options) =>
-      new Promise<autocannon.Result>((resolve, reject) =>
-        autocannon(opts, (err: Error | null, result) => (err ? reject(err) : resolve(result))),
-      );
-    const create = await run({
-      url: `http://127.0.0.1:${port}`,
+    const create = await runAutocannon({
+      url: service.origin,
       connections: 32,
       duration: 10,
       requests: [
@@ -210,8 +192,8 @@ async function main() {
       `${fmt(create.requests.average)} req/s`,
       `p50 ${create.latency.p50} ms, p99 ${create.latency.p99} ms, ${fmt(create.requests.total)} requests, ${bad} non-2xx/errors`,
     );
-    const list = await run({
-      url: `http://127.0.0.1:${port}/v1/orgs?limit=25`,
+    const list = await runAutocannon({
+      url: `${service.origin}/v1/orgs?limit=25`,
       connections: 32,
       duration: 10,
       headers: { authorization: `Bearer ${token}` },
@@ -221,27 +203,45 @@ async function main() {
       `${fmt(list.requests.average)} req/s`,
       `p50 ${list.latency.p50} ms, p99 ${list.latency.p99} ms, ${list.non2xx + list.errors} non-2xx/errors`,
     );
-    await new Promise((r) => http.close(r));
-    await runtime.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await service.stop();
   } finally {
     await store.close().catch(() => undefined);
     await database.close().catch(() => undefined);
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await fresh.drop().catch(() => undefined);
+  }
+}
+
+const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
+  foundation: foundationBench,
+  'approve-command': approveCommandBench,
+  'list-posts': listPostsBench,
+};
+
+async function main() {
+  const asked = [
+    ...process.argv.slice(2),
+    ...(process.env.BENCH_ONLY ?? '').split(',').map((n) => n.trim()),
+  ].filter((n) => n !== '');
+  const unknown = asked.filter((n) => !(n in benchmarks));
+  if (unknown.length > 0)
+    throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+  const selected = asked.length > 0 ? [...new Set(asked)] : Object.keys(benchmarks);
+
+  const server = await serverUrl();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    for (const name of selected) {
+      console.error(`\n== ${name}`);
+      await benchmarks[name]!({ serverUrl: server.url, admin });
+    }
+  } finally {
     await admin.end();
     await server.stop?.();
   }
-
-  const widths = [0, 1, 2].map((i) =>
-    Math.max(...rows.map((r) => r[i]!.length), ['benchmark', 'result', 'detail'][i]!.length),
+  printTable(
+    `Benchmarks: ${selected.join(', ')} (${os.cpus().length} cores, Node ${process.version}, PostgreSQL ${server.stop ? 'embedded' : 'from DATABASE_URL'})`,
   );
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(
-    `\nBenchmarks (${os.cpus().length} cores, Node ${process.version}, PostgreSQL ${server.stop ? 'embedded' : 'from DATABASE_URL'})\n`,
-  );
-  console.log(line(['benchmark', 'result', 'detail']));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
 }
 
 main().then(

@@ -10,6 +10,7 @@ import {
   type PostGroupState,
 } from '../../domain/post-groups/post-group.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
+import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import type { AnyDatabase, Projection } from '../engine/projection.js';
 
 /** Events of other features that change these rows: a deleted tag leaves every group it was on. */
@@ -17,7 +18,8 @@ const tagDeleted = 'TagDeleted';
 
 export const postGroupsProjection: Projection = {
   name: 'post_groups',
-  version: 1,
+  // v2: a descending time index for the calendar and lists; post rows written only when they change.
+  version: 2,
   tables: ['post_groups', 'posts'],
   eventTypes: [...postGroupEventTypes, tagDeleted],
 
@@ -57,6 +59,8 @@ export const postGroupsProjection: Projection = {
     // One index per sort of the spec, each led by the workspace; filters on status/platform ride along.
     await sql`create index on ${s}.posts (org_id, created_at, id)`.execute(trx);
     await sql`create index on ${s}.posts (org_id, scheduled_for_utc, id)`.execute(trx);
+    // Newest times first with untimed posts last, as the lists sort them (a backward scan would put nulls first).
+    await sql`create index on ${s}.posts (org_id, scheduled_for_utc desc nulls last, id desc)`.execute(trx);
     await sql`create index on ${s}.posts (org_id, status, scheduled_for_utc, id)`.execute(trx);
     await sql`create index on ${s}.posts (org_id, platform, scheduled_for_utc, id)`.execute(trx);
     await sql`create index on ${s}.posts (org_id, social_account_id)`.execute(trx);
@@ -121,15 +125,23 @@ export const postGroupsProjection: Projection = {
     if (row) await db.updateTable('post_groups').set(group).where('id', '=', groupId).execute();
     else await db.insertInto('post_groups').values(group).execute();
 
-    const keep = next.posts.map((p) => p.id);
-    let removed = db.deleteFrom('posts').where('group_id', '=', groupId);
-    if (keep.length > 0) removed = removed.where('id', 'not in', keep);
-    await removed.execute();
-    if (next.posts.length === 0) return;
+    // Only rows that changed are written: most events touch one or two posts, and every rewrite leaves a dead
+    // row version behind for vacuum.
+    const tagsChanged =
+      before.kind === 'absent' || canonicalJson(before.tagIds) !== canonicalJson(next.tagIds);
+    const previous = new Map(
+      before.kind === 'active' ? before.posts.map((p) => [p.id, canonicalJson(postView(before, p))]) : [],
+    );
+    const gone = [...previous.keys()].filter((id) => !next.posts.some((p) => p.id === id));
+    if (gone.length > 0) await db.deleteFrom('posts').where('id', 'in', gone).execute();
+    const changed = next.posts
+      .map((p) => ({ post: p, body: postView(next, p) }))
+      .filter(({ post, body }) => tagsChanged || previous.get(post.id) !== canonicalJson(body));
+    if (changed.length === 0) return;
     await db
       .insertInto('posts')
       .values(
-        next.posts.map((p) => ({
+        changed.map(({ post: p, body }) => ({
           id: p.id,
           org_id: next.orgId,
           group_id: next.id,
@@ -140,7 +152,7 @@ export const postGroupsProjection: Projection = {
           tag_ids: next.tagIds,
           created_at: p.createdAt,
           updated_at: p.updatedAt,
-          body: JSON.stringify(postView(next, p)),
+          body: JSON.stringify(body),
         })),
       )
       .onConflict((oc) =>

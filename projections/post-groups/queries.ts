@@ -1,6 +1,6 @@
 // Queries over the post-group read models: list posts (filters, sorts, paging with a total), the calendar,
 // single posts and groups, and the scheduled times the slot finder must avoid.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OrderByItemBuilder } from 'kysely';
 import type { PostGroupView, PostView } from '../../domain/post-groups/views.js';
 import type { ReadModels } from '../read-models.js';
 
@@ -29,6 +29,15 @@ const sortColumns = {
   status: 'status',
   platform: 'platform',
 } as const;
+
+/**
+ * Posts without a time come last either way. Only `scheduled_for_utc` can be null; the other sort columns keep
+ * plain asc/desc so a backward scan of their index serves the order (a NULLS LAST there would force a sort).
+ */
+function sortOrder(ob: OrderByItemBuilder, query: Pick<PostQuery, 'sortBy' | 'sortDir'>): OrderByItemBuilder {
+  if (query.sortDir === 'asc') return ob.asc();
+  return query.sortBy === 'scheduledForUtc' ? ob.desc().nullsLast() : ob.desc();
+}
 
 function filtered(db: Kysely<ReadModels>, orgId: string, query: Pick<PostQuery, 'filters' | 'onlyTimed'>) {
   let q = db.selectFrom('posts').where('org_id', '=', orgId);
@@ -67,7 +76,7 @@ export async function listPosts(
   const [rows, count] = await Promise.all([
     filtered(db, orgId, query)
       .select('body')
-      .orderBy(sql.ref(column), (ob) => (query.sortDir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      .orderBy(sql.ref(column), (ob) => sortOrder(ob, query))
       .orderBy('id', query.sortDir)
       .limit(query.limit)
       .offset(query.offset)
@@ -87,7 +96,7 @@ export async function listSchedulerEvents(
   const column = sortColumns[query.sortBy];
   const rows = await filtered(db, orgId, { ...query, onlyTimed: true })
     .select('body')
-    .orderBy(sql.ref(column), (ob) => (query.sortDir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    .orderBy(sql.ref(column), (ob) => sortOrder(ob, query))
     .orderBy('id', query.sortDir)
     .limit(query.limit)
     .offset(query.offset)

@@ -59,3 +59,32 @@ test('a subscriber gets the held-back event when the older transaction ends', as
   expect(seen[0]!.streamName).toBe('held-1');
   await subscription.stop();
 });
+
+test('a wait armed before the read that finds events held back is re-armed with the short poll', async () => {
+  // The projection runner arms its wait before reading, so no append committed meanwhile is missed.
+  const blocker = new pg.Client({ connectionString: database.url });
+  await blocker.connect();
+  await blocker.query('begin');
+  await blocker.query('select pg_current_xact_id()');
+  let woke = false;
+  try {
+    // Read up to the horizon before the append, so nothing is held back yet.
+    const start = (await store.readAll({})).checkpoint;
+    // Let the append's own notification arrive first: it must not be what ends the wait under test.
+    const notified = store.waitForAppend(10_000);
+    await store.appendToStream('held-2', [{ type: 'Held', data: {}, metadata: meta }], {
+      expectedRevision: 'no_stream',
+    });
+    await notified;
+    const wait = store.waitForAppend(120_000).then(() => {
+      woke = true;
+    });
+    const page = await store.readAll({ from: start });
+    expect(page.events.map((e) => e.streamName)).not.toContain('held-2');
+    await waitUntil(() => woke, { what: 'the armed wait to end early', timeoutMs: 10_000 });
+    await wait;
+  } finally {
+    await blocker.query('commit');
+    await blocker.end();
+  }
+});

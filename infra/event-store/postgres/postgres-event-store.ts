@@ -230,7 +230,12 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     // that transaction ends, so readers waiting for appends poll briefly instead (see waitForAppend).
     if (isEnd) {
       if (!result.rows[0]!.held_back) this.heldBackSince = null;
-      else this.heldBackSince ??= Date.now();
+      else if (this.heldBackSince === null) {
+        this.heldBackSince = Date.now();
+        // Waiters armed before this read chose their timeout without knowing; wake them to re-arm with the
+        // short held-back poll (a projection batch holding the horizon sends no append notification).
+        this.appended.wakeAll();
+      }
     }
     let checkpoint = options.from ?? this.start;
     if (events.length > 0) checkpoint = events[events.length - 1]!.position;

@@ -32,6 +32,7 @@ import { usersProjection } from '../projections/users/users-projection.js';
 import { tagsProjection } from '../projections/tags/tags-projection.js';
 import { postGroupsProjection } from '../projections/post-groups/post-groups-projection.js';
 import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
+import { slotClaimMigrations } from '../projections/scheduler/migrations.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
 import { outboxMigrations } from '../processes/outbox/migrations.js';
 import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
@@ -55,6 +56,7 @@ export const allMigrations = {
   ...outboxMigrations,
   ...processRunnerMigrations,
   ...idempotencyMigrations,
+  ...slotClaimMigrations,
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */

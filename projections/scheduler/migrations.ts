@@ -1,0 +1,31 @@
+// Slot claims: a post being placed by the slot finder holds its quarter hour here for a few minutes, until its
+// command has committed and the posts read model shows it. Concurrent approvals cannot take the same slot.
+import { sql, type Kysely, type Migration } from 'kysely';
+
+export const slotClaimMigrations: Record<string, Migration> = {
+  '0006_slot_claims': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table slot_claims (
+          org_id uuid not null,
+          platform text not null,
+          slot_start timestamptz not null,
+          post_id uuid not null,
+          expires_at timestamptz not null,
+          primary key (org_id, platform, slot_start)
+        )`.execute(db);
+      await sql`create index slot_claims_expires_at on slot_claims (expires_at)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table slot_claims`.execute(db);
+    },
+  },
+};
+
+export interface SlotClaimsTable {
+  org_id: string;
+  platform: string;
+  slot_start: string;
+  post_id: string;
+  expires_at: string;
+}

@@ -11,7 +11,7 @@ import {
   type Generation,
   type GenerationStatus,
 } from './catalog.js';
-import { generationSchema, type Projection } from './projection.js';
+import { applyAll, generationSchema, type Projection } from './projection.js';
 
 /** The lease (or the generation's status) changed under us; whatever the batch wrote is rolled back. */
 export class LeaseLost extends Error {
@@ -105,7 +105,7 @@ export async function foldNextBatch(
         and lease_owner = ${owner}
       for update`.execute(trx);
     if (locked.rows[0]?.checkpoint !== target.checkpoint) throw new LeaseLost(target.name, target.generation);
-    for (const event of page.events) await projection.apply(trx, event, target.schemaName);
+    await applyAll(projection, trx, page.events, target.schemaName);
     await sql`
       update projections
       set checkpoint = ${page.checkpoint},
@@ -249,7 +249,7 @@ export async function switchToGeneration(
         throw new Error(
           `Projection ${projection.name}: generation ${target.generation} cannot reach the serving checkpoint ${serving.checkpoint}`,
         );
-      for (const event of page.events) await projection.apply(trx, event, target.schemaName);
+      await applyAll(projection, trx, page.events, target.schemaName);
       applied += page.events.length;
       checkpoint = page.checkpoint;
     }

@@ -24,6 +24,23 @@ export interface Projection {
   createTables(trx: Transaction<AnyDatabase>, schema: string): Promise<void>;
   /** Folds one event into this generation's tables (use trx.withSchema(schema)); must be idempotent. */
   apply(trx: Transaction<AnyDatabase>, event: RecordedEvent, schema: string): Promise<void>;
+  /**
+   * Optional: folds a whole batch (in log order) in one go, e.g. to read and write each row once per batch
+   * instead of once per event. Must have the same effect as `apply` on each event in turn.
+   */
+  applyBatch?(trx: Transaction<AnyDatabase>, events: readonly RecordedEvent[], schema: string): Promise<void>;
+}
+
+/** Folds a page of events with the projection's batch fold when it has one. */
+export async function applyAll(
+  projection: Projection,
+  trx: Transaction<AnyDatabase>,
+  events: readonly RecordedEvent[],
+  schema: string,
+): Promise<void> {
+  if (events.length === 0) return;
+  if (projection.applyBatch) return projection.applyBatch(trx, events, schema);
+  for (const event of events) await projection.apply(trx, event, schema);
 }
 
 /** What the engine needs from the process; injected by main, the CLI and tests. */

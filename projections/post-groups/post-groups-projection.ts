@@ -1,6 +1,6 @@
 // Read models of post groups and posts, shaped for list posts (filters on platform, status, account, tag and
 // time; sorts on scheduledForUtc, createdAt, status, platform) and the calendar. Each row keeps the spec's body.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import {
   evolvePostGroup,
@@ -70,46 +70,61 @@ export const postGroupsProjection: Projection = {
     await sql`create index on ${s}.posts (scheduled_for_utc) where status = 'scheduled'`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    const db = trx.withSchema(schema);
-    if (recorded.type === tagDeleted) {
-      // The group's state forgets the tag too, so later events folded onto it do not bring it back.
-      const { orgId, tagId } = recorded.data as { orgId: string; tagId: string };
-      await db
-        .updateTable('post_groups')
-        .set({
-          tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)`,
-          state: sql`jsonb_set(state, '{tagIds}', (state->'tagIds') - ${tagId}::text)`,
-          body: sql`jsonb_set(body, '{tagIds}', (body->'tagIds') - ${tagId}::text)`,
-        })
-        .where('org_id', '=', orgId)
-        .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
-        .execute();
-      await db
-        .updateTable('posts')
-        .set({ tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)` })
-        .where('org_id', '=', orgId)
-        .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
-        .execute();
-      return;
-    }
-    const event = { type: recorded.type, data: recorded.data } as PostGroupEvent;
-    const groupId = (event.data as { groupId: string }).groupId;
+  apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
+    return foldBatch(trx, [recorded], schema);
+  },
+
+  applyBatch: foldBatch,
+};
+
+interface Entry {
+  /** As the row holds it (null: no row yet). */
+  stored: ActivePostGroup | null;
+  next: PostGroupState;
+  revision: number;
+  dirty: boolean;
+}
+
+/** Rows per multi-row statement, well under PostgreSQL's 65,535 parameters. */
+const chunk = 500;
+
+/**
+ * Folds a batch: each group touched is read once (locked), folded in memory with the domain's evolve, and
+ * written once, with only the post rows that changed. A deleted tag is applied in order between the events.
+ */
+async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly RecordedEvent[], schema: string) {
+  const db = trx.withSchema(schema);
+  const entries = new Map<string, Entry>();
+
+  const load = async (ids: readonly string[]) => {
+    const wanted = ids.filter((id) => !entries.has(id));
+    if (wanted.length === 0) return;
     const found: unknown = await db
       .selectFrom('post_groups')
-      .select(['revision', 'state'])
-      .where('id', '=', groupId)
+      .select(['id', 'revision', 'state'])
+      .where('id', 'in', wanted)
       .forUpdate()
-      .executeTakeFirst();
-    const row = found as { revision: number; state: ActivePostGroup } | undefined;
-    // Idempotent: an event this row already reflects is skipped.
-    if (row && row.revision >= recorded.revision) return;
-    const before: PostGroupState = row ? row.state : { kind: 'absent' };
-    const next = evolvePostGroup(before, event);
-    if (next.kind === 'absent') return;
+      .execute();
+    const rows = new Map(
+      (found as Array<{ id: string; revision: number; state: ActivePostGroup }>).map((r) => [r.id, r]),
+    );
+    for (const id of wanted) {
+      const row = rows.get(id);
+      entries.set(
+        id,
+        row
+          ? { stored: row.state, next: row.state, revision: row.revision, dirty: false }
+          : { stored: null, next: { kind: 'absent' }, revision: -1, dirty: false },
+      );
+    }
+  };
 
-    const body = postGroupView(next);
-    const group = {
+  const flush = async () => {
+    const dirty = [...entries.values()].filter(
+      (e): e is Entry & { next: ActivePostGroup } => e.dirty && e.next.kind === 'active',
+    );
+    if (dirty.length === 0) return;
+    const groups = dirty.map(({ next, revision }) => ({
       id: next.id,
       org_id: next.orgId,
       status: next.status,
@@ -118,30 +133,43 @@ export const postGroupsProjection: Projection = {
       tag_ids: next.tagIds,
       created_at: next.createdAt,
       updated_at: next.updatedAt,
-      revision: recorded.revision,
+      revision,
       state: JSON.stringify(next),
-      body: JSON.stringify(body),
-    };
-    if (row) await db.updateTable('post_groups').set(group).where('id', '=', groupId).execute();
-    else await db.insertInto('post_groups').values(group).execute();
-
+      body: JSON.stringify(postGroupView(next)),
+    }));
+    for (let i = 0; i < groups.length; i += chunk) {
+      await db
+        .insertInto('post_groups')
+        .values(groups.slice(i, i + chunk))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            title: eb.ref('excluded.title'),
+            scheduled_for: eb.ref('excluded.scheduled_for'),
+            tag_ids: eb.ref('excluded.tag_ids'),
+            updated_at: eb.ref('excluded.updated_at'),
+            revision: eb.ref('excluded.revision'),
+            state: eb.ref('excluded.state'),
+            body: eb.ref('excluded.body'),
+          })),
+        )
+        .execute();
+    }
     // Only rows that changed are written: most events touch one or two posts, and every rewrite leaves a dead
     // row version behind for vacuum.
-    const tagsChanged =
-      before.kind === 'absent' || canonicalJson(before.tagIds) !== canonicalJson(next.tagIds);
-    const previous = new Map(
-      before.kind === 'active' ? before.posts.map((p) => [p.id, canonicalJson(postView(before, p))]) : [],
-    );
-    const gone = [...previous.keys()].filter((id) => !next.posts.some((p) => p.id === id));
-    if (gone.length > 0) await db.deleteFrom('posts').where('id', 'in', gone).execute();
-    const changed = next.posts
-      .map((p) => ({ post: p, body: postView(next, p) }))
-      .filter(({ post, body }) => tagsChanged || previous.get(post.id) !== canonicalJson(body));
-    if (changed.length === 0) return;
-    await db
-      .insertInto('posts')
-      .values(
-        changed.map(({ post: p, body }) => ({
+    const gone: string[] = [];
+    const upserts: Array<Record<string, unknown>> = [];
+    for (const entry of dirty) {
+      const { stored, next } = entry;
+      const tagsChanged = !stored || canonicalJson(stored.tagIds) !== canonicalJson(next.tagIds);
+      const previous = new Map(
+        stored ? stored.posts.map((p) => [p.id, canonicalJson(postView(stored, p))]) : [],
+      );
+      for (const id of previous.keys()) if (!next.posts.some((p) => p.id === id)) gone.push(id);
+      for (const p of next.posts) {
+        const body = postView(next, p);
+        if (!tagsChanged && previous.get(p.id) === canonicalJson(body)) continue;
+        upserts.push({
           id: p.id,
           org_id: next.orgId,
           group_id: next.id,
@@ -153,19 +181,69 @@ export const postGroupsProjection: Projection = {
           created_at: p.createdAt,
           updated_at: p.updatedAt,
           body: JSON.stringify(body),
-        })),
-      )
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          platform: eb.ref('excluded.platform'),
-          status: eb.ref('excluded.status'),
-          social_account_id: eb.ref('excluded.social_account_id'),
-          scheduled_for_utc: eb.ref('excluded.scheduled_for_utc'),
-          tag_ids: eb.ref('excluded.tag_ids'),
-          updated_at: eb.ref('excluded.updated_at'),
-          body: eb.ref('excluded.body'),
-        })),
-      )
-      .execute();
-  },
-};
+        });
+      }
+      entry.stored = next;
+      entry.dirty = false;
+    }
+    if (gone.length > 0) await db.deleteFrom('posts').where('id', 'in', gone).execute();
+    for (let i = 0; i < upserts.length; i += chunk) {
+      await db
+        .insertInto('posts')
+        .values(upserts.slice(i, i + chunk))
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            platform: eb.ref('excluded.platform'),
+            status: eb.ref('excluded.status'),
+            social_account_id: eb.ref('excluded.social_account_id'),
+            scheduled_for_utc: eb.ref('excluded.scheduled_for_utc'),
+            tag_ids: eb.ref('excluded.tag_ids'),
+            updated_at: eb.ref('excluded.updated_at'),
+            body: eb.ref('excluded.body'),
+          })),
+        )
+        .execute();
+    }
+  };
+
+  const groupIdOf = (e: RecordedEvent) => (e.data as { groupId: string }).groupId;
+  await load(events.filter((e) => e.type !== tagDeleted).map(groupIdOf));
+  for (const recorded of events) {
+    if (recorded.type === tagDeleted) {
+      // Written rows first, then the tag leaves every group and post; groups are read again after it.
+      await flush();
+      entries.clear();
+      await removeTag(db, recorded.data as { orgId: string; tagId: string });
+      continue;
+    }
+    const groupId = groupIdOf(recorded);
+    await load([groupId]);
+    const entry = entries.get(groupId)!;
+    // Idempotent: an event the row already reflects is skipped.
+    if (entry.revision >= recorded.revision) continue;
+    entry.next = evolvePostGroup(entry.next, { type: recorded.type, data: recorded.data } as PostGroupEvent);
+    entry.revision = recorded.revision;
+    entry.dirty = true;
+  }
+  await flush();
+}
+
+/** The group's state forgets the tag too, so later events folded onto it do not bring it back. */
+async function removeTag(db: Kysely<AnyDatabase>, { orgId, tagId }: { orgId: string; tagId: string }) {
+  await db
+    .updateTable('post_groups')
+    .set({
+      tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)`,
+      state: sql`jsonb_set(state, '{tagIds}', (state->'tagIds') - ${tagId}::text)`,
+      body: sql`jsonb_set(body, '{tagIds}', (body->'tagIds') - ${tagId}::text)`,
+    })
+    .where('org_id', '=', orgId)
+    .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
+    .execute();
+  await db
+    .updateTable('posts')
+    .set({ tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)` })
+    .where('org_id', '=', orgId)
+    .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
+    .execute();
+}

@@ -361,8 +361,7 @@ export function postGroupRoutes(services: RouteServices) {
     body: z.infer<typeof createDraftBody> | z.infer<typeof createPostGroupBody>,
   ) => {
     // Drafts take none of the composer's planning fields (timezone, time, tags, strategy links).
-    const b: Partial<z.infer<typeof createPostGroupBody>> =
-      origin === 'post_groups' ? (body) : {};
+    const b: Partial<z.infer<typeof createPostGroupBody>> = origin === 'post_groups' ? body : {};
     return groupWrite(
       c,
       services,

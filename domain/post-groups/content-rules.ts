@@ -209,9 +209,9 @@ function lengthProblems(
   context: ContentContext,
   path: string,
   subject: string,
+  max = textLimitFor(platform, context),
 ): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  const max = textLimitFor(platform, context);
   const length = textLength(platform, text);
   if (length > max) {
     const unitWord = textLimits[platform].unit === 'UTF-8 bytes' ? 'bytes' : 'characters';
@@ -243,8 +243,9 @@ function checkText(content: PostContent, context: ContentContext, problems: Cont
       message: `The text is empty and there is no media; ${withArticle(platform)} post needs text, media or both`,
     });
   }
-  const subject = platform === 'youtube' ? 'this description' : 'this text';
-  problems.push(...lengthProblems(platform, contentText, context, 'contentText', subject));
+  const subject = platform === 'youtube' || isTiktokPhoto(content) ? 'this description' : 'this text';
+  const max = isTiktokPhoto(content) ? tiktokPhotoDescriptionMax : textLimitFor(platform, context);
+  problems.push(...lengthProblems(platform, contentText, context, 'contentText', subject, max));
   if (platform === 'instagram') {
     const hashtags = contentText.match(hashtagPattern)?.length ?? 0;
     if (hashtags > instagramMaxHashtags) {
@@ -531,6 +532,29 @@ function checkYoutubeTitle(
   }
 }
 
+/**
+ * A TikTok photo post has a title (90 characters) and a description (contentText, 4,000); a video has one
+ * caption of 2,200 — `tiktok.title` when given, else contentText (TikTok's Content Posting API).
+ */
+const tiktokPhotoTitleMax = 90;
+const tiktokPhotoDescriptionMax = 4_000;
+
+function isTiktokPhoto(content: PostContent): boolean {
+  return content.platform === 'tiktok' && content.media?.kind === 'images';
+}
+
+function checkTiktokTitle(content: PostContent, problems: ContentProblem[]): void {
+  const title = content.platformPayload?.tiktok?.title;
+  if (title === undefined) return;
+  const max = isTiktokPhoto(content) ? tiktokPhotoTitleMax : textLimits.tiktok.max;
+  if (title.length > max) {
+    problems.push({
+      path: 'platformPayload.tiktok.title',
+      message: `TikTok allows ${n(max)} characters in the ${isTiktokPhoto(content) ? 'title of a photo post' : 'caption of a video'} (${countingNotes.tiktok}); this title has ${n(title.length)}`,
+    });
+  }
+}
+
 function checkPhotoCover(content: PostContent, problems: ContentProblem[]): void {
   const index = content.platformPayload?.tiktok?.photoCoverIndex;
   const { media } = content;
@@ -575,6 +599,9 @@ export function checkPostContent(content: PostContent, context: ContentContext =
   }
   if (content.platform === 'reddit') checkReddit(payload, problems);
   if (content.platform === 'youtube') checkYoutubeTitle(payload, context, problems);
-  if (content.platform === 'tiktok') checkPhotoCover(content, problems);
+  if (content.platform === 'tiktok' && placed.has('tiktok')) {
+    checkPhotoCover(content, problems);
+    checkTiktokTitle(content, problems);
+  }
   return problems;
 }

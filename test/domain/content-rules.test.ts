@@ -653,6 +653,34 @@ describe('TikTok photo cover', () => {
   });
 });
 
+describe('TikTok photo posts and titles', () => {
+  const photo = (contentText: string, title?: string) =>
+    post('tiktok', {
+      contentText,
+      media: images(2),
+      ...(title !== undefined ? { platformPayload: { tiktok: { title } } } : {}),
+    });
+
+  test('a photo post has a description of up to 4,000 characters, not the 2,200 of a video caption', () => {
+    expect(check(photo('a'.repeat(4_000)))).toEqual([]);
+    expectOnly(
+      check(photo('a'.repeat(4_001))),
+      'contentText',
+      'TikTok allows 4,000',
+      'this description has 4,001',
+    );
+    expectOnly(check(post('tiktok', { contentText: 'a'.repeat(2_201) })), 'contentText', '2,200');
+  });
+
+  test('a photo title has up to 90 characters; a video caption given as title up to 2,200', () => {
+    expect(check(photo('Hi', 'a'.repeat(90)))).toEqual([]);
+    expectOnly(check(photo('Hi', 'a'.repeat(91))), 'platformPayload.tiktok.title', 'title of a photo post');
+    const videoTitle = (title: string) => post('tiktok', { platformPayload: { tiktok: { title } } });
+    expect(check(videoTitle('a'.repeat(2_200)))).toEqual([]);
+    expectOnly(check(videoTitle('a'.repeat(2_201))), 'platformPayload.tiktok.title', 'caption of a video');
+  });
+});
+
 describe('YouTube title', () => {
   const youtube = (title: string | undefined) =>
     post('youtube', {

@@ -3,8 +3,9 @@
 import {
   postGroupCategory,
   postGroupDecider,
-  schedulablePosts,
+  approvalTargets,
   isApprovalCurrent,
+  scheduleTargets,
   type ActivePostGroup,
   type GroupFields,
   type GroupStatus,
@@ -324,12 +325,7 @@ async function approveCommand(
     ]);
   const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
   if (!scheduling) return base;
-  // Decide once without times to learn which posts this approval covers, then choose times for those.
-  const approved = postGroupDecider.decide(base, group);
-  const covered = approved.flatMap((e) =>
-    e.type === 'PostGroupApproved' ? e.data.posts.map((p) => p.postId) : [],
-  );
-  const posts = group.posts.filter((p) => covered.includes(p.id));
+  const posts = approvalTargets(group, input.approvePosts);
   const schedule = await chooseTimes(
     deps,
     group,
@@ -388,11 +384,8 @@ async function scheduleCommand(
     by: metadata.actor,
     now: metadata.now,
   };
-  // Only posts the decision will accept get times; the decider refuses the rest with the right error.
-  const ids = input.postIds ?? schedulablePosts(group).map((p) => p.id);
-  const posts = group.posts.filter(
-    (p) => ids.includes(p.id) && isApprovalCurrent(p) && p.status !== 'pending_approval',
-  );
+  // The decider's own choice of posts, so only posts it will schedule get times (and slot claims).
+  const posts = scheduleTargets(group, input.postIds);
   const schedule = await chooseTimes(deps, group, posts, input, metadata.now);
   return { ...base, schedule };
 }

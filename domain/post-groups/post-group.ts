@@ -620,27 +620,64 @@ function decideGroupStatus(
   }
 }
 
+/**
+ * The posts an approval covers: those named (refusing ones already out or canceled), or every post waiting
+ * for review. The command handler asks it too, to choose times for exactly these posts.
+ */
+export function approvalTargets(
+  group: ActivePostGroup,
+  approvePosts: readonly string[] | undefined,
+): PostState[] {
+  if (group.status === 'canceled') throw new Conflict('The post group is canceled', 'group_canceled');
+  if (approvePosts === undefined) {
+    return group.posts.filter(
+      (p) => awaitingReview.includes(p.status) || (p.status === 'failed' && !isApprovalCurrent(p)),
+    );
+  }
+  const named = namedPosts(group, approvePosts, 'approvePosts');
+  const refused = named.find((p) => inFlightOrSent.includes(p.status) || p.status === 'canceled');
+  if (refused)
+    throw new Conflict(
+      `Post ${refused.id} is ${refused.status} and cannot be approved`,
+      'post_not_approvable',
+    );
+  return named.filter((p) => !isApprovalCurrent(p) || awaitingReview.includes(p.status));
+}
+
+/**
+ * The posts a schedule command covers: those named (each must hold a current approval), or every post that
+ * holds one. The group must be approved. The command handler asks it too, to choose times for these posts.
+ */
+export function scheduleTargets(group: ActivePostGroup, postIds: readonly string[] | undefined): PostState[] {
+  if (group.status === 'draft' || group.status === 'pending_approval')
+    throw new Conflict(
+      `The post group is ${group.status}; approve it before scheduling`,
+      'group_not_approved',
+    );
+  if (group.status === 'canceled') throw new Conflict('The post group is canceled', 'group_canceled');
+  let targets: PostState[];
+  if (postIds !== undefined) {
+    targets = namedPosts(group, postIds, 'postIds');
+    for (const p of targets) {
+      if (awaitingReview.includes(p.status) || !isApprovalCurrent(p))
+        throw new Conflict(`Post ${p.id} is ${p.status}; approve it before scheduling`, 'post_not_approved');
+      if (!holdingApproval.includes(p.status))
+        throw new Conflict(`Post ${p.id} is ${p.status} and cannot be scheduled`, 'post_not_schedulable');
+    }
+  } else {
+    targets = schedulablePosts(group);
+  }
+  if (targets.length === 0)
+    throw new Conflict('No approved post in this group to schedule', 'nothing_to_schedule');
+  return targets;
+}
+
 function decideApprove(
   command: Extract<PostGroupCommand, { type: 'ApprovePostGroup' }>,
   state: PostGroupState,
 ): PostGroupEvent[] {
   const group = active(state);
-  if (group.status === 'canceled') throw new Conflict('The post group is canceled', 'group_canceled');
-  let targets: PostState[];
-  if (command.approvePosts !== undefined) {
-    const named = namedPosts(group, command.approvePosts, 'approvePosts');
-    const refused = named.filter((p) => inFlightOrSent.includes(p.status) || p.status === 'canceled');
-    if (refused.length > 0)
-      throw new Conflict(
-        `Post ${refused[0]!.id} is ${refused[0]!.status} and cannot be approved`,
-        'post_not_approvable',
-      );
-    targets = named.filter((p) => !isApprovalCurrent(p) || awaitingReview.includes(p.status));
-  } else {
-    targets = group.posts.filter(
-      (p) => awaitingReview.includes(p.status) || (p.status === 'failed' && !isApprovalCurrent(p)),
-    );
-  }
+  const targets = approvalTargets(group, command.approvePosts);
   const events: PostGroupEvent[] = [];
   if (targets.length > 0) {
     const level: ApprovalLevel = command.approvePosts !== undefined ? 'post' : 'group';
@@ -786,26 +823,7 @@ function decideSchedule(
   state: PostGroupState,
 ): PostGroupEvent[] {
   const group = active(state);
-  if (group.status === 'draft' || group.status === 'pending_approval')
-    throw new Conflict(
-      `The post group is ${group.status}; approve it before scheduling`,
-      'group_not_approved',
-    );
-  if (group.status === 'canceled') throw new Conflict('The post group is canceled', 'group_canceled');
-  let targets: PostState[];
-  if (command.postIds !== undefined) {
-    targets = namedPosts(group, command.postIds, 'postIds');
-    for (const p of targets) {
-      if (awaitingReview.includes(p.status) || !isApprovalCurrent(p))
-        throw new Conflict(`Post ${p.id} is ${p.status}; approve it before scheduling`, 'post_not_approved');
-      if (!holdingApproval.includes(p.status))
-        throw new Conflict(`Post ${p.id} is ${p.status} and cannot be scheduled`, 'post_not_schedulable');
-    }
-  } else {
-    targets = schedulablePosts(group);
-  }
-  if (targets.length === 0)
-    throw new Conflict('No approved post in this group to schedule', 'nothing_to_schedule');
+  const targets = scheduleTargets(group, command.postIds);
   return scheduleEvents(group, command, targets, command.schedule, command.timezone);
 }
 

@@ -27,9 +27,8 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
-  type CommandOutcome,
 } from '../shared/command-handler.js';
-import { deterministicUuid, newId } from '../shared/ids.js';
+import { deterministicEventIds, newId } from '../shared/ids.js';
 
 export const postGroupStream = (groupId: string) => streamName(postGroupCategory, groupId);
 
@@ -59,16 +58,51 @@ export interface WriteResult {
   appended: boolean;
 }
 
-function eventIdFor(seed: string | undefined) {
-  if (!seed) return undefined;
-  return (_event: unknown, index: number, revision: number) =>
-    deterministicUuid(seed, 'postGroup', String(revision), String(index));
-}
-
 /** The group as the caller's workspace sees it: another workspace's group does not exist. */
 function inWorkspace(state: PostGroupState, orgId: string): ActivePostGroup {
   if (state.kind === 'absent' || state.orgId !== orgId) throw new NotFound('Post group not found');
   return state;
+}
+
+/** Several decisions on one group taken in order and appended together: all of them or nothing. */
+const stepsDecider: Decider<PostGroupState, PostGroupCommand[], PostGroupEvent> = {
+  initialState: postGroupDecider.initialState,
+  evolve: postGroupDecider.evolve,
+  decide(commands, state) {
+    const events: PostGroupEvent[] = [];
+    let current = state;
+    for (const command of commands) {
+      const decided = postGroupDecider.decide(command, current);
+      events.push(...decided);
+      current = decided.reduce(postGroupDecider.evolve, current);
+    }
+    return events;
+  },
+};
+
+/**
+ * The one append of every post-group command: decides the commands in order against the group's stream
+ * (all of them or nothing), with ids from the idempotency seed and the idempotency record in the append.
+ */
+async function appendToGroup(
+  deps: PostGroupDeps,
+  orgId: string,
+  groupId: string,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+  commands: (state: PostGroupState) => Promise<PostGroupCommand[]>,
+): Promise<WriteResult> {
+  const outcome = await handleCommand(deps, {
+    stream: postGroupStream(groupId),
+    decider: stepsDecider,
+    command: commands,
+    metadata: { ...metadata, orgId },
+    eventId: deterministicEventIds(options.idempotencySeed, 'postGroup'),
+    sideWrite: options.sideWrite
+      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
+      : undefined,
+  });
+  return { group: inWorkspace(outcome.state, orgId), appended: outcome.events.length > 0 };
 }
 
 async function run(
@@ -79,17 +113,9 @@ async function run(
   options: WriteOptions,
   command: (group: ActivePostGroup) => PostGroupCommand | Promise<PostGroupCommand>,
 ): Promise<WriteResult> {
-  const outcome: CommandOutcome<PostGroupState, PostGroupEvent> = await handleCommand(deps, {
-    stream: postGroupStream(groupId),
-    decider: postGroupDecider,
-    command: (state) => command(inWorkspace(state, orgId)),
-    metadata: { ...metadata, orgId },
-    eventId: eventIdFor(options.idempotencySeed),
-    sideWrite: options.sideWrite
-      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
-      : undefined,
-  });
-  return { group: outcome.state as ActivePostGroup, appended: outcome.events.length > 0 };
+  return appendToGroup(deps, orgId, groupId, metadata, options, async (state) => [
+    await command(inWorkspace(state, orgId)),
+  ]);
 }
 
 function approvalIdFor(options: WriteOptions, revision: string): string {
@@ -128,43 +154,17 @@ export async function createPostGroup(
   metadata: CommandMetadata,
   options: WriteOptions = {},
 ): Promise<WriteResult> {
-  const outcome = await handleCommand(deps, {
-    stream: postGroupStream(input.groupId),
-    decider: postGroupDecider,
-    command: {
-      type: 'CreatePostGroup',
-      ...input,
-      by: metadata.actor,
-      now: metadata.now,
-      approvalId: approvalIdFor(options, 'create'),
-    },
-    metadata: { ...metadata, orgId: input.orgId },
-    eventId: eventIdFor(options.idempotencySeed),
-    sideWrite: options.sideWrite
-      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
-      : undefined,
-  });
-  const group = inWorkspace(outcome.state, input.orgId);
-  return { group, appended: outcome.events.length > 0 };
+  const command: PostGroupCommand = {
+    type: 'CreatePostGroup',
+    ...input,
+    by: metadata.actor,
+    now: metadata.now,
+    approvalId: approvalIdFor(options, 'create'),
+  };
+  return appendToGroup(deps, input.orgId, input.groupId, metadata, options, () => Promise.resolve([command]));
 }
 
 // ------------------------------------------------------------------------------------------- review
-
-/** Several decisions on one group taken in order and appended together: all of them or nothing. */
-const stepsDecider: Decider<PostGroupState, PostGroupCommand[], PostGroupEvent> = {
-  initialState: postGroupDecider.initialState,
-  evolve: postGroupDecider.evolve,
-  decide(commands, state) {
-    const events: PostGroupEvent[] = [];
-    let current = state;
-    for (const command of commands) {
-      const decided = postGroupDecider.decide(command, current);
-      events.push(...decided);
-      current = decided.reduce(postGroupDecider.evolve, current);
-    }
-    return events;
-  },
-};
 
 /** A step builds its commands from the group as the steps before it left it (it may ask the slot finder). */
 type Step = (group: ActivePostGroup) => PostGroupCommand[] | Promise<PostGroupCommand[]>;
@@ -177,28 +177,21 @@ async function runSteps(
   options: WriteOptions,
   steps: readonly Step[],
 ): Promise<WriteResult> {
-  const outcome = await handleCommand(deps, {
-    stream: postGroupStream(groupId),
-    decider: stepsDecider,
-    command: async (state) => {
-      let current = inWorkspace(state, orgId);
-      const commands: PostGroupCommand[] = [];
-      for (const step of steps) {
-        for (const command of await step(current)) {
-          commands.push(command);
-          const decided = postGroupDecider.decide(command, current);
-          current = decided.reduce(postGroupDecider.evolve, current as PostGroupState) as ActivePostGroup;
-        }
-      }
-      return commands;
-    },
-    metadata: { ...metadata, orgId },
-    eventId: eventIdFor(options.idempotencySeed),
-    sideWrite: options.sideWrite
-      ? (trx, o) => options.sideWrite!(trx, o.state as ActivePostGroup)
-      : undefined,
+  return appendToGroup(deps, orgId, groupId, metadata, options, async (state) => {
+    let current = inWorkspace(state, orgId);
+    const commands: PostGroupCommand[] = [];
+    for (const [index, step] of steps.entries()) {
+      const built = await step(current);
+      commands.push(...built);
+      // The next step builds on what this one decided (the last needs no look-ahead).
+      if (index < steps.length - 1)
+        for (const command of built)
+          current = postGroupDecider
+            .decide(command, current)
+            .reduce(postGroupDecider.evolve, current as PostGroupState) as ActivePostGroup;
+    }
+    return commands;
   });
-  return { group: outcome.state as ActivePostGroup, appended: outcome.events.length > 0 };
 }
 
 /**

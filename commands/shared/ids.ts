@@ -9,3 +9,13 @@ export { deterministicUuid };
 export function newId(seed?: string[]): string {
   return seed ? deterministicUuid(...seed) : randomUUID();
 }
+
+/**
+ * Event ids derived from an idempotency seed (and a scope), so a retried append after a crash is recognised
+ * as the same events; undefined (random ids) without a seed.
+ */
+export function deterministicEventIds(seed: string | undefined, ...scope: string[]) {
+  if (!seed) return undefined;
+  return (_event: unknown, index: number, revision: number) =>
+    deterministicUuid(seed, ...scope, String(revision), String(index));
+}

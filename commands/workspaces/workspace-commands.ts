@@ -19,7 +19,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
 } from '../shared/command-handler.js';
-import { deterministicUuid } from '../shared/ids.js';
+import { deterministicEventIds } from '../shared/ids.js';
 
 export type ActiveWorkspace = Extract<WorkspaceState, { status: 'active' }>;
 
@@ -31,12 +31,6 @@ export interface CreateWorkspaceInput {
   slug: string;
   name: string;
   ownerId: string;
-}
-
-function eventIdFor(seed: string | undefined) {
-  if (!seed) return undefined;
-  return (_event: unknown, index: number, revision: number) =>
-    deterministicUuid(seed, String(revision), String(index));
 }
 
 export async function createWorkspace(
@@ -63,7 +57,7 @@ export async function createWorkspace(
           : false,
     }),
     metadata: { ...metadata, orgId: input.orgId },
-    eventId: eventIdFor(options.idempotencySeed && `${options.idempotencySeed}:slug`),
+    eventId: deterministicEventIds(options.idempotencySeed && `${options.idempotencySeed}:slug`),
     awaitReadModels: false,
   });
   const outcome = await handleCommand(deps, {
@@ -71,7 +65,7 @@ export async function createWorkspace(
     decider: workspaceDecider,
     command: { type: 'CreateWorkspace', ...input, now: metadata.now },
     metadata: { ...metadata, orgId: input.orgId },
-    eventId: eventIdFor(options.idempotencySeed && `${options.idempotencySeed}:workspace`),
+    eventId: deterministicEventIds(options.idempotencySeed && `${options.idempotencySeed}:workspace`),
     sideWrite: options.sideWrite
       ? (trx, o) => options.sideWrite!(trx, o.state as ActiveWorkspace)
       : undefined,

@@ -81,11 +81,15 @@ export function requireWorkspace(
     if (orgId !== undefined && orgId !== principal.orgId) {
       throw new Forbidden('This token does not give access to that workspace');
     }
-    if (permission !== undefined && !principal.permissions.includes(permission)) {
-      throw new Forbidden('Your role does not allow this action');
-    }
+    if (permission !== undefined) requirePermission(c, permission);
     await next();
   };
+}
+
+/** 403 unless the principal's role grants one of the permissions (for checks that depend on the body). */
+export function requirePermission(c: Context<AppEnv>, ...anyOf: Permission[]): void {
+  const granted = principalOf(c).permissions;
+  if (!anyOf.some((p) => granted.includes(p))) throw new Forbidden('Your role does not allow this action');
 }
 
 /** The authenticated principal; a route that forgot `authenticate()` fails loudly instead of leaking. */

@@ -19,16 +19,16 @@ import type { ActivePostGroup, NewPostInput } from '../../domain/post-groups/pos
 import { checkPostContent } from '../../domain/post-groups/content-rules.js';
 import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
-import { Forbidden, NotFound, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
-import type { Permission } from '../../domain/workspaces/roles.js';
+import { NotFound, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
 import { postGroupAuditTrail } from '../../projections/post-groups/audit-trail.js';
 import { getPostGroupWithPosts } from '../../projections/post-groups/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { existingTagIds } from '../../projections/tags/queries.js';
-import { principalOf, secured } from '../auth/middleware.js';
+import { requirePermission, secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
 import {
@@ -45,21 +45,12 @@ import {
   updatePostGroupBody,
 } from './schemas.js';
 
-export const orgParams = z.object({ orgId: z.uuid().openapi({ param: { name: 'orgId', in: 'path' } }) });
 const groupParams = orgParams.extend({
   groupId: z.uuid().openapi({ param: { name: 'groupId', in: 'path' } }),
-});
-export const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().openapi({ description: 'Retry-safe key (1–255 characters)' }),
 });
 /** A body the spec marks optional: absent, or a JSON object. */
 const optionalBody = <T extends z.ZodType>(schema: T) =>
   ({ required: false, content: { 'application/json': { schema } } }) as const;
-
-export function requirePermission(c: Context<AppEnv>, ...anyOf: Permission[]): void {
-  const granted = principalOf(c).permissions;
-  if (!anyOf.some((p) => granted.includes(p))) throw new Forbidden('Your role does not allow this action');
-}
 
 export function postGroupDeps(services: RouteServices): PostGroupDeps {
   return { ...services.commands, slotFinder: services.slotFinder };

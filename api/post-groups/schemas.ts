@@ -3,23 +3,10 @@
 import { z } from '@hono/zod-openapi';
 import { groupStatuses, postStatuses, rejectReasons } from '../../domain/post-groups/post-group.js';
 import { platforms, replySettingsValues } from '../../domain/post-groups/post-content.js';
+import { timezoneSchema } from '../shared/params.js';
 
 export const platformSchema = z.enum(platforms).openapi('Platform');
 export const replySettingsSchema = z.enum(replySettingsValues);
-
-export const isTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-export const timezoneSchema = z
-  .string()
-  .refine(isTimezone, 'must be an IANA time zone, e.g. Europe/Berlin')
-  .openapi({ example: 'Europe/Berlin' });
 
 /** An instant with an offset; stored and answered in UTC. */
 export const instantSchema = z.iso
@@ -189,6 +176,14 @@ const shortText = z.string().trim().max(500);
 const contentText = z.string().max(100_000);
 const tagIds = z.array(z.uuid()).max(50);
 
+/** What every new post carries, in post groups and drafts alike. */
+const newPostShape = {
+  platform: platformSchema,
+  contentText,
+  socialAccountId: z.uuid().optional(),
+  media: mediaAssetSchema.optional(),
+};
+
 export const createPostGroupBody = z
   .object({
     title,
@@ -196,10 +191,7 @@ export const createPostGroupBody = z
       .array(
         z
           .object({
-            platform: platformSchema,
-            contentText,
-            socialAccountId: z.uuid().optional(),
-            media: mediaAssetSchema.optional(),
+            ...newPostShape,
             platformPayload: platformPayloadSchema.optional(),
             replySettings: replySettingsSchema.optional(),
           })
@@ -228,20 +220,8 @@ export const createDraftBody = z
     posts: z
       .array(
         z
-          .object({
-            platform: platformSchema,
-            contentText,
-            socialAccountId: z.uuid().optional(),
-            media: mediaAssetSchema.optional(),
-            reddit: redditSettingsSchema.optional(),
-            youtube: youtubeSettingsSchema.optional(),
-            tiktok: tiktokSettingsSchema.optional(),
-            thread: z.array(z.string()).max(100).optional(),
-            quoteTweetUrl: z.string().max(2048).optional(),
-            communityUrl: z.string().max(2048).optional(),
-            replySettings: replySettingsSchema.optional(),
-            poll: pollSchema.optional(),
-          })
+          // Drafts take the platform settings beside the post; they are kept in its platformPayload.
+          .object({ ...newPostShape, ...platformPayloadSchema.shape })
           .strict(),
       )
       .min(1)

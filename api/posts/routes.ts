@@ -1,10 +1,15 @@
 // Post routes: list posts (filters, sorts, paging), the scheduler calendar, edit, delete and post-now.
 // Lists come from the posts read model; writes go through the post's group aggregate.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { deletePost, requestPublishNow, updatePost } from '../../commands/post-groups/post-group-commands.js';
+import {
+  deletePost,
+  requestPublishNow,
+  updatePost,
+  type WriteResult,
+} from '../../commands/post-groups/post-group-commands.js';
 import { postStatuses } from '../../domain/post-groups/post-group.js';
 import { platforms } from '../../domain/post-groups/post-content.js';
-import { postView } from '../../domain/post-groups/views.js';
+import { postView, type PostView } from '../../domain/post-groups/views.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import {
   findPostGroupIdOfPost,
@@ -14,20 +19,15 @@ import {
   type PostQuery,
   type PostSort,
 } from '../../projections/post-groups/queries.js';
-import { principalOf, secured } from '../auth/middleware.js';
+import { principalOf, requirePermission, secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { defineListQuery, pagedResponse, type ParsedListQuery } from '../platform/paging.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata } from '../shared/write.js';
-import {
-  groupWrite,
-  idempotencyHeaders,
-  orgParams,
-  postGroupDeps,
-  requirePermission,
-} from '../post-groups/routes.js';
+import { groupWrite, postGroupDeps } from '../post-groups/routes.js';
+import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import { postSchema, updatePostBody } from '../post-groups/schemas.js';
 
 const instantFilter = z.iso.datetime({ offset: true }).transform((v) => new Date(v).toISOString());
@@ -162,6 +162,15 @@ async function groupOfPost(services: RouteServices, orgId: string, postId: strin
   return { orgId, groupId, postId };
 }
 
+/** Answers a post write with that post as the command left it. */
+const renderPost =
+  (postId: string) =>
+  async (_db: unknown, { group }: WriteResult): Promise<PostView> => {
+    const post = group.posts.find((p) => p.id === postId);
+    if (!post) throw new NotFound('Post not found');
+    return postView(group, post);
+  };
+
 export function postRoutes(services: RouteServices) {
   const deps = postGroupDeps(services);
   return (app: OpenAPIHono<AppEnv>) => {
@@ -236,11 +245,7 @@ export function postRoutes(services: RouteServices) {
             commandMetadata(c, services),
             { ...options, maySchedule },
           ),
-        async (_db, { group }) => {
-          const post = group.posts.find((p) => p.id === postId);
-          if (!post) throw new NotFound('Post not found');
-          return postView(group, post);
-        },
+        renderPost(postId),
       ) as never;
     });
 
@@ -282,11 +287,7 @@ export function postRoutes(services: RouteServices) {
             commandMetadata(c, services),
             options,
           ),
-        async (_db, { group }) => {
-          const post = group.posts.find((p) => p.id === postId);
-          if (!post) throw new NotFound('Post not found');
-          return postView(group, post);
-        },
+        renderPost(postId),
       ) as never;
     });
   };

@@ -4,7 +4,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { createTag, deleteTag, updateTag } from '../../commands/tags/tag-commands.js';
 import { newId } from '../../commands/shared/ids.js';
 import type { RecordResponse } from '../../commands/shared/idempotent.js';
-import { NotFound } from '../../domain/shared/errors.js';
 import { maxTagNameLength, tagColorPattern, type Tag } from '../../domain/tags/tags.js';
 import type { TagsTable } from '../../projections/read-models.js';
 import { listTags } from '../../projections/tags/queries.js';
@@ -12,6 +11,7 @@ import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
 
@@ -42,14 +42,8 @@ const updateTagBody = z
   .strict()
   .openapi('UpdateTag');
 
-const orgParams = z.object({
-  orgId: z.uuid().openapi({ param: { name: 'orgId', in: 'path' } }),
-});
 const tagParams = orgParams.extend({
   tagId: z.uuid().openapi({ param: { name: 'tagId', in: 'path' } }),
-});
-const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().openapi({ description: 'Retry-safe key (1–255 characters)' }),
 });
 
 function fromAggregate(tag: Tag): TagBody {
@@ -175,27 +169,16 @@ export function tagRoutes(services: RouteServices) {
 
     app.openapi(deleteRouteDef, async (c) => {
       const { orgId, tagId } = c.req.valid('param');
-      const write = (execute: Parameters<typeof idempotentWrite>[3]) =>
-        idempotentWrite(c, services, undefined, execute);
-      try {
-        return (await write(async ({ record }) => {
-          const { tag, appended } = await deleteTag(
-            services.commands,
-            orgId,
-            tagId,
-            commandMetadata(c, services),
-            { sideWrite: recordWith(record) },
-          );
-          return { response: answer(tag), appended };
-        })) as never;
-      } catch (error) {
-        // A concurrent twin with the same Idempotency-Key deleted the tag first and recorded its answer;
-        // replay that instead of a 404. Without a recorded answer the 404 stands.
-        if (!(error instanceof NotFound) || c.req.header('idempotency-key') === undefined) throw error;
-        return (await write(async () => {
-          throw error;
-        })) as never;
-      }
+      return idempotentWrite(c, services, undefined, async ({ record }) => {
+        const { tag, appended } = await deleteTag(
+          services.commands,
+          orgId,
+          tagId,
+          commandMetadata(c, services),
+          { sideWrite: recordWith(record) },
+        );
+        return { response: answer(tag), appended };
+      }) as never;
     });
   };
 }

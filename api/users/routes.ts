@@ -11,6 +11,7 @@ import { errorResponses } from '../platform/errors.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
+import { idempotencyHeaders, timezoneSchema } from '../shared/params.js';
 
 export const userSchema = z
   .object({
@@ -26,14 +27,6 @@ export const userSchema = z
   })
   .openapi('User');
 
-const isTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const isLocale = (locale: string) => {
   try {
     return Intl.getCanonicalLocales(locale).length === 1;
@@ -52,11 +45,7 @@ const updateUserBody = z
       .optional(),
     activeOrgId: z.uuid().nullable().optional(),
     locale: z.string().refine(isLocale, 'must be a BCP 47 language tag, e.g. en-GB').nullable().optional(),
-    timezone: z
-      .string()
-      .refine(isTimezone, 'must be an IANA time zone, e.g. Europe/Berlin')
-      .nullable()
-      .optional(),
+    timezone: timezoneSchema.nullable().optional(),
   })
   .strict()
   .openapi('UpdateUser');
@@ -115,7 +104,7 @@ const patchMe = createRoute({
   security: [{ bearerAuth: [] }],
   middleware: [authenticate()] as const,
   request: {
-    headers: z.object({ 'idempotency-key': z.string().optional() }),
+    headers: idempotencyHeaders,
     body: { required: true, content: { 'application/json': { schema: updateUserBody } } },
   },
   responses: {

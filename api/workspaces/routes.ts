@@ -11,6 +11,7 @@ import { defineListQuery } from '../platform/paging.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
+import { idempotencyHeaders } from '../shared/params.js';
 
 export const workspaceSchema = z
   .object({
@@ -84,9 +85,7 @@ const createRouteDef = createRoute({
   security: [{ bearerAuth: [] }],
   middleware: [authenticate()] as const,
   request: {
-    headers: z.object({
-      'idempotency-key': z.string().optional().openapi({ description: 'Retry-safe key (1–255 characters)' }),
-    }),
+    headers: idempotencyHeaders,
     body: { required: true, content: { 'application/json': { schema: createWorkspaceBody } } },
   },
   responses: {

@@ -99,8 +99,3 @@ export class IdempotencyStore {
     return Number(result.numAffectedRows ?? 0);
   }
 }
-
-export function isIdempotencyRace(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'idempotency_keys_pkey';
-}

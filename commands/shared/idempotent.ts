@@ -1,11 +1,6 @@
 // Runs a write under an optional Idempotency-Key: replays the stored response, or executes and stores it
 // with the append (or alone when nothing was appended). A concurrent twin loses on the key and replays.
-import {
-  isIdempotencyRace,
-  type IdempotencyRequest,
-  type IdempotencyStore,
-  type StoredResponse,
-} from './idempotency.js';
+import { type IdempotencyRequest, type IdempotencyStore, type StoredResponse } from './idempotency.js';
 
 export type RecordResponse = (trx: unknown, response: StoredResponse) => Promise<void>;
 
@@ -27,7 +22,8 @@ export async function runIdempotent(
     if (!recorded) await store.recordStandalone(request, response);
     return { ...response, replayed: false };
   } catch (error) {
-    if (!isIdempotencyRace(error)) throw error;
+    // A concurrent twin with the same key may have won: it lost the key race, or its command was refused
+    // because the winner already acted (a twin DELETE finds nothing to delete). Either way, the winner answers.
     const winner = await store.replay(request);
     if (!winner) throw error;
     return { ...winner, replayed: true };

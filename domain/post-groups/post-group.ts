@@ -375,6 +375,22 @@ export function combinedContentHash(posts: ReadonlyArray<{ postId: string; conte
   return `sha256:${createHash('sha256').update(canonicalJson(sorted)).digest('hex')}`;
 }
 
+/** The group status once the given posts have moved to `status`. */
+function groupStatusAfter(
+  group: ActivePostGroup,
+  postIds: readonly string[],
+  status: PostStatus,
+  fallback: GroupStatus = group.status,
+): GroupStatus {
+  const moved = new Set(postIds);
+  return deriveGroupStatus(
+    group.posts.map((p) => (moved.has(p.id) ? { ...p, status } : p)),
+    fallback,
+  );
+}
+
+const ids = (posts: readonly PostState[]) => posts.map((p) => p.id);
+
 function active(state: PostGroupState): ActivePostGroup {
   if (state.kind === 'absent') throw new NotFound('Post group not found');
   return state;
@@ -509,9 +525,6 @@ function submitForApproval(
   cause: 'submitted' | 'group_edited' | 'post_edited',
 ): PostGroupEvent[] {
   if (posts.length === 0) return [];
-  const next = group.posts.map((p) =>
-    posts.some((q) => q.id === p.id) ? { ...p, status: 'pending_approval' as const } : p,
-  );
   return [
     {
       type: 'PostGroupSubmittedForApproval',
@@ -521,7 +534,7 @@ function submitForApproval(
         level,
         cause,
         posts: postHashes(posts),
-        groupStatus: deriveGroupStatus(next, group.status),
+        groupStatus: groupStatusAfter(group, ids(posts), 'pending_approval'),
       },
     },
   ];
@@ -695,9 +708,6 @@ function decideApprove(
             postId: p.id,
             action: p.everApproved ? ('reapproved' as const) : ('approved' as const),
           }));
-    const next = group.posts.map((p) =>
-      targets.some((t) => t.id === p.id) ? { ...p, status: 'approved' as const } : p,
-    );
     events.push({
       type: 'PostGroupApproved',
       data: {
@@ -705,7 +715,7 @@ function decideApprove(
         level,
         records,
         posts: postHashes(targets),
-        groupStatus: deriveGroupStatus(next, group.status),
+        groupStatus: groupStatusAfter(group, ids(targets), 'approved'),
       },
     });
   } else if (group.status === 'draft' || group.status === 'pending_approval') {
@@ -741,9 +751,6 @@ function scheduleEvents(
   }
   const tz = timezone !== undefined && timezone !== group.timezone ? timezone : null;
   if (assignments.length === 0 && tz === null) return [];
-  const next = group.posts.map((p) =>
-    assignments.some((a) => a.postId === p.id) ? { ...p, status: 'scheduled' as const } : p,
-  );
   return [
     {
       type: 'PostsScheduled',
@@ -751,7 +758,11 @@ function scheduleEvents(
         ...by(group, command),
         posts: assignments,
         timezone: tz,
-        groupStatus: deriveGroupStatus(next, group.status),
+        groupStatus: groupStatusAfter(
+          group,
+          assignments.map((a) => a.postId),
+          'scheduled',
+        ),
       },
     },
   ];
@@ -782,9 +793,6 @@ function decideReject(
     level === 'group'
       ? [{ approvalId: command.approvalId, postId: null }]
       : targets.map((p) => ({ approvalId: deterministicUuid(command.approvalId, p.id), postId: p.id }));
-  const next = group.posts.map((p) =>
-    targets.some((t) => t.id === p.id) ? { ...p, status: 'draft' as const } : p,
-  );
   const note = command.note?.trim() ? command.note.trim() : null;
   return [
     {
@@ -796,7 +804,7 @@ function decideReject(
         posts: postHashes(targets),
         reason: command.reason ?? null,
         note,
-        groupStatus: deriveGroupStatus(next, 'draft'),
+        groupStatus: groupStatusAfter(group, ids(targets), 'draft', 'draft'),
       },
     },
     {
@@ -917,10 +925,7 @@ function decideUpdatePost(
             cause: target === 'draft' ? 'returned_to_draft' : 'canceled',
             postIds: [now.id],
             status: target,
-            groupStatus: deriveGroupStatus(
-              current.posts.map((p) => (p.id === now.id ? { ...p, status: target } : p)),
-              current.status,
-            ),
+            groupStatus: groupStatusAfter(current, [now.id], target),
           },
         });
         break;
@@ -936,10 +941,7 @@ function decideUpdatePost(
               cause: 'unscheduled',
               postIds: [now.id],
               status: 'approved',
-              groupStatus: deriveGroupStatus(
-                current.posts.map((p) => (p.id === now.id ? { ...p, status: 'approved' as const } : p)),
-                current.status,
-              ),
+              groupStatus: groupStatusAfter(current, [now.id], 'approved'),
             },
           });
         } else {

@@ -1,7 +1,7 @@
 // Shared helpers of the post endpoint tests: typed calls to the post, post-group, draft and tag endpoints, and
 // a seeded workspace whose posts cover every filter and sort of list posts and the scheduler calendar.
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { expect, test } from 'vitest';
 import { eventCount, type TestService } from '../../support/runtime.js';
 import type { TestWorkspace } from '../../support/workspace.js';
 import type { ErrorBody, Group, Post } from '../post-groups/support.js';
@@ -157,6 +157,53 @@ export function refusedBy(service: TestService, api: Client): Refused {
     if (postId) expect(await api.find(postId)).toEqual(listed);
     return body;
   };
+}
+
+export interface PostIdCheckContext {
+  service: TestService;
+  api: Client;
+  otherApi: Client;
+  other: TestWorkspace;
+  refused: Refused;
+  /** A post of this workspace, and one of the other workspace. */
+  post: PostBody;
+  theirs: PostBody;
+}
+
+/**
+ * The checks every post write answers alike for the post id and the token: another workspace's post and an
+ * unknown post 404, another workspace's token 403, no token 401, a post id that is not a uuid 400 — each
+ * appending nothing. `send` makes the request as this workspace's owner, or with the token given.
+ */
+export function postIdChecks(
+  context: () => PostIdCheckContext,
+  send: (api: Client, postId: string, token?: string) => Promise<Response>,
+  withoutToken: { method: string; suffix?: string; body?: unknown },
+): void {
+  test("another workspace's post with this workspace's token: 404", async () => {
+    const { api, otherApi, refused, theirs } = context();
+    await refused(() => send(api, theirs.id), 404);
+    expect(await otherApi.find(theirs.id)).toEqual(theirs);
+  });
+  test('an unknown post id: 404', async () => {
+    const { api, refused } = context();
+    await refused(() => send(api, randomUUID()), 404);
+  });
+  test('a token of another workspace: 403', async () => {
+    const { api, other, refused, post } = context();
+    await refused(() => send(api, post.id, other.tokens.owner), 403, post.id);
+  });
+  test('no token: 401', async () => {
+    const { service, api, refused, post } = context();
+    const path = `${api.postPath(post.id)}${withoutToken.suffix ?? ''}`;
+    const options = withoutToken.body !== undefined ? { body: withoutToken.body } : {};
+    await refused(() => service.request(withoutToken.method, path, options), 401, post.id);
+  });
+  test('a post id that is not a uuid: 400', async () => {
+    const { api, refused } = context();
+    const error = await refused(() => send(api, 'not-a-uuid'), 400);
+    expect(error.details?.map((d) => d.path)).toEqual(['param.postId']);
+  });
 }
 
 /** What the seeded workspace holds, to compute each filter's expected answer without asking the service. */

@@ -1,11 +1,18 @@
 // POST ORG/marketing/posts/{postId}/post-now through the whole service: only approved (or scheduled) posts are
 // published; draft and pending_approval are 409 (spec), as is a second request; posts:publish is needed. Refused
 // requests append nothing; an Idempotency-Key replay answers the same.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
-import { client, inMinutes, refusedBy, type Client, type PostBody, type Refused } from './helpers.js';
+import {
+  client,
+  inMinutes,
+  refusedBy,
+  type Client,
+  type PostBody,
+  type Refused,
+  postIdChecks,
+} from './helpers.js';
 
 let service: TestService;
 let ws: TestWorkspace;
@@ -100,23 +107,11 @@ describe('refused requests: nothing appended, the post stays', () => {
   test('an editor (no posts:publish): 403', async () => {
     await refused(() => api.postNow(post.id, ws.tokens.editor), 403, post.id);
   });
-  test("another workspace's post with this workspace's token: 404", async () => {
-    await refused(() => api.postNow(theirs.id), 404);
-    expect(await otherApi.find(theirs.id)).toEqual(theirs);
-  });
-  test('an unknown post id: 404', async () => {
-    await refused(() => api.postNow(randomUUID()), 404);
-  });
-  test('a token of another workspace: 403', async () => {
-    await refused(() => api.postNow(post.id, other.tokens.owner), 403, post.id);
-  });
-  test('no token: 401', async () => {
-    await refused(() => service.request('POST', `${api.postPath(post.id)}/post-now`), 401, post.id);
-  });
-  test('a post id that is not a uuid: 400', async () => {
-    const error = await refused(() => api.postNow('not-a-uuid'), 400);
-    expect(error.details?.map((d) => d.path)).toEqual(['param.postId']);
-  });
+  postIdChecks(
+    () => ({ service, api, otherApi, other, refused, post, theirs }),
+    (client, postId, token) => client.postNow(postId, token),
+    { method: 'POST', suffix: '/post-now' },
+  );
   test('the post is still approved and can be published by an admin', async () => {
     expect((await api.json<PostBody>(await api.postNow(post.id, ws.tokens.admin))).status).toBe('publishing');
   });

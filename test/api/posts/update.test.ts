@@ -15,6 +15,7 @@ import {
   type PostBody,
   type Refused,
   refusedBy,
+  postIdChecks,
 } from './helpers.js';
 
 let service: TestService;
@@ -574,27 +575,11 @@ describe('refused requests: 404, 403, 401, 400 for the post id, nothing appended
     theirs = (await otherApi.createGroup([{ platform: 'x', contentText: 'Theirs' }])).posts[0]!;
   });
 
-  test("another workspace's post with this workspace's token: 404", async () => {
-    await refused(() => api.patch(theirs.id, { contentText: 'Mine now' }), 404);
-    expect(await otherApi.find(theirs.id)).toEqual(theirs);
-  });
-  test('an unknown post id: 404', async () => {
-    await refused(() => api.patch(randomUUID(), { contentText: 'Nobody' }), 404);
-  });
-  test('a token of another workspace: 403', async () => {
-    await refused(() => api.patch(post.id, { contentText: 'Intruder' }, other.tokens.owner), 403, post.id);
-  });
-  test('no token: 401', async () => {
-    await refused(
-      () => service.request('PATCH', api.postPath(post.id), { body: { contentText: 'Anyone' } }),
-      401,
-      post.id,
-    );
-  });
-  test('a post id that is not a uuid: 400', async () => {
-    const error = await refused(() => api.patch('not-a-uuid', { contentText: 'x' }), 400);
-    expect(paths(error)).toEqual(['param.postId']);
-  });
+  postIdChecks(
+    () => ({ service, api, otherApi, other, refused, post, theirs }),
+    (client, postId, token) => client.patch(postId, { contentText: 'Intruder' }, token),
+    { method: 'PATCH', body: { contentText: 'Anyone' } },
+  );
 });
 
 describe('Idempotency-Key', () => {

@@ -1,55 +1,18 @@
 // The spec's PostGroup and Post shapes, rendered from the aggregate state. One rendering serves command
 // responses, the read models (which store it) and the auditors' point-in-time view, so they never drift.
-import type { ActivePostGroup, ApprovalRecord, GroupStatus, PostState, PostStatus } from './post-group.js';
-import type { MediaAsset, Platform, PlatformPayload } from './post-content.js';
+import type { ActivePostGroup, PostState, StrategyLink } from './post-group.js';
 
-export interface PostGroupView {
-  id: string;
-  orgId: string;
-  title: string;
-  topic: string | null;
-  objective: string | null;
-  status: GroupStatus;
-  timezone: string;
-  scheduledFor: string | null;
-  approvedBy: string | null;
-  approvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  scheduleReason: string | null;
-  tagIds: string[];
-  approvals: ApprovalRecord[];
-  strategyId: string | null;
-  strategyVersion: number | null;
-  pillarId: string | null;
-  priorityId: string | null;
-  contentType: string | null;
-  opportunityId: string | null;
-}
+/** The group as the spec shows it: its state without internal bookkeeping, strategy links flattened. */
+export type PostGroupView = Omit<ActivePostGroup, 'kind' | 'everApproved' | 'strategy' | 'posts'> &
+  StrategyLink;
 
-export interface PostView {
-  id: string;
+/** A post as the spec shows it: its state with the workspace, without the approval and publish bookkeeping. */
+export type PostView = Omit<
+  PostState,
+  'contentHash' | 'approvedContentHash' | 'everApproved' | 'publishRequests'
+> & {
   orgId: string;
-  groupId: string;
-  platform: Platform;
-  socialAccountId: string | null;
-  status: PostStatus;
-  scheduledForUtc: string | null;
-  contentText: string;
-  media: MediaAsset | null;
-  platformPayload: PlatformPayload | null;
-  publishedExternalId: string | null;
-  publishedUrl: string | null;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  nextRetryAt: string | null;
-  lastError: string | null;
-  idempotencyKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-  scheduleReason: string | null;
-  approvals: ApprovalRecord[];
-}
+};
 
 export function postGroupView(group: ActivePostGroup): PostGroupView {
   return {

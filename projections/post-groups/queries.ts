@@ -67,41 +67,38 @@ function filtered(db: Kysely<ReadModels>, orgId: string, query: Pick<PostQuery, 
   return q;
 }
 
-export async function listPosts(
-  db: Kysely<ReadModels>,
-  orgId: string,
-  query: PostQuery,
-): Promise<{ items: PostView[]; total: number }> {
-  const column = sortColumns[query.sortBy];
-  const [rows, count] = await Promise.all([
-    filtered(db, orgId, query)
-      .select('body')
-      .orderBy(sql.ref(column), (ob) => sortOrder(ob, query))
-      .orderBy('id', query.sortDir)
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    filtered(db, orgId, query)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((r) => r.body), total: Number(count.n) };
-}
-
-export async function listSchedulerEvents(
-  db: Kysely<ReadModels>,
-  orgId: string,
-  query: PostQuery,
-): Promise<PostView[]> {
-  const column = sortColumns[query.sortBy];
-  const rows = await filtered(db, orgId, { ...query, onlyTimed: true })
+/** One page of post bodies in the query's order (ties broken by id, so pages never overlap). */
+async function page(db: Kysely<ReadModels>, orgId: string, query: PostQuery): Promise<PostView[]> {
+  const rows = await filtered(db, orgId, query)
     .select('body')
-    .orderBy(sql.ref(column), (ob) => sortOrder(ob, query))
+    .orderBy(sql.ref(sortColumns[query.sortBy]), (ob) => sortOrder(ob, query))
     .orderBy('id', query.sortDir)
     .limit(query.limit)
     .offset(query.offset)
     .execute();
   return rows.map((r) => r.body);
+}
+
+export async function listPosts(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  query: PostQuery,
+): Promise<{ items: PostView[]; total: number }> {
+  const [items, count] = await Promise.all([
+    page(db, orgId, query),
+    filtered(db, orgId, query)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}
+
+export function listSchedulerEvents(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  query: PostQuery,
+): Promise<PostView[]> {
+  return page(db, orgId, { ...query, onlyTimed: true });
 }
 
 /** The group a post belongs to, within the workspace (null for another workspace's or an unknown post). */

@@ -51,6 +51,54 @@ export const envSchema = z
         .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
         .optional(),
     ),
+    /** `sandbox` (default): every platform is simulated locally; `live`: the real platform APIs below. */
+    PLATFORM_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
+    /** Platforms that stay in the sandbox when PLATFORM_MODE=live (comma-separated platform values). */
+    SANDBOX_PLATFORMS: optionalString,
+    X_CLIENT_ID: optionalString,
+    X_CLIENT_SECRET: optionalString,
+    LINKEDIN_CLIENT_ID: optionalString,
+    LINKEDIN_CLIENT_SECRET: optionalString,
+    /** LinkedIn's `LinkedIn-Version` header (YYYYMM); LinkedIn retires versions after a year. */
+    LINKEDIN_API_VERSION: z
+      .string()
+      .regex(/^\d{6}$/, 'must be YYYYMM, e.g. 202611')
+      .default('202611'),
+    FACEBOOK_APP_ID: optionalString,
+    FACEBOOK_APP_SECRET: optionalString,
+    INSTAGRAM_APP_ID: optionalString,
+    INSTAGRAM_APP_SECRET: optionalString,
+    THREADS_APP_ID: optionalString,
+    THREADS_APP_SECRET: optionalString,
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    TIKTOK_CLIENT_KEY: optionalString,
+    TIKTOK_CLIENT_SECRET: optionalString,
+    REDDIT_CLIENT_ID: optionalString,
+    REDDIT_CLIENT_SECRET: optionalString,
+    REDDIT_USER_AGENT: optionalString,
+    /** Sandbox faults for a share of calls, e.g. `fail=0.2,timeout=0.05,pending=0.3` (also set at run time by the CLI). */
+    SANDBOX_FAULTS: optionalString,
+    /** How long a sandbox publish answered "pending" stays pending. */
+    SANDBOX_PENDING_MS: z.coerce.number().int().min(0).max(3_600_000).default(1500),
+    /** Attempts before a post fails for good (the first attempt included). */
+    PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    /** First retry delay; each further retry doubles it (with jitter), up to PUBLISH_RETRY_MAX_MS. */
+    PUBLISH_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+    PUBLISH_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),
+    /** A platform call taking longer has an unknown outcome. */
+    PUBLISH_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    /** An attempt open this long without an outcome (its worker died) is checked against the platform. */
+    PUBLISH_STALE_ATTEMPT_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
+    /** How often a post awaiting the platform is polled, and when it gives up. */
+    PUBLISH_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
+    PUBLISH_PENDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(3_600_000),
+    /** Publish jobs one worker process runs at once. */
+    PUBLISH_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /** How often the due-post sweep runs (it also wakes on every change). */
+    PUBLISH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
+    /** How long post-now waits for the attempt's outcome before answering with the post as it is. */
+    POST_NOW_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()

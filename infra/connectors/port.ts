@@ -1,0 +1,193 @@
+// The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion and account info.
+// Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
+import type { MediaAsset, Platform, PlatformPayload } from '../../domain/post-groups/post-content.js';
+
+export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
+
+/** What a platform granted. Stored encrypted (infra/crypto), never logged, never returned by the API. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  /** ISO time the access token stops working; null when the platform does not say (or it never expires). */
+  expiresAt: string | null;
+  /** ISO time the refresh token stops working, when the platform says. */
+  refreshTokenExpiresAt?: string | null;
+  scopes: string[];
+  /** Platform extras needed later: a Bluesky PDS URL and DID, a LinkedIn author URN, a Facebook page token, … */
+  extra?: Record<string, unknown>;
+}
+
+/** The account as the platform describes it (the SocialAccount fields that come from the platform). */
+export interface AccountProfile {
+  accountExternalId: string;
+  accountName: string | null;
+  accountHandle: string | null;
+  profileImageUrl: string | null;
+  profileUrl: string | null;
+  accountBio: string | null;
+  /** X only; null when unknown. */
+  xSubscription?: XSubscription | null;
+}
+
+export interface ConnectedAccount {
+  profile: AccountProfile;
+  tokens: TokenSet;
+}
+
+/** The social account a call acts for, as stored here. */
+export interface AccountRef {
+  id: string;
+  orgId: string;
+  platform: Platform;
+  accountExternalId: string;
+  accountHandle: string | null;
+  xSubscription: XSubscription | null;
+}
+
+export interface AuthorizationRequest {
+  /** Opaque, single use; the callback brings it back. */
+  state: string;
+  /** Our callback URL for this platform, registered with the platform's app. */
+  callbackUrl: string;
+  /** PKCE S256 challenge; connectors whose platform has no PKCE ignore it. */
+  codeChallenge: string;
+  linkedinTarget?: 'profile' | 'page';
+  blueskyHandle?: string;
+}
+
+export interface AuthorizationStart {
+  authorizationUrl: string;
+  /** Kept with the state (encrypted) and handed back to completeAuthorization, e.g. a DPoP key or PAR data. */
+  context?: Record<string, unknown>;
+}
+
+export interface AuthorizationCallback {
+  /** Every query parameter the platform sent to the callback (code, state, iss, …). */
+  params: Record<string, string>;
+  callbackUrl: string;
+  codeVerifier: string;
+  context?: Record<string, unknown>;
+  linkedinTarget?: 'profile' | 'page';
+}
+
+/** A choice the user still has to make (LinkedIn pages): the options and the tokens to connect them with. */
+export interface AuthorizationChoice {
+  tokens: TokenSet;
+  options: Array<{ id: string; name: string; vanityName: string | null }>;
+}
+
+export type AuthorizationResult =
+  { kind: 'accounts'; accounts: ConnectedAccount[] } | { kind: 'choice'; choice: AuthorizationChoice };
+
+/** Bytes of a media item, for platforms that take uploads rather than URLs. */
+export type MediaFetcher = (item: {
+  url: string;
+  contentType: string;
+  assetId: string;
+}) => Promise<{ data: Uint8Array; contentType: string }>;
+
+export interface CallContext {
+  account: AccountRef;
+  tokens: TokenSet;
+  fetchMedia: MediaFetcher;
+  signal?: AbortSignal;
+}
+
+export interface PublishRequest {
+  postId: string;
+  /** `publish:<postId>:<attempt>`; the same key on a retry of the same attempt. Platforms that take a client key get it. */
+  idempotencyKey: string;
+  /** Text of the post's group, for platforms whose posts need a title (YouTube, Reddit) when the payload has none. */
+  groupTitle: string;
+  contentText: string;
+  media: MediaAsset | null;
+  platformPayload: PlatformPayload | null;
+  /** When the attempt started (ISO); status checks look for the post from here on. */
+  attemptStartedAt: string;
+}
+
+export type PublishOutcome =
+  | { kind: 'published'; externalId: string; url: string }
+  /** Accepted but still processing (video uploads, media containers); poll with checkStatus. */
+  | { kind: 'pending'; reference: string; checkAfterMs?: number };
+
+export interface StatusQuery {
+  postId: string;
+  idempotencyKey: string;
+  /** The pending reference, when the platform gave one. */
+  reference: string | null;
+  contentText: string;
+  attemptStartedAt: string;
+}
+
+export type StatusCheck =
+  | { kind: 'published'; externalId: string; url: string }
+  | { kind: 'pending'; checkAfterMs?: number }
+  /** The platform confirms the post does not exist: safe to try again. */
+  | { kind: 'not_found' }
+  | { kind: 'failed'; message: string }
+  /** The platform offers no way to tell. */
+  | { kind: 'unsupported' };
+
+export interface TikTokCreatorInfo {
+  creatorAvatarUrl: string | null;
+  creatorUsername: string | null;
+  creatorNickname: string | null;
+  privacyLevelOptions: string[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxVideoPostDurationSec: number | null;
+  directPostEnabled: boolean;
+}
+
+export interface PlatformConnector {
+  readonly platform: Platform;
+  readonly mode: 'sandbox' | 'live';
+  /** Environment variables the live connector still needs; empty when it is ready. */
+  missingConfiguration(): string[];
+  /** Whether the platform issues refresh tokens (else the service warns ahead of expiry). */
+  readonly supportsRefresh: boolean;
+
+  startAuthorization(request: AuthorizationRequest): Promise<AuthorizationStart>;
+  completeAuthorization(callback: AuthorizationCallback): Promise<AuthorizationResult>;
+  /** Connects the options picked from a choice (LinkedIn pages). */
+  connectChoice?(tokens: TokenSet, optionIds: string[]): Promise<ConnectedAccount[]>;
+  /** Bluesky: a session from a handle and an app password (the password is not kept). */
+  connectWithAppPassword?(handle: string, appPassword: string): Promise<ConnectedAccount>;
+  /** New tokens; throws ConnectorError kind `auth` when the platform refuses (revoked, expired). */
+  refresh(account: AccountRef, tokens: TokenSet): Promise<TokenSet>;
+
+  publish(context: CallContext, request: PublishRequest): Promise<PublishOutcome>;
+  checkStatus(context: CallContext, query: StatusQuery): Promise<StatusCheck>;
+  /** Deletes a published post; `not_found` when it is already gone. */
+  delete(context: CallContext, externalId: string): Promise<{ kind: 'deleted' } | { kind: 'not_found' }>;
+  accountInfo(context: CallContext): Promise<AccountProfile>;
+  /** TikTok only. */
+  creatorInfo?(context: CallContext): Promise<TikTokCreatorInfo>;
+}
+
+/**
+ * How a platform call failed, which decides what the pipeline does next:
+ * - `auth`: the token is not accepted; refresh and try once more, else the account needs reconnecting;
+ * - `rate_limited`: not done; try again after `retryAfterMs`;
+ * - `retryable`: not done (network error before sending, 5xx on a read); try again with backoff;
+ * - `permanent`: refused for good (validation, policy, media rejected); the post fails;
+ * - `unknown_outcome`: sent, but no answer (timeout, connection reset, 5xx on a create); check before any retry.
+ */
+export type ConnectorErrorKind = 'auth' | 'rate_limited' | 'retryable' | 'permanent' | 'unknown_outcome';
+
+export class ConnectorError extends Error {
+  constructor(
+    readonly kind: ConnectorErrorKind,
+    message: string,
+    readonly details: { status?: number; platformCode?: string; retryAfterMs?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ConnectorError';
+  }
+}
+
+export function isConnectorError(error: unknown): error is ConnectorError {
+  return error instanceof ConnectorError;
+}

@@ -16,6 +16,8 @@ import { PostgresEventStore } from '../infra/event-store/postgres/postgres-event
 import type { Bus } from '../infra/bus/port.js';
 import { InProcessBus } from '../infra/bus/in-process-bus.js';
 import { NatsBus } from '../infra/bus/nats-bus.js';
+import { TokenCipher } from '../infra/crypto/token-cipher.js';
+import type { ConnectorRegistry } from '../infra/connectors/port.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
 import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
@@ -136,6 +138,30 @@ async function dataDirSecret(dataDir: string, name: string): Promise<string> {
   return (await readFile(file, 'utf8')).trim();
 }
 
+/** The token cipher: TOKEN_ENCRYPTION_KEY (plus old keys during a rotation), else a key kept under DATA_DIR/keys. */
+export async function createTokenCipher(env: Env, logger: Logger): Promise<TokenCipher> {
+  const old = (env.TOKEN_ENCRYPTION_OLD_KEYS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [version, key] = entry.split(':');
+      return { version: Number(version), key: Buffer.from(key!, 'base64') };
+    });
+  if (env.TOKEN_ENCRYPTION_KEY) {
+    return new TokenCipher([
+      { version: env.TOKEN_ENCRYPTION_KEY_VERSION, key: Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64') },
+      ...old,
+    ]);
+  }
+  if (env.NODE_ENV === 'production')
+    logger.warn('TOKEN_ENCRYPTION_KEY is not set; using a key generated under DATA_DIR/keys');
+  const generated = await dataDirSecret(env.DATA_DIR, 'token-encryption-key');
+  return new TokenCipher([
+    { version: env.TOKEN_ENCRYPTION_KEY_VERSION, key: Buffer.from(generated, 'base64url') },
+    ...old,
+  ]);
+}
+
 export function publicBaseUrl(env: Env): string {
   return (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
 }
@@ -219,12 +245,23 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         : {}),
     };
     const idempotency = new IdempotencyStore(database.db);
+    const tokenCipher = await createTokenCipher(env, logger);
+    // Replaced by infra/connectors/registry.ts (sandbox connectors) as soon as it lands.
+    const connectors: ConnectorRegistry = {
+      get(platform) {
+        throw new Error(`No connector registry wired yet (${platform})`);
+      },
+    };
     const readModels = database.db;
     const services: RouteServices = {
       commands,
       idempotency,
       readModels,
       slotFinder: new EarliestFreeSlotFinder(readModels),
+      connectors,
+      tokenCipher,
+      publicBaseUrl: publicBaseUrl(env),
+      env,
     };
     const owner = `${os.hostname()}:${process.pid}`;
 

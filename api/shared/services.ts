@@ -4,6 +4,9 @@ import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
 import type { ReadModels } from '../../projections/read-models.js';
+import type { Env } from '../../infra/config/env.js';
+import type { ConnectorRegistry } from '../../infra/connectors/port.js';
+import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 
 export interface RouteServices {
   commands: CommandDeps;
@@ -11,5 +14,12 @@ export interface RouteServices {
   readModels: Kysely<ReadModels>;
   /** Picks publishing times where a request asks for the best slot. */
   slotFinder: SlotFinder;
+  /** Platform connectors (sandbox or live per platform). */
+  connectors: ConnectorRegistry;
+  /** Seals social account tokens and OAuth secrets at rest. */
+  tokenCipher: TokenCipher;
+  /** The service's public address, for OAuth callbacks and the Bluesky client metadata. */
+  publicBaseUrl: string;
+  env: Env;
   now?: () => Date;
 }

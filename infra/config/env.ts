@@ -99,6 +99,18 @@ export const envSchema = z
     PUBLISH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
     /** How long post-now waits for the attempt's outcome before answering with the post as it is. */
     POST_NOW_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+    /** Version of TOKEN_ENCRYPTION_KEY, written with every sealed token (bump it when rotating). */
+    TOKEN_ENCRYPTION_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    /** Earlier keys still readable during a rotation: `<version>:<base64 key>`, comma-separated. */
+    TOKEN_ENCRYPTION_OLD_KEYS: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^\d+:[A-Za-z0-9+/]{43}=(,\d+:[A-Za-z0-9+/]{43}=)*$/,
+          'must be <version>:<base64 32-byte key>[,…]',
+        )
+        .optional(),
+    ),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()

@@ -191,3 +191,8 @@ export class ConnectorError extends Error {
 export function isConnectorError(error: unknown): error is ConnectorError {
   return error instanceof ConnectorError;
 }
+
+/** One connector per platform (sandbox or live, as configured). */
+export interface ConnectorRegistry {
+  get(platform: Platform): PlatformConnector;
+}

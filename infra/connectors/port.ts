@@ -118,6 +118,9 @@ export interface StatusQuery {
   reference: string | null;
   contentText: string;
   attemptStartedAt: string;
+  /** As in PublishRequest: platforms that find a post by its title or place (YouTube, Reddit) match on these. */
+  groupTitle?: string;
+  platformPayload?: PlatformPayload | null;
 }
 
 export type StatusCheck =

@@ -1,0 +1,490 @@
+// The social account aggregate: one connected platform account of a workspace, its status and token health.
+// One stream per platform account and workspace (`socialAccount-<id>`, id derived from both), so reconnecting finds it.
+import type { Platform } from '../post-groups/post-content.js';
+import { assertNever, type Decider } from '../shared/decider.js';
+import { NotFound, ValidationError } from '../shared/errors.js';
+import { deterministicUuid } from '../shared/ids.js';
+
+export const socialAccountCategory = 'socialAccount';
+
+export type SocialAccountStatus = 'connected' | 'disconnected' | 'error';
+export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
+
+/** The same platform account connected to the same workspace always gets the same id. */
+export function socialAccountId(orgId: string, platform: Platform, accountExternalId: string): string {
+  return deterministicUuid('socialAccount', orgId, platform, accountExternalId);
+}
+
+/** What the platform tells us about the account at connection time. */
+export interface PlatformProfile {
+  accountName: string | null;
+  accountHandle: string | null;
+  profileImageUrl: string | null;
+  profileUrl: string | null;
+  accountBio: string | null;
+  xSubscription: XSubscription | null;
+}
+
+export type SocialAccountEvent =
+  | {
+      type: 'SocialAccountConnected';
+      data: PlatformProfile & {
+        accountId: string;
+        orgId: string;
+        platform: Platform;
+        accountExternalId: string;
+        scopes: string[];
+        tokenExpiresAt: string | null;
+        connectedAt: string;
+      };
+    }
+  | {
+      type: 'SocialAccountReconnected';
+      data: PlatformProfile & {
+        accountId: string;
+        orgId: string;
+        scopes: string[];
+        tokenExpiresAt: string | null;
+        reconnectedAt: string;
+      };
+    }
+  | {
+      type: 'SocialAccountProfileUrlSet';
+      data: { accountId: string; orgId: string; profileUrl: string | null; updatedAt: string };
+    }
+  | {
+      type: 'SocialAccountTokensRefreshed';
+      data: { accountId: string; orgId: string; tokenExpiresAt: string | null; refreshedAt: string };
+    }
+  | {
+      // Notifications pick this up, so it names the account without needing the read model.
+      type: 'SocialAccountRefreshFailed';
+      data: {
+        accountId: string;
+        orgId: string;
+        platform: Platform;
+        accountHandle: string | null;
+        reason: string;
+        failedAt: string;
+      };
+    }
+  | {
+      type: 'SocialAccountTokenExpiring';
+      data: {
+        accountId: string;
+        orgId: string;
+        platform: Platform;
+        accountHandle: string | null;
+        tokenExpiresAt: string;
+        warnedAt: string;
+      };
+    }
+  | {
+      type: 'SocialAccountDisconnected';
+      data: {
+        accountId: string;
+        orgId: string;
+        platform: Platform;
+        accountHandle: string | null;
+        reason: string;
+        disconnectedAt: string;
+      };
+    }
+  | { type: 'SocialAccountDeleted'; data: { accountId: string; orgId: string; deletedAt: string } };
+
+export const socialAccountEventTypes: ReadonlyArray<SocialAccountEvent['type']> = [
+  'SocialAccountConnected',
+  'SocialAccountReconnected',
+  'SocialAccountProfileUrlSet',
+  'SocialAccountTokensRefreshed',
+  'SocialAccountRefreshFailed',
+  'SocialAccountTokenExpiring',
+  'SocialAccountDisconnected',
+  'SocialAccountDeleted',
+];
+
+export type SocialAccountCommand =
+  | {
+      type: 'ConnectSocialAccount';
+      accountId: string;
+      orgId: string;
+      platform: Platform;
+      accountExternalId: string;
+      profile: PlatformProfile;
+      scopes: string[];
+      tokenExpiresAt: string | null;
+      now: string;
+    }
+  /** PATCH profileUrl: null clears it. */
+  | { type: 'SetProfileUrl'; profileUrl: string | null; now: string }
+  | { type: 'RecordTokensRefreshed'; tokenExpiresAt: string | null; now: string }
+  | { type: 'RecordRefreshFailed'; reason: string; now: string }
+  | { type: 'RecordTokenExpiring'; tokenExpiresAt: string; now: string }
+  | { type: 'DisconnectSocialAccount'; reason: string; now: string }
+  | { type: 'DeleteSocialAccount'; now: string };
+
+export interface SocialAccount extends PlatformProfile {
+  id: string;
+  orgId: string;
+  platform: Platform;
+  accountExternalId: string;
+  status: SocialAccountStatus;
+  scopes: string[];
+  tokenExpiresAt: string | null;
+  lastRefreshedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** A profile URL set by PATCH (even null) wins over the platform's on a reconnect. */
+  profileUrlSetByUser: boolean;
+  /** The expiry time the last "token expiring" warning was for: one warning per expiry time. */
+  expiryWarnedFor: string | null;
+  /** Why the account is in `error` or `disconnected`; null while connected. */
+  statusReason: string | null;
+}
+
+export type SocialAccountState =
+  | { kind: 'absent' }
+  | { kind: 'active'; account: SocialAccount }
+  /** Gone from the list; kept so that a reconnect after deletion restores the same id. */
+  | { kind: 'deleted'; account: SocialAccount };
+
+/** profileUrl as PATCH takes it: an absolute http(s) URL, or null. */
+export function validateProfileUrl(profileUrl: string | null): string | null {
+  if (profileUrl === null) return null;
+  let url: URL | null;
+  try {
+    url = new URL(profileUrl);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || profileUrl.length > 2048) {
+    throw new ValidationError('Invalid profile URL', undefined, [
+      {
+        path: 'body.profileUrl',
+        message: 'an absolute http or https URL (at most 2048 characters), or null',
+      },
+    ]);
+  }
+  return profileUrl;
+}
+
+const sameScopes = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().every((s, i) => s === [...b].sort()[i]);
+
+function liveAccount(state: SocialAccountState): SocialAccount {
+  if (state.kind !== 'active') throw new NotFound('Social account not found');
+  return state.account;
+}
+
+export const socialAccountDecider: Decider<SocialAccountState, SocialAccountCommand, SocialAccountEvent> = {
+  initialState: { kind: 'absent' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'ConnectSocialAccount': {
+        const { profile } = command;
+        if (state.kind !== 'active') {
+          return [
+            {
+              type: 'SocialAccountConnected',
+              data: {
+                accountId: command.accountId,
+                orgId: command.orgId,
+                platform: command.platform,
+                accountExternalId: command.accountExternalId,
+                ...profile,
+                scopes: command.scopes,
+                tokenExpiresAt: command.tokenExpiresAt,
+                connectedAt: command.now,
+              },
+            },
+          ];
+        }
+        const a = state.account;
+        const profileUrl = a.profileUrlSetByUser ? a.profileUrl : profile.profileUrl;
+        const unchanged =
+          a.status === 'connected' &&
+          a.accountName === profile.accountName &&
+          a.accountHandle === profile.accountHandle &&
+          a.profileImageUrl === profile.profileImageUrl &&
+          a.profileUrl === profileUrl &&
+          a.accountBio === profile.accountBio &&
+          a.xSubscription === profile.xSubscription &&
+          a.tokenExpiresAt === command.tokenExpiresAt &&
+          sameScopes(a.scopes, command.scopes);
+        // The same connection recorded twice (a retried callback) changes nothing.
+        if (unchanged) return [];
+        return [
+          {
+            type: 'SocialAccountReconnected',
+            data: {
+              accountId: a.id,
+              orgId: a.orgId,
+              ...profile,
+              scopes: command.scopes,
+              tokenExpiresAt: command.tokenExpiresAt,
+              reconnectedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'SetProfileUrl': {
+        const a = liveAccount(state);
+        const profileUrl = validateProfileUrl(command.profileUrl);
+        if (a.profileUrlSetByUser && a.profileUrl === profileUrl) return [];
+        return [
+          {
+            type: 'SocialAccountProfileUrlSet',
+            data: { accountId: a.id, orgId: a.orgId, profileUrl, updatedAt: command.now },
+          },
+        ];
+      }
+      case 'RecordTokensRefreshed': {
+        // A refresh that finishes after the account was deleted, disconnected or failed has nothing to say:
+        // only a reconnect brings such an account back.
+        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
+        const a = state.account;
+        return [
+          {
+            type: 'SocialAccountTokensRefreshed',
+            data: {
+              accountId: a.id,
+              orgId: a.orgId,
+              tokenExpiresAt: command.tokenExpiresAt,
+              refreshedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'RecordRefreshFailed': {
+        // Once: an account already in error (or no longer connected) is not reported again.
+        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
+        const a = state.account;
+        return [
+          {
+            type: 'SocialAccountRefreshFailed',
+            data: {
+              accountId: a.id,
+              orgId: a.orgId,
+              platform: a.platform,
+              accountHandle: a.accountHandle,
+              reason: command.reason,
+              failedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'RecordTokenExpiring': {
+        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
+        const a = state.account;
+        if (a.expiryWarnedFor === command.tokenExpiresAt) return [];
+        return [
+          {
+            type: 'SocialAccountTokenExpiring',
+            data: {
+              accountId: a.id,
+              orgId: a.orgId,
+              platform: a.platform,
+              accountHandle: a.accountHandle,
+              tokenExpiresAt: command.tokenExpiresAt,
+              warnedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'DisconnectSocialAccount': {
+        const a = liveAccount(state);
+        if (a.status === 'disconnected') return [];
+        return [
+          {
+            type: 'SocialAccountDisconnected',
+            data: {
+              accountId: a.id,
+              orgId: a.orgId,
+              platform: a.platform,
+              accountHandle: a.accountHandle,
+              reason: command.reason,
+              disconnectedAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'DeleteSocialAccount': {
+        const a = liveAccount(state);
+        return [
+          { type: 'SocialAccountDeleted', data: { accountId: a.id, orgId: a.orgId, deletedAt: command.now } },
+        ];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'SocialAccountConnected': {
+        const d = event.data;
+        // A connection after a deletion starts afresh: same id, new creation time, the platform's profile.
+        return {
+          kind: 'active',
+          account: {
+            id: d.accountId,
+            orgId: d.orgId,
+            platform: d.platform,
+            accountExternalId: d.accountExternalId,
+            accountName: d.accountName,
+            accountHandle: d.accountHandle,
+            profileImageUrl: d.profileImageUrl,
+            profileUrl: d.profileUrl,
+            accountBio: d.accountBio,
+            xSubscription: d.xSubscription,
+            status: 'connected',
+            scopes: d.scopes,
+            tokenExpiresAt: d.tokenExpiresAt,
+            lastRefreshedAt: null,
+            createdAt: d.connectedAt,
+            updatedAt: d.connectedAt,
+            profileUrlSetByUser: false,
+            expiryWarnedFor: null,
+            statusReason: null,
+          },
+        };
+      }
+      case 'SocialAccountReconnected': {
+        if (state.kind !== 'active') return state;
+        const d = event.data;
+        const a = state.account;
+        return {
+          kind: 'active',
+          account: {
+            ...a,
+            accountName: d.accountName,
+            accountHandle: d.accountHandle,
+            profileImageUrl: d.profileImageUrl,
+            profileUrl: a.profileUrlSetByUser ? a.profileUrl : d.profileUrl,
+            accountBio: d.accountBio,
+            xSubscription: d.xSubscription,
+            status: 'connected',
+            scopes: d.scopes,
+            tokenExpiresAt: d.tokenExpiresAt,
+            updatedAt: d.reconnectedAt,
+            statusReason: null,
+          },
+        };
+      }
+      case 'SocialAccountProfileUrlSet': {
+        if (state.kind !== 'active') return state;
+        const d = event.data;
+        return {
+          kind: 'active',
+          account: {
+            ...state.account,
+            profileUrl: d.profileUrl,
+            profileUrlSetByUser: true,
+            updatedAt: d.updatedAt,
+          },
+        };
+      }
+      case 'SocialAccountTokensRefreshed': {
+        if (state.kind !== 'active') return state;
+        const d = event.data;
+        return {
+          kind: 'active',
+          account: {
+            ...state.account,
+            tokenExpiresAt: d.tokenExpiresAt,
+            lastRefreshedAt: d.refreshedAt,
+            updatedAt: d.refreshedAt,
+          },
+        };
+      }
+      case 'SocialAccountRefreshFailed': {
+        if (state.kind !== 'active') return state;
+        const d = event.data;
+        return {
+          kind: 'active',
+          account: { ...state.account, status: 'error', statusReason: d.reason, updatedAt: d.failedAt },
+        };
+      }
+      case 'SocialAccountTokenExpiring': {
+        if (state.kind !== 'active') return state;
+        // A warning is bookkeeping, not a change of the account the API shows: updatedAt stays.
+        return { kind: 'active', account: { ...state.account, expiryWarnedFor: event.data.tokenExpiresAt } };
+      }
+      case 'SocialAccountDisconnected': {
+        if (state.kind !== 'active') return state;
+        const d = event.data;
+        return {
+          kind: 'active',
+          account: {
+            ...state.account,
+            status: 'disconnected',
+            statusReason: d.reason,
+            updatedAt: d.disconnectedAt,
+          },
+        };
+      }
+      case 'SocialAccountDeleted': {
+        if (state.kind !== 'active') return state;
+        return { kind: 'deleted', account: { ...state.account, updatedAt: event.data.deletedAt } };
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+/** The spec's SocialAccount. */
+export interface SocialAccountView {
+  id: string;
+  orgId: string;
+  platform: Platform;
+  accountExternalId: string;
+  accountName: string | null;
+  accountHandle: string | null;
+  status: SocialAccountStatus;
+  scopes: string[];
+  tokenExpiresAt: string | null;
+  lastRefreshedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  profileImageUrl: string | null;
+  profileUrl: string | null;
+  accountBio: string | null;
+  xPremium: boolean | null;
+  xSubscription: XSubscription | null;
+}
+
+export function socialAccountView(a: SocialAccount): SocialAccountView {
+  return {
+    id: a.id,
+    orgId: a.orgId,
+    platform: a.platform,
+    accountExternalId: a.accountExternalId,
+    accountName: a.accountName,
+    accountHandle: a.accountHandle,
+    status: a.status,
+    scopes: a.scopes,
+    tokenExpiresAt: a.tokenExpiresAt,
+    lastRefreshedAt: a.lastRefreshedAt,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    profileImageUrl: a.profileImageUrl,
+    profileUrl: a.profileUrl,
+    accountBio: a.accountBio,
+    // Only X has subscriptions; unknown stays null rather than a guessed false.
+    xPremium:
+      a.platform === 'x' && a.xSubscription !== null
+        ? a.xSubscription === 'premium' || a.xSubscription === 'premium_plus'
+        : null,
+    xSubscription: a.platform === 'x' ? a.xSubscription : null,
+  };
+}
+
+/** How to name an account in messages: `@handle`, else its name, else its platform id. */
+export function accountLabel(
+  a: Pick<SocialAccount, 'accountHandle' | 'accountName' | 'accountExternalId'>,
+): string {
+  if (a.accountHandle) return a.accountHandle.startsWith('@') ? a.accountHandle : `@${a.accountHandle}`;
+  return a.accountName ?? a.accountExternalId;
+}

@@ -33,6 +33,8 @@ import { workspacesProjection } from '../projections/workspaces/workspaces-proje
 import { usersProjection } from '../projections/users/users-projection.js';
 import { tagsProjection } from '../projections/tags/tags-projection.js';
 import { postGroupsProjection } from '../projections/post-groups/post-groups-projection.js';
+import { socialAccountsProjection } from '../projections/social-accounts/social-accounts-projection.js';
+import { socialAccountTokenMigrations } from '../infra/social-accounts/token-store.js';
 import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
 import { slotClaimMigrations } from '../projections/scheduler/migrations.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
@@ -59,6 +61,7 @@ export const allMigrations = {
   ...processRunnerMigrations,
   ...idempotencyMigrations,
   ...slotClaimMigrations,
+  ...socialAccountTokenMigrations,
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
@@ -67,6 +70,7 @@ export const projections: readonly Projection[] = [
   usersProjection,
   tagsProjection,
   postGroupsProjection,
+  socialAccountsProjection,
 ];
 
 /** Process managers react to events; the publishing pipeline and notifications join here. */

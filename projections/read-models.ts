@@ -2,6 +2,7 @@
 // Projectors write the same shapes into their generation's schema.
 import type { ActivePostGroup } from '../domain/post-groups/post-group.js';
 import type { PostGroupView, PostView } from '../domain/post-groups/views.js';
+import type { SocialAccountState, SocialAccountView } from '../domain/social-accounts/social-account.js';
 
 export interface WorkspacesTable {
   id: string;
@@ -74,6 +75,18 @@ export interface PostsTable {
   body: PostView;
 }
 
+export interface SocialAccountsTable {
+  id: string;
+  org_id: string;
+  platform: string;
+  status: string;
+  deleted: boolean;
+  created_at: string;
+  revision: number;
+  state: SocialAccountState;
+  body: SocialAccountView;
+}
+
 export interface ReadModels {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
@@ -81,4 +94,5 @@ export interface ReadModels {
   tags: TagsTable;
   post_groups: PostGroupsTable;
   posts: PostsTable;
+  social_accounts: SocialAccountsTable;
 }

@@ -1,0 +1,31 @@
+// The sandbox platform's public surface: the connector, its tables, faults, accounts and statistics.
+// Routes, the CLI, the registry and tests import from here.
+export {
+  createSandboxConnector,
+  sandboxLinkedinOrganizations,
+  type SandboxDeps,
+} from './sandbox-connector.js';
+export { sandboxMigrations, type SandboxTables } from './migrations.js';
+export {
+  databaseFaultSource,
+  formatSandboxFaults,
+  parseSandboxFaults,
+  readSandboxFaultSetting,
+  resetSandboxFaults,
+  SandboxFaultsError,
+  sandboxFaultKinds,
+  setSandboxFaults,
+  staticFaultSource,
+  type SandboxFaultKind,
+  type SandboxFaults,
+  type SandboxFaultSource,
+} from './faults.js';
+export {
+  defaultSandboxAccount,
+  issueAuthorizationCode,
+  SANDBOX_ACCOUNT_NAME,
+  sandboxCallbackUrls,
+  sandboxExternalId,
+  setSandboxAccountRevoked,
+} from './accounts.js';
+export { sandboxPublicationsOf, sandboxStats, type SandboxStats } from './stats.js';

@@ -18,6 +18,8 @@ import { InProcessBus } from '../infra/bus/in-process-bus.js';
 import { NatsBus } from '../infra/bus/nats-bus.js';
 import { TokenCipher } from '../infra/crypto/token-cipher.js';
 import type { ConnectorRegistry } from '../infra/connectors/port.js';
+import { createConnectorRegistry } from '../infra/connectors/registry.js';
+import { sandboxMigrations } from '../infra/connectors/sandbox/migrations.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
 import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
@@ -62,6 +64,7 @@ export const allMigrations = {
   ...idempotencyMigrations,
   ...slotClaimMigrations,
   ...socialAccountTokenMigrations,
+  ...sandboxMigrations,
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
@@ -97,6 +100,8 @@ export interface Runtime {
   commands: CommandDeps;
   idempotency: IdempotencyStore;
   projections: readonly Projection[];
+  /** Platform connectors (sandbox or live per platform), as the routes and processes get them. */
+  connectors: ConnectorRegistry;
   app: ReturnType<typeof createApp>;
   /** Starts projections, processes and the outbox dispatcher (server mode). */
   startBackground(): Promise<void>;
@@ -250,12 +255,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
     const idempotency = new IdempotencyStore(database.db);
     const tokenCipher = await createTokenCipher(env, logger);
-    // Replaced by infra/connectors/registry.ts (sandbox connectors) as soon as it lands.
-    const connectors: ConnectorRegistry = {
-      get(platform) {
-        throw new Error(`No connector registry wired yet (${platform})`);
-      },
-    };
+    const connectors: ConnectorRegistry = createConnectorRegistry({
+      env,
+      db: database.db,
+      publicBaseUrl: publicBaseUrl(env),
+      cipher: tokenCipher,
+    });
     const readModels = database.db;
     const services: RouteServices = {
       commands,
@@ -321,6 +326,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       commands,
       idempotency,
       projections: projectionList,
+      connectors,
       app,
       async startBackground() {
         if (background.started) return;

@@ -72,6 +72,9 @@ export interface PostsTable {
   tag_ids: string[];
   created_at: string;
   updated_at: string;
+  /** What the publishing pipeline has to do for the post (`publish`, `reconcile`, `poll`), and from when. */
+  publish_action: 'publish' | 'reconcile' | 'poll' | null;
+  publish_due_at: string | null;
   body: PostView;
 }
 

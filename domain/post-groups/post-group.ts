@@ -95,6 +95,10 @@ export interface PostState {
   lastError: string | null;
   idempotencyKey: string | null;
   publishRequests: number;
+  /** An attempt was claimed and has no outcome yet (its worker may have died: it is checked, never repeated). */
+  attemptOpen: boolean;
+  /** The platform's handle on a publish it is still processing (awaiting_platform). */
+  publishReference: string | null;
   approvals: ApprovalRecord[];
   createdAt: string;
   updatedAt: string;
@@ -243,7 +247,68 @@ export type PostGroupEvent =
         trigger: 'post_now';
       };
     }
-  | { type: 'PostDeleted'; data: By & { postId: string; groupStatus: GroupStatus } };
+  | {
+      type: 'PostDeleted';
+      data: By & {
+        postId: string;
+        groupStatus: GroupStatus;
+        /** Set when the post was first deleted on the platform (X post deletion). */
+        deletedOnPlatform?: { externalId: string };
+      };
+    }
+  | {
+      /** The claim: appended with the revision the worker read, so only one worker ever makes this attempt. */
+      type: 'PostPublishAttemptStarted';
+      data: By & {
+        postId: string;
+        attempt: number;
+        idempotencyKey: string;
+        contentHash: string;
+        socialAccountId: string | null;
+        trigger: PublishTrigger;
+      };
+    }
+  | {
+      type: 'PostPublished';
+      data: By & { postId: string; attempt: number; externalId: string; url: string };
+    }
+  | {
+      type: 'PostAwaitingPlatform';
+      data: By & { postId: string; attempt: number; reference: string; nextCheckAt: string };
+    }
+  | {
+      type: 'PostPublishAttemptFailed';
+      data: By & {
+        postId: string;
+        attempt: number;
+        error: string;
+        reason: PublishFailureReason;
+        /** When the next attempt is due; null when the post has failed for good. */
+        nextRetryAt: string | null;
+      };
+    }
+  | {
+      /** The account the posts were to be published with was removed from the workspace. */
+      type: 'PostsAccountRemoved';
+      data: By & {
+        socialAccountId: string;
+        postIds: string[];
+        /** Of postIds, those that were scheduled and are now approved without a time. */
+        unscheduledPostIds: string[];
+        message: string;
+        groupStatus: GroupStatus;
+      };
+    };
+
+export type PublishTrigger = 'schedule' | 'post_now' | 'retry';
+/**
+ * Why an attempt failed: `retryable` (try again later), `permanent` (the platform refused the content),
+ * `account` (no usable account: removed, disconnected, needs reconnecting), `unconfirmed` (the outcome could not be
+ * established, so it is not repeated blindly), `platform_timeout` (the platform never finished processing),
+ * `attempts_exhausted` (the last allowed attempt failed).
+ */
+export type PublishFailureReason =
+  'retryable' | 'permanent' | 'account' | 'unconfirmed' | 'platform_timeout' | 'attempts_exhausted';
 
 export type PostGroupEventType = PostGroupEvent['type'];
 export const postGroupEventTypes: readonly PostGroupEventType[] = [
@@ -258,6 +323,11 @@ export const postGroupEventTypes: readonly PostGroupEventType[] = [
   'PostEdited',
   'PostPublishRequested',
   'PostDeleted',
+  'PostPublishAttemptStarted',
+  'PostPublished',
+  'PostAwaitingPlatform',
+  'PostPublishAttemptFailed',
+  'PostsAccountRemoved',
 ];
 
 // -------------------------------------------------------------------------------------------- commands
@@ -350,7 +420,26 @@ export type PostGroupCommand =
       approvalId: string;
     })
   | (Common & { type: 'RequestPublishNow'; postId: string })
-  | (Common & { type: 'DeletePost'; postId: string });
+  | (Common & { type: 'DeletePost'; postId: string; deletedOnPlatform?: { externalId: string } })
+  | (Common & {
+      type: 'StartPublishAttempt';
+      postId: string;
+      /** The account the publishing worker resolved (the post's own, or the workspace's only one). */
+      socialAccountId: string | null;
+    })
+  | (Common & {
+      type: 'RecordPublishOutcome';
+      postId: string;
+      attempt: number;
+      outcome: PublishOutcomeRecord;
+    })
+  | (Common & { type: 'RemoveSocialAccount'; socialAccountId: string; message: string });
+
+/** What became of an attempt (or of a poll of a post the platform was still processing). */
+export type PublishOutcomeRecord =
+  | { kind: 'published'; externalId: string; url: string }
+  | { kind: 'pending'; reference: string; nextCheckAt: string }
+  | { kind: 'failed'; error: string; reason: PublishFailureReason; nextRetryAt: string | null };
 
 // ------------------------------------------------------------------------------------------- helpers
 
@@ -367,6 +456,36 @@ export function deriveGroupStatus(posts: readonly PostState[], fallback: GroupSt
   if (posts.some((p) => p.status === 'draft')) return 'draft';
   if (posts.length === 0 || posts.every((p) => p.status === 'canceled')) return 'canceled';
   return fallback;
+}
+
+/** What the publishing pipeline has to do for a post, and from when; null when nothing. */
+export interface PublishWork {
+  /** `publish`: start an attempt; `reconcile`: an open attempt, checked once it is stale; `poll`: ask the platform. */
+  action: 'publish' | 'reconcile' | 'poll';
+  dueAt: string;
+}
+
+export function publishWork(post: PostState): PublishWork | null {
+  switch (post.status) {
+    case 'scheduled':
+      if (!isApprovalCurrent(post) || post.scheduledForUtc === null) return null;
+      return { action: 'publish', dueAt: post.nextRetryAt ?? post.scheduledForUtc };
+    case 'publishing':
+      return post.attemptOpen
+        ? { action: 'reconcile', dueAt: post.lastAttemptAt ?? post.updatedAt }
+        : { action: 'publish', dueAt: post.updatedAt };
+    case 'awaiting_platform':
+      return { action: 'poll', dueAt: post.nextRetryAt ?? post.updatedAt };
+    case 'draft':
+    case 'pending_approval':
+    case 'approved':
+    case 'published':
+    case 'failed':
+    case 'canceled':
+      return null;
+    default:
+      return assertNever(post.status);
+  }
 }
 
 /** One hash for a group-level record: the posts' content hashes in post-id order. */
@@ -1077,10 +1196,117 @@ function decideDeletePost(
   return [
     {
       type: 'PostDeleted',
-      data: { ...by(group, command), postId: post.id, groupStatus: deriveGroupStatus(rest, group.status) },
+      data: {
+        ...by(group, command),
+        postId: post.id,
+        groupStatus: deriveGroupStatus(rest, group.status),
+        ...(command.deletedOnPlatform ? { deletedOnPlatform: command.deletedOnPlatform } : {}),
+      },
     },
   ];
 }
+
+function decideStartAttempt(
+  command: Extract<PostGroupCommand, { type: 'StartPublishAttempt' }>,
+  state: PostGroupState,
+): PostGroupEvent[] {
+  const group = active(state);
+  const post = findPost(group, command.postId);
+  let trigger: PublishTrigger;
+  if (post.status === 'scheduled') {
+    const work = publishWork(post);
+    if (!work || Date.parse(work.dueAt) > Date.parse(command.now))
+      throw new Conflict('The post is not due yet', 'post_not_due');
+    trigger = post.nextRetryAt !== null ? 'retry' : 'schedule';
+  } else if (post.status === 'publishing' && !post.attemptOpen) {
+    trigger = 'post_now';
+  } else if (post.status === 'publishing') {
+    throw new Conflict('An attempt is already in progress', 'attempt_in_progress');
+  } else {
+    throw new Conflict(`The post is ${post.status}; nothing to publish`, 'post_not_publishable');
+  }
+  // The invariant of the whole product: nothing reaches the platform without an approval of this content.
+  if (!isApprovalCurrent(post))
+    throw new Conflict('The approval does not cover the current content', 'post_not_approved');
+  const attempt = post.attemptCount + 1;
+  return [
+    {
+      type: 'PostPublishAttemptStarted',
+      data: {
+        ...by(group, command),
+        postId: post.id,
+        attempt,
+        idempotencyKey: `publish:${post.id}:${attempt}`,
+        contentHash: post.contentHash,
+        socialAccountId: command.socialAccountId ?? post.socialAccountId,
+        trigger,
+      },
+    },
+  ];
+}
+
+function decidePublishOutcome(
+  command: Extract<PostGroupCommand, { type: 'RecordPublishOutcome' }>,
+  state: PostGroupState,
+): PostGroupEvent[] {
+  const group = active(state);
+  const post = findPost(group, command.postId);
+  const current =
+    post.attemptCount === command.attempt &&
+    ((post.status === 'publishing' && post.attemptOpen) || post.status === 'awaiting_platform');
+  if (!current) throw new Conflict('The attempt is no longer current', 'stale_attempt');
+  const base = { ...by(group, command), postId: post.id, attempt: command.attempt };
+  const outcome = command.outcome;
+  switch (outcome.kind) {
+    case 'published':
+      return [{ type: 'PostPublished', data: { ...base, externalId: outcome.externalId, url: outcome.url } }];
+    case 'pending':
+      return [
+        {
+          type: 'PostAwaitingPlatform',
+          data: { ...base, reference: outcome.reference, nextCheckAt: outcome.nextCheckAt },
+        },
+      ];
+    case 'failed':
+      return [
+        {
+          type: 'PostPublishAttemptFailed',
+          data: { ...base, error: outcome.error, reason: outcome.reason, nextRetryAt: outcome.nextRetryAt },
+        },
+      ];
+    default:
+      return assertNever(outcome);
+  }
+}
+
+/** Posts still to be published with a removed account lose it; scheduled ones wait, approved, for a new one. */
+function decideRemoveAccount(
+  command: Extract<PostGroupCommand, { type: 'RemoveSocialAccount' }>,
+  state: PostGroupState,
+): PostGroupEvent[] {
+  const group = active(state);
+  const affected = group.posts.filter(
+    (p) => p.socialAccountId === command.socialAccountId && !notAffectedByAccountRemoval.includes(p.status),
+  );
+  if (affected.length === 0) return [];
+  const unscheduled = affected.filter((p) => p.status === 'scheduled');
+  return [
+    {
+      type: 'PostsAccountRemoved',
+      data: {
+        ...by(group, command),
+        socialAccountId: command.socialAccountId,
+        postIds: ids(affected),
+        unscheduledPostIds: ids(unscheduled),
+        message: command.message,
+        groupStatus: groupStatusAfter(group, ids(unscheduled), 'approved'),
+      },
+    },
+  ];
+}
+
+/** In flight or done: removing the account changes nothing for these. */
+const notAffectedByAccountRemoval: readonly PostStatus[] = [...inFlightOrSent, 'canceled'];
 
 // -------------------------------------------------------------------------------------------- evolve
 
@@ -1107,6 +1333,8 @@ function newPost(group: { id: string }, p: NewPostData, at: string): PostState {
     lastError: null,
     idempotencyKey: null,
     publishRequests: 0,
+    attemptOpen: false,
+    publishReference: null,
     approvals: [],
     createdAt: at,
     updatedAt: at,
@@ -1314,6 +1542,69 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         posts: group.posts.filter((p) => p.id !== d.postId),
       };
     }
+    case 'PostPublishAttemptStarted': {
+      const d = event.data;
+      const posts = updatePosts(group, [d.postId], d.at, () => ({
+        status: 'publishing',
+        socialAccountId: d.socialAccountId,
+        attemptCount: d.attempt,
+        lastAttemptAt: d.at,
+        idempotencyKey: d.idempotencyKey,
+        attemptOpen: true,
+        publishReference: null,
+        nextRetryAt: null,
+      }));
+      return { ...group, updatedAt: d.at, posts };
+    }
+    case 'PostPublished': {
+      const d = event.data;
+      const posts = updatePosts(group, [d.postId], d.at, () => ({
+        status: 'published',
+        publishedExternalId: d.externalId,
+        publishedUrl: d.url,
+        attemptOpen: false,
+        publishReference: null,
+        nextRetryAt: null,
+        lastError: null,
+      }));
+      return { ...group, updatedAt: d.at, posts };
+    }
+    case 'PostAwaitingPlatform': {
+      const d = event.data;
+      const posts = updatePosts(group, [d.postId], d.at, () => ({
+        status: 'awaiting_platform',
+        attemptOpen: false,
+        publishReference: d.reference,
+        nextRetryAt: d.nextCheckAt,
+      }));
+      return { ...group, updatedAt: d.at, posts };
+    }
+    case 'PostPublishAttemptFailed': {
+      const d = event.data;
+      const retry = d.nextRetryAt !== null;
+      const posts = updatePosts(group, [d.postId], d.at, (p) => ({
+        // A retry keeps the post on the calendar (a post-now retry at the time it was asked for).
+        status: retry ? 'scheduled' : 'failed',
+        scheduledForUtc: retry ? (p.scheduledForUtc ?? p.lastAttemptAt ?? d.at) : p.scheduledForUtc,
+        attemptOpen: false,
+        publishReference: null,
+        nextRetryAt: d.nextRetryAt,
+        lastError: d.error,
+      }));
+      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
+    }
+    case 'PostsAccountRemoved': {
+      const d = event.data;
+      const unscheduled = new Set(d.unscheduledPostIds);
+      const posts = updatePosts(group, d.postIds, d.at, (p) => ({
+        socialAccountId: null,
+        lastError: d.message,
+        ...(unscheduled.has(p.id)
+          ? { status: 'approved' as const, scheduledForUtc: null, scheduleReason: null, nextRetryAt: null }
+          : {}),
+      }));
+      return { ...group, status: d.groupStatus, updatedAt: d.at, posts };
+    }
     default:
       return assertNever(event);
   }
@@ -1340,6 +1631,12 @@ export const postGroupDecider: Decider<PostGroupState, PostGroupCommand, PostGro
         return decidePublishNow(command, state);
       case 'DeletePost':
         return decideDeletePost(command, state);
+      case 'StartPublishAttempt':
+        return decideStartAttempt(command, state);
+      case 'RecordPublishOutcome':
+        return decidePublishOutcome(command, state);
+      case 'RemoveSocialAccount':
+        return decideRemoveAccount(command, state);
       default:
         return assertNever(command);
     }

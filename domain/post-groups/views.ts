@@ -9,7 +9,12 @@ export type PostGroupView = Omit<ActivePostGroup, 'kind' | 'everApproved' | 'str
 /** A post as the spec shows it: its state with the workspace, without the approval and publish bookkeeping. */
 export type PostView = Omit<
   PostState,
-  'contentHash' | 'approvedContentHash' | 'everApproved' | 'publishRequests'
+  | 'contentHash'
+  | 'approvedContentHash'
+  | 'everApproved'
+  | 'publishRequests'
+  | 'attemptOpen'
+  | 'publishReference'
 > & {
   orgId: string;
 };

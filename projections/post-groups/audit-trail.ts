@@ -109,6 +109,11 @@ function entriesOf(recorded: RecordedEvent): AuditEntry[] {
     case 'PostEdited':
     case 'PostPublishRequested':
     case 'PostDeleted':
+    case 'PostPublishAttemptStarted':
+    case 'PostPublished':
+    case 'PostAwaitingPlatform':
+    case 'PostPublishAttemptFailed':
+    case 'PostsAccountRemoved':
       return [];
     default:
       return assertNever(event);

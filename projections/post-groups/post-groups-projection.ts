@@ -5,7 +5,9 @@ import type { RecordedEvent } from '../../infra/event-store/port.js';
 import {
   evolvePostGroup,
   postGroupEventTypes,
+  publishWork,
   type ActivePostGroup,
+  type PostState,
   type PostGroupEvent,
   type PostGroupState,
 } from '../../domain/post-groups/post-group.js';
@@ -19,7 +21,8 @@ const tagDeleted = 'TagDeleted';
 export const postGroupsProjection: Projection = {
   name: 'post_groups',
   // v2: a descending time index for the calendar and lists; post rows written only when they change.
-  version: 2,
+  // v3: what the publishing pipeline has to do for each post, and from when (publish_action, publish_due_at).
+  version: 3,
   tables: ['post_groups', 'posts'],
   eventTypes: [...postGroupEventTypes, tagDeleted],
 
@@ -54,8 +57,12 @@ export const postGroupsProjection: Projection = {
         tag_ids uuid[] not null default '{}',
         created_at timestamptz not null,
         updated_at timestamptz not null,
+        publish_action text,
+        publish_due_at timestamptz,
         body jsonb not null
       )`.execute(trx);
+    // The publishing sweep: posts with work, by when it is due.
+    await sql`create index on ${s}.posts (publish_due_at) where publish_due_at is not null`.execute(trx);
     // One index per sort of the spec, each led by the workspace; filters on status/platform ride along.
     await sql`create index on ${s}.posts (org_id, created_at, id)`.execute(trx);
     await sql`create index on ${s}.posts (org_id, scheduled_for_utc, id)`.execute(trx);
@@ -162,13 +169,12 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     for (const entry of dirty) {
       const { stored, next } = entry;
       const tagsChanged = !stored || canonicalJson(stored.tagIds) !== canonicalJson(next.tagIds);
-      const previous = new Map(
-        stored ? stored.posts.map((p) => [p.id, canonicalJson(postView(stored, p))]) : [],
-      );
+      const previous = new Map(stored ? stored.posts.map((p) => [p.id, rowKey(stored, p)]) : []);
       for (const id of previous.keys()) if (!next.posts.some((p) => p.id === id)) gone.push(id);
       for (const p of next.posts) {
         const body = postView(next, p);
-        if (!tagsChanged && previous.get(p.id) === canonicalJson(body)) continue;
+        if (!tagsChanged && previous.get(p.id) === rowKey(next, p)) continue;
+        const work = publishWork(p);
         upserts.push({
           id: p.id,
           org_id: next.orgId,
@@ -180,6 +186,8 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
           tag_ids: next.tagIds,
           created_at: p.createdAt,
           updated_at: p.updatedAt,
+          publish_action: work?.action ?? null,
+          publish_due_at: work?.dueAt ?? null,
           body: JSON.stringify(body),
         });
       }
@@ -199,6 +207,8 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
             scheduled_for_utc: eb.ref('excluded.scheduled_for_utc'),
             tag_ids: eb.ref('excluded.tag_ids'),
             updated_at: eb.ref('excluded.updated_at'),
+            publish_action: eb.ref('excluded.publish_action'),
+            publish_due_at: eb.ref('excluded.publish_due_at'),
             body: eb.ref('excluded.body'),
           })),
         )
@@ -226,6 +236,11 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     entry.dirty = true;
   }
   await flush();
+}
+
+/** What a post row holds: its spec body and the publishing work derived from the state. */
+function rowKey(group: ActivePostGroup, post: PostState): string {
+  return canonicalJson({ body: postView(group, post), work: publishWork(post) });
 }
 
 /** The group's state forgets the tag too, so later events folded onto it do not bring it back. */

@@ -1,0 +1,430 @@
+// Runs one publishing job: looks at the post as its stream has it now, and claims and makes an attempt, checks
+// an attempt whose worker vanished, or polls a platform still processing. Jobs are hints; the stream decides.
+import { randomUUID } from 'node:crypto';
+import {
+  publishWork,
+  type PostState,
+  type PublishFailureReason,
+  type PublishOutcomeRecord,
+} from '../../domain/post-groups/post-group.js';
+import { Conflict, NotFound } from '../../domain/shared/errors.js';
+import type { CommandDeps } from '../../commands/shared/command-handler.js';
+import { loadPostGroup } from '../../commands/post-groups/post-group-commands.js';
+import { recordPublishOutcome, startPublishAttempt } from '../../commands/publishing/publish-commands.js';
+import {
+  ConnectorError,
+  type AccountRef,
+  type CallContext,
+  type ConnectorRegistry,
+  type MediaFetcher,
+  type StatusCheck,
+  type TokenSet,
+} from '../../infra/connectors/port.js';
+import type { Logger } from '../../infra/logging/logger.js';
+import type { Platform } from '../../domain/post-groups/post-content.js';
+
+/** The social accounts the pipeline publishes with (commands/social-accounts AccountAccess implements it). */
+export interface PublishingAccounts {
+  resolve(input: {
+    orgId: string;
+    platform: Platform;
+    socialAccountId: string | null;
+  }): Promise<{ ok: true; account: AccountRef } | { ok: false; reason: string; message: string }>;
+  /** Calls with the account's tokens; refreshes ahead of expiry and once after an auth error. */
+  withTokens<T>(account: AccountRef, call: (tokens: TokenSet) => Promise<T>): Promise<T>;
+}
+
+export interface PublishingSettings {
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  callTimeoutMs: number;
+  staleAttemptMs: number;
+  pollIntervalMs: number;
+  pendingTimeoutMs: number;
+}
+
+export interface PublishJob {
+  orgId: string;
+  groupId: string;
+  postId: string;
+}
+
+export type JobResult =
+  | 'published'
+  | 'awaiting_platform'
+  | 'retry_scheduled'
+  | 'failed'
+  | 'left_open'
+  | 'not_due'
+  | 'nothing_to_do'
+  | 'claimed_elsewhere';
+
+export interface PublisherOptions {
+  commands: CommandDeps;
+  connectors: ConnectorRegistry;
+  accounts: PublishingAccounts;
+  fetchMedia: MediaFetcher;
+  settings: PublishingSettings;
+  logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  now?: () => Date;
+  random?: () => number;
+  /** Test seam: runs right before and right after the platform call (crash tests kill the process there). */
+  hooks?: { beforeCall?: (job: PublishJob) => Promise<void>; afterCall?: (job: PublishJob) => Promise<void> };
+}
+
+/**
+ * Delay before attempt `attempt + 1`: doubling from the base, capped, with "equal jitter" (half fixed, half
+ * random), so retries spread out but still grow with every failure.
+ */
+export function retryDelayMs(
+  attempt: number,
+  settings: Pick<PublishingSettings, 'retryBaseMs' | 'retryMaxMs'>,
+  random: () => number,
+): number {
+  const ceiling = Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export class Publisher {
+  private readonly now: () => Date;
+  private readonly random: () => number;
+
+  constructor(private readonly options: PublisherOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+  }
+
+  async run(job: PublishJob): Promise<JobResult> {
+    let loaded;
+    try {
+      loaded = await loadPostGroup(this.options.commands, job.orgId, job.groupId);
+    } catch (error) {
+      if (error instanceof NotFound) return 'nothing_to_do';
+      throw error;
+    }
+    const post = loaded.group.posts.find((p) => p.id === job.postId);
+    const work = post ? publishWork(post) : null;
+    if (!post || !work) return 'nothing_to_do';
+    const now = this.now();
+    const due =
+      Date.parse(work.dueAt) + (work.action === 'reconcile' ? this.options.settings.staleAttemptMs : 0);
+    if (due > now.getTime()) return 'not_due';
+    switch (work.action) {
+      case 'publish':
+        return this.attempt(job, post);
+      case 'reconcile':
+        return this.reconcile(job, post);
+      case 'poll':
+        return this.poll(job, post);
+    }
+  }
+
+  private async attempt(job: PublishJob, post: PostState): Promise<JobResult> {
+    const { accounts, commands, connectors, settings, logger } = this.options;
+    const resolved = await accounts.resolve({
+      orgId: job.orgId,
+      platform: post.platform,
+      socialAccountId: post.socialAccountId,
+    });
+    let claim;
+    try {
+      claim = await startPublishAttempt(
+        commands,
+        { ...job, socialAccountId: resolved.ok ? resolved.account.id : post.socialAccountId },
+        this.now(),
+      );
+    } catch (error) {
+      if (error instanceof Conflict) return 'claimed_elsewhere';
+      throw error;
+    }
+    const attempt = claim.attempt;
+    const ref = { ...job, attempt };
+    if (!resolved.ok) {
+      // Nothing was sent: a post without a usable account fails at once, keeping its approval for later.
+      return this.record(ref, {
+        kind: 'failed',
+        error: resolved.message,
+        reason: 'account',
+        nextRetryAt: null,
+      });
+    }
+    const claimed = claim.group.posts.find((p) => p.id === job.postId)!;
+    const attemptStartedAt = claimed.lastAttemptAt!;
+    const connector = connectors.get(post.platform);
+    await this.options.hooks?.beforeCall?.(job);
+    let outcome;
+    try {
+      outcome = await accounts.withTokens(resolved.account, (tokens) =>
+        connector.publish(this.context(resolved.account, tokens), {
+          postId: post.id,
+          idempotencyKey: claim.idempotencyKey,
+          groupTitle: claim.group.title,
+          contentText: claimed.contentText,
+          media: claimed.media,
+          platformPayload: claimed.platformPayload,
+          attemptStartedAt,
+        }),
+      );
+    } catch (error) {
+      await this.options.hooks?.afterCall?.(job);
+      const failure = asConnectorError(error);
+      logger.warn(
+        { postId: post.id, attempt, platform: post.platform, kind: failure.kind, error: failure.message },
+        'publish attempt failed',
+      );
+      if (failure.kind === 'unknown_outcome') {
+        // Sent, but no answer: ask the platform before anything else, never send again blindly.
+        return this.settleUnknown(
+          ref,
+          resolved.account,
+          claimed,
+          claim.idempotencyKey,
+          attemptStartedAt,
+          failure,
+        );
+      }
+      return this.record(ref, this.failure(attempt, failure));
+    }
+    await this.options.hooks?.afterCall?.(job);
+    if (outcome.kind === 'published')
+      return this.record(ref, { kind: 'published', externalId: outcome.externalId, url: outcome.url });
+    return this.record(ref, {
+      kind: 'pending',
+      reference: outcome.reference,
+      nextCheckAt: this.after(outcome.checkAfterMs ?? settings.pollIntervalMs),
+    });
+  }
+
+  /** An open attempt whose worker never reported: its outcome is asked of the platform. */
+  private async reconcile(job: PublishJob, post: PostState): Promise<JobResult> {
+    const ref = { ...job, attempt: post.attemptCount };
+    const resolved = await this.options.accounts.resolve({
+      orgId: job.orgId,
+      platform: post.platform,
+      socialAccountId: post.socialAccountId,
+    });
+    if (!resolved.ok) {
+      return this.record(ref, {
+        kind: 'failed',
+        error: `The outcome of attempt ${post.attemptCount} is unknown and cannot be checked: ${resolved.message}`,
+        reason: 'unconfirmed',
+        nextRetryAt: null,
+      });
+    }
+    return this.settleUnknown(
+      ref,
+      resolved.account,
+      post,
+      post.idempotencyKey ?? `publish:${post.id}:${post.attemptCount}`,
+      post.lastAttemptAt ?? post.updatedAt,
+      new ConnectorError(
+        'unknown_outcome',
+        'the worker making the attempt stopped before recording its outcome',
+      ),
+    );
+  }
+
+  private async settleUnknown(
+    ref: PublishJob & { attempt: number },
+    account: AccountRef,
+    post: PostState,
+    idempotencyKey: string,
+    attemptStartedAt: string,
+    cause: ConnectorError,
+  ): Promise<JobResult> {
+    let check: StatusCheck;
+    try {
+      check = await this.checkStatus(account, post, idempotencyKey, null, attemptStartedAt);
+    } catch (error) {
+      const giveUpAt = Date.parse(attemptStartedAt) + this.options.settings.pendingTimeoutMs;
+      if (this.now().getTime() < giveUpAt) {
+        // Left open: the sweep comes back to it once it is stale, and asks again.
+        this.options.logger.warn({ postId: post.id, err: error }, 'status check failed; attempt left open');
+        return 'left_open';
+      }
+      return this.record(ref, {
+        kind: 'failed',
+        error: `Unconfirmed: ${cause.message}; the platform could not be asked whether the post exists (${asConnectorError(error).message})`,
+        reason: 'unconfirmed',
+        nextRetryAt: null,
+      });
+    }
+    switch (check.kind) {
+      case 'published':
+        return this.record(ref, { kind: 'published', externalId: check.externalId, url: check.url });
+      case 'pending':
+        return this.record(ref, {
+          kind: 'pending',
+          reference: idempotencyKey,
+          nextCheckAt: this.after(check.checkAfterMs ?? this.options.settings.pollIntervalMs),
+        });
+      case 'not_found':
+        // The platform confirms nothing was made: as safe to retry as any retryable failure.
+        return this.record(ref, this.failure(ref.attempt, new ConnectorError('retryable', cause.message)));
+      case 'failed':
+        return this.record(ref, {
+          kind: 'failed',
+          error: check.message,
+          reason: 'permanent',
+          nextRetryAt: null,
+        });
+      case 'unsupported':
+        return this.record(ref, {
+          kind: 'failed',
+          error: `Unconfirmed: ${cause.message}; the platform offers no way to check whether the post was made, so it is not sent again`,
+          reason: 'unconfirmed',
+          nextRetryAt: null,
+        });
+    }
+  }
+
+  private async poll(job: PublishJob, post: PostState): Promise<JobResult> {
+    const ref = { ...job, attempt: post.attemptCount };
+    const { settings } = this.options;
+    const resolved = await this.options.accounts.resolve({
+      orgId: job.orgId,
+      platform: post.platform,
+      socialAccountId: post.socialAccountId,
+    });
+    const startedAt = post.lastAttemptAt ?? post.updatedAt;
+    const timedOut = this.now().getTime() >= Date.parse(startedAt) + settings.pendingTimeoutMs;
+    if (!resolved.ok) {
+      return this.record(ref, {
+        kind: 'failed',
+        error: resolved.message,
+        reason: 'account',
+        nextRetryAt: null,
+      });
+    }
+    let check: StatusCheck;
+    try {
+      check = await this.checkStatus(
+        resolved.account,
+        post,
+        post.idempotencyKey ?? '',
+        post.publishReference,
+        startedAt,
+      );
+    } catch (error) {
+      check = { kind: 'pending' };
+      this.options.logger.warn({ postId: post.id, err: error }, 'polling the platform failed');
+    }
+    switch (check.kind) {
+      case 'published':
+        return this.record(ref, { kind: 'published', externalId: check.externalId, url: check.url });
+      case 'failed':
+        return this.record(ref, {
+          kind: 'failed',
+          error: check.message,
+          reason: 'permanent',
+          nextRetryAt: null,
+        });
+      case 'pending':
+        if (timedOut)
+          return this.record(ref, {
+            kind: 'failed',
+            error: `The platform did not finish processing the post within ${Math.round(settings.pendingTimeoutMs / 1000)} s`,
+            reason: 'platform_timeout',
+            nextRetryAt: null,
+          });
+        return this.record(ref, {
+          kind: 'pending',
+          reference: post.publishReference ?? post.idempotencyKey ?? '',
+          nextCheckAt: this.after(check.checkAfterMs ?? settings.pollIntervalMs),
+        });
+      case 'not_found':
+        return this.record(
+          ref,
+          this.failure(
+            ref.attempt,
+            new ConnectorError('retryable', 'The platform dropped the post while processing it'),
+          ),
+        );
+      case 'unsupported':
+        return this.record(ref, {
+          kind: 'failed',
+          error: 'Unconfirmed: the platform offers no way to check a post it is processing',
+          reason: 'unconfirmed',
+          nextRetryAt: null,
+        });
+    }
+  }
+
+  private checkStatus(
+    account: AccountRef,
+    post: PostState,
+    idempotencyKey: string,
+    reference: string | null,
+    attemptStartedAt: string,
+  ): Promise<StatusCheck> {
+    const connector = this.options.connectors.get(post.platform);
+    return this.options.accounts.withTokens(account, (tokens) =>
+      connector.checkStatus(this.context(account, tokens), {
+        postId: post.id,
+        idempotencyKey,
+        reference,
+        contentText: post.contentText,
+        attemptStartedAt,
+      }),
+    );
+  }
+
+  /** A failed attempt: retried with backoff while attempts remain and the failure allows it, else final. */
+  private failure(attempt: number, error: ConnectorError): PublishOutcomeRecord {
+    const { settings } = this.options;
+    const retryable = error.kind === 'retryable' || error.kind === 'rate_limited';
+    if (!retryable) {
+      const reason: PublishFailureReason = error.kind === 'auth' ? 'account' : 'permanent';
+      return { kind: 'failed', error: error.message, reason, nextRetryAt: null };
+    }
+    if (attempt >= settings.maxAttempts) {
+      return {
+        kind: 'failed',
+        error: `${error.message} (gave up after ${attempt} attempts)`,
+        reason: 'attempts_exhausted',
+        nextRetryAt: null,
+      };
+    }
+    const delay = Math.max(retryDelayMs(attempt, settings, this.random), error.details.retryAfterMs ?? 0);
+    return { kind: 'failed', error: error.message, reason: 'retryable', nextRetryAt: this.after(delay) };
+  }
+
+  private async record(
+    ref: PublishJob & { attempt: number },
+    outcome: PublishOutcomeRecord,
+  ): Promise<JobResult> {
+    try {
+      await recordPublishOutcome(this.options.commands, ref, outcome, this.now(), randomUUID());
+    } catch (error) {
+      // Another worker settled this attempt first (a reconcile racing a slow worker): its record stands.
+      if (error instanceof Conflict) return 'claimed_elsewhere';
+      throw error;
+    }
+    if (outcome.kind === 'published') return 'published';
+    if (outcome.kind === 'pending') return 'awaiting_platform';
+    return outcome.nextRetryAt ? 'retry_scheduled' : 'failed';
+  }
+
+  private context(account: AccountRef, tokens: TokenSet): CallContext {
+    return {
+      account,
+      tokens,
+      fetchMedia: this.options.fetchMedia,
+      signal: AbortSignal.timeout(this.options.settings.callTimeoutMs),
+    };
+  }
+
+  private after(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
+  }
+}
+
+function asConnectorError(error: unknown): ConnectorError {
+  if (error instanceof ConnectorError) return error;
+  const name = (error as { name?: string }).name;
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new ConnectorError('unknown_outcome', 'The platform did not answer in time');
+  // Our own failure around the call: whether the platform got the request is not known.
+  return new ConnectorError('unknown_outcome', error instanceof Error ? error.message : String(error));
+}

@@ -143,14 +143,37 @@ const postNowRoute = createRoute({
   tags: ['marketing'],
   summary: 'Publish an approved post now; 409 for draft or pending_approval',
   description:
-    'Tool: post_now. Records the publish request; the post moves to publishing and the publishing pipeline ' +
-    'performs the platform call.',
+    'Tool: post_now. Records the publish request and hands it to the publishing pipeline at once; answers with ' +
+    'the post once the attempt has an outcome (published, awaiting_platform, a retry time, or failed), or as ' +
+    '`publishing` when it takes longer than POST_NOW_WAIT_MS.',
   request: { params: postParams, headers: idempotencyHeaders },
   responses: {
     200: jsonResponse(dataOf(postSchema), 'The post'),
     ...errorResponses(400, 401, 403, 404, 409, 422, 503),
   },
 });
+
+/** The post once it has left `publishing` (published, awaiting the platform, retrying or failed), or null. */
+async function awaitPublishOutcome(
+  services: RouteServices,
+  orgId: string,
+  postId: string,
+  waitMs: number,
+): Promise<PostView | null> {
+  const deadline = Date.now() + waitMs;
+  for (let delay = 20; Date.now() < deadline; delay = Math.min(200, delay * 2)) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const row = await services.readModels
+      .selectFrom('posts')
+      .select('body')
+      .where('org_id', '=', orgId)
+      .where('id', '=', postId)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (row.body.status !== 'publishing') return row.body;
+  }
+  return null;
+}
 
 /**
  * The post's group, looked up inside the idempotent write: a replay answers the stored response without it, so
@@ -276,7 +299,7 @@ export function postRoutes(services: RouteServices) {
 
     app.openapi(postNowRoute, async (c) => {
       const { orgId, postId } = c.req.valid('param');
-      return groupWrite(
+      const response = await groupWrite(
         c,
         services,
         undefined,
@@ -288,7 +311,11 @@ export function postRoutes(services: RouteServices) {
             options,
           ),
         renderPost(postId),
-      ) as never;
+      );
+      if (response.status !== 200 || response.headers.get('idempotent-replayed')) return response as never;
+      // The pipeline picks the request up at once; the caller gets the outcome when it comes within the wait.
+      const settled = await awaitPublishOutcome(services, orgId, postId, services.env.POST_NOW_WAIT_MS);
+      return (settled ? c.json({ data: settled }, 200) : response) as never;
     });
   };
 }

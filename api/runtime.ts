@@ -18,7 +18,7 @@ import { InProcessBus } from '../infra/bus/in-process-bus.js';
 import { NatsBus } from '../infra/bus/nats-bus.js';
 import { TokenCipher } from '../infra/crypto/token-cipher.js';
 import type { ConnectorRegistry } from '../infra/connectors/port.js';
-import { createConnectorRegistry } from '../infra/connectors/registry.js';
+import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
 import { sandboxMigrations } from '../infra/connectors/sandbox/migrations.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
@@ -49,6 +49,7 @@ import { createApp } from './app.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { createAuthRoutes } from './auth/routes.js';
 import { createStorageRoutes } from './storage/routes.js';
+import { createSandboxRoutes } from './sandbox/routes.js';
 import type { RouteServices } from './shared/services.js';
 import { userRoutes } from './users/routes.js';
 import { tagRoutes } from './tags/routes.js';
@@ -311,6 +312,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
                 void a.route('/', createStorageRoutes(storage, { maxUploadBytes: 512 * 1024 * 1024 })),
             ]
           : []),
+        (a: ReturnType<typeof createApp>) =>
+          void a.route(
+            '/',
+            createSandboxRoutes({
+              db: database.db,
+              publicBaseUrl: publicBaseUrl(env),
+              sandboxPlatforms: sandboxPlatforms(env),
+            }),
+          ),
       ],
     });
 

@@ -1,0 +1,421 @@
+// The live Facebook Pages connector (Graph API): Facebook Login, one connected account per page the user
+// manages, text, link, photo, multi-photo and video posts, video processing status, deletion.
+import type { LiveConnectorOptions } from '../http.js';
+import {
+  ConnectorError,
+  type AccountProfile,
+  type CallContext,
+  type ConnectedAccount,
+  type PlatformConnector,
+  type PublishOutcome,
+  type StatusCheck,
+} from '../port.js';
+import {
+  authorizationCode,
+  bearer,
+  findByText,
+  form,
+  graphCall,
+  graphTime,
+  isGraphNotFound,
+} from './graph.js';
+
+export type FacebookConnectorConfig = LiveConnectorOptions & {
+  appId?: string;
+  appSecret?: string;
+  /** Graph API version path segment; Meta retires each version about two years after release. */
+  graphVersion?: string;
+  graphBaseUrl?: string;
+  /** Where the Login dialog is served. */
+  dialogBaseUrl?: string;
+};
+
+/** Listing pages, and posting to them as the page. */
+export const facebookScopes = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts'];
+
+interface PageNode {
+  id: string;
+  name?: string;
+  username?: string;
+  link?: string;
+  about?: string;
+  access_token?: string;
+  picture?: { data?: { url?: string } };
+}
+
+interface VideoStatus {
+  video_status?: string;
+  processing_phase?: { status?: string; errors?: Array<{ message?: string }> };
+  publishing_phase?: { status?: string };
+}
+
+const pageFields = 'id,name,username,link,about,picture{url}';
+const platform = 'facebook';
+
+function pageProfile(page: PageNode): AccountProfile {
+  return {
+    accountExternalId: page.id,
+    accountName: page.name ?? null,
+    accountHandle: page.username ?? null,
+    profileImageUrl: page.picture?.data?.url ?? null,
+    profileUrl: page.link ?? `https://www.facebook.com/${page.id}`,
+    accountBio: page.about ?? null,
+  };
+}
+
+/** The first http(s) URL in a text, sent as the post's link so Facebook attaches its preview. */
+function firstLink(text: string): string | undefined {
+  return /https?:\/\/[^\s<>"]+/.exec(text)?.[0]?.replace(/[.,;:!?)\]]+$/, '');
+}
+
+function absoluteFacebookUrl(url: string): string {
+  return url.startsWith('/') ? `https://www.facebook.com${url}` : url;
+}
+
+export function createFacebookConnector(config: FacebookConnectorConfig): PlatformConnector {
+  const version = config.graphVersion ?? 'v21.0';
+  const graph = `${(config.graphBaseUrl ?? 'https://graph.facebook.com').replace(/\/$/, '')}/${version}`;
+  const dialog = `${(config.dialogBaseUrl ?? 'https://www.facebook.com').replace(/\/$/, '')}/${version}`;
+
+  function credentials(): { appId: string; appSecret: string } {
+    if (!config.appId || !config.appSecret)
+      throw new ConnectorError(
+        'permanent',
+        'facebook: the live connector is not configured (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET)',
+      );
+    return { appId: config.appId, appSecret: config.appSecret };
+  }
+
+  async function get<T>(
+    path: string,
+    token: string,
+    query: Record<string, string> = {},
+    signal?: AbortSignal,
+  ) {
+    const url = new URL(`${graph}/${path}`);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const response = await graphCall<T>(
+      platform,
+      { url: url.toString(), headers: bearer(token), effect: 'read', ...(signal ? { signal } : {}) },
+      config,
+    );
+    return response.body;
+  }
+
+  async function post<T>(
+    path: string,
+    token: string,
+    body: URLSearchParams,
+    effect: 'create' | 'read',
+    signal?: AbortSignal,
+  ) {
+    const response = await graphCall<T>(
+      platform,
+      {
+        method: 'POST',
+        url: `${graph}/${path}`,
+        headers: bearer(token),
+        body,
+        effect,
+        ...(signal ? { signal } : {}),
+      },
+      config,
+    );
+    return response.body;
+  }
+
+  /** Once a post exists, a failed permalink read must not turn into an error that invites a second post. */
+  async function permalink(id: string, token: string, signal?: AbortSignal): Promise<string> {
+    try {
+      const body = await get<{ permalink_url?: string }>(id, token, { fields: 'permalink_url' }, signal);
+      if (body.permalink_url) return absoluteFacebookUrl(body.permalink_url);
+    } catch {
+      // fall through to the URL Facebook serves for any post id
+    }
+    return `https://www.facebook.com/${id}`;
+  }
+
+  async function videoState(
+    videoId: string,
+    token: string,
+    signal?: AbortSignal,
+  ): Promise<{ kind: 'ready'; url: string } | { kind: 'processing' } | { kind: 'error'; message: string }> {
+    const body = await get<{ status?: VideoStatus; permalink_url?: string }>(
+      videoId,
+      token,
+      { fields: 'status,permalink_url' },
+      signal,
+    );
+    const status = body.status ?? {};
+    const processingError = status.processing_phase?.errors?.[0]?.message;
+    if (status.video_status === 'error' || status.processing_phase?.status === 'error')
+      return {
+        kind: 'error',
+        message: `facebook: the video could not be processed (${processingError ?? 'no reason given'})`,
+      };
+    if (status.publishing_phase?.status === 'error')
+      return { kind: 'error', message: 'facebook: the processed video could not be published' };
+    const published = status.publishing_phase
+      ? status.publishing_phase.status === 'complete'
+      : status.video_status === 'ready';
+    if (!published) return { kind: 'processing' };
+    return {
+      kind: 'ready',
+      url: body.permalink_url
+        ? absoluteFacebookUrl(body.permalink_url)
+        : `https://www.facebook.com/${videoId}`,
+    };
+  }
+
+  return {
+    platform,
+    mode: 'live',
+    // Page tokens obtained from a long-lived user token do not expire, and Facebook offers no refresh grant.
+    supportsRefresh: false,
+    missingConfiguration() {
+      return [
+        ...(config.appId ? [] : ['FACEBOOK_APP_ID']),
+        ...(config.appSecret ? [] : ['FACEBOOK_APP_SECRET']),
+      ];
+    },
+
+    // Facebook Login for web apps has no PKCE; the state parameter is the CSRF guard.
+    async startAuthorization(request) {
+      const { appId } = credentials();
+      const url = new URL(`${dialog}/dialog/oauth`);
+      url.search = new URLSearchParams({
+        client_id: appId,
+        redirect_uri: request.callbackUrl,
+        state: request.state,
+        response_type: 'code',
+        scope: facebookScopes.join(','),
+      }).toString();
+      return { authorizationUrl: url.toString() };
+    },
+
+    async completeAuthorization(callback) {
+      const { appId, appSecret } = credentials();
+      const code = authorizationCode(platform, callback.params);
+      const exchange = new URL(`${graph}/oauth/access_token`);
+      exchange.search = new URLSearchParams({
+        client_id: appId,
+        client_secret: appSecret,
+        redirect_uri: callback.callbackUrl,
+        code,
+      }).toString();
+      const shortLived = await graphCall<{ access_token: string }>(
+        platform,
+        { url: exchange.toString(), effect: 'read' },
+        config,
+      );
+      // Page tokens inherit the user token's lifetime: from a long-lived user token they never expire.
+      const longLivedUrl = new URL(`${graph}/oauth/access_token`);
+      longLivedUrl.search = new URLSearchParams({
+        grant_type: 'fb_exchange_token',
+        client_id: appId,
+        client_secret: appSecret,
+        fb_exchange_token: shortLived.body.access_token,
+      }).toString();
+      const longLived = await graphCall<{ access_token: string }>(
+        platform,
+        { url: longLivedUrl.toString(), effect: 'read' },
+        config,
+      );
+      const userToken = longLived.body.access_token;
+      const pages: PageNode[] = [];
+      let after: string | undefined;
+      // Bounded: a user managing more than 1,000 pages is not a case worth an unbounded loop.
+      for (let page = 0; page < 10; page += 1) {
+        const body = await get<{
+          data?: PageNode[];
+          paging?: { cursors?: { after?: string }; next?: string };
+        }>('me/accounts', userToken, {
+          fields: `${pageFields},access_token`,
+          limit: '100',
+          ...(after ? { after } : {}),
+        });
+        pages.push(...(body.data ?? []));
+        after = body.paging?.next ? body.paging.cursors?.after : undefined;
+        if (!after) break;
+      }
+      const accounts: ConnectedAccount[] = pages
+        .filter((p): p is PageNode & { access_token: string } => typeof p.access_token === 'string')
+        .map((p) => ({
+          profile: pageProfile(p),
+          tokens: {
+            accessToken: p.access_token,
+            refreshToken: null,
+            expiresAt: null,
+            scopes: [...facebookScopes],
+            extra: { pageId: p.id },
+          },
+        }));
+      if (accounts.length === 0)
+        throw new ConnectorError(
+          'permanent',
+          'facebook: no Facebook Page was shared with this app; connect again and select at least one page',
+        );
+      return { kind: 'accounts', accounts };
+    },
+
+    // Nothing to renew; this checks the page token is still accepted so a revoked one shows up as `auth`.
+    async refresh(account, tokens) {
+      await get<{ id: string }>(account.accountExternalId, tokens.accessToken, { fields: 'id' });
+      return tokens;
+    },
+
+    async publish(context: CallContext, request): Promise<PublishOutcome> {
+      const pageId = context.account.accountExternalId;
+      const token = context.tokens.accessToken;
+      const { signal } = context;
+      const media = request.media;
+      const message = request.contentText || undefined;
+      if (!media) {
+        const created = await post<{ id: string }>(
+          `${pageId}/feed`,
+          token,
+          form({ message, link: firstLink(request.contentText) }),
+          'create',
+          signal,
+        );
+        return { kind: 'published', externalId: created.id, url: await permalink(created.id, token, signal) };
+      }
+      switch (media.kind) {
+        case 'image': {
+          const created = await post<{ id: string; post_id?: string }>(
+            `${pageId}/photos`,
+            token,
+            form({ url: media.url, message, alt_text_custom: media.altText }),
+            'create',
+            signal,
+          );
+          const id = created.post_id ?? created.id;
+          return { kind: 'published', externalId: id, url: await permalink(id, token, signal) };
+        }
+        case 'images': {
+          const attached: string[] = [];
+          for (const image of media.images) {
+            // Unpublished photos are invisible until attached, so uploading one again is harmless.
+            const photo = await post<{ id: string }>(
+              `${pageId}/photos`,
+              token,
+              form({ url: image.url, published: false, alt_text_custom: image.altText }),
+              'read',
+              signal,
+            );
+            attached.push(photo.id);
+          }
+          const fields: Record<string, string | undefined> = { message };
+          attached.forEach((id, i) => (fields[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
+          const created = await post<{ id: string }>(`${pageId}/feed`, token, form(fields), 'create', signal);
+          return {
+            kind: 'published',
+            externalId: created.id,
+            url: await permalink(created.id, token, signal),
+          };
+        }
+        case 'video': {
+          const created = await post<{ id: string }>(
+            `${pageId}/videos`,
+            token,
+            form({ file_url: media.url, description: message }),
+            'create',
+            signal,
+          );
+          try {
+            const state = await videoState(created.id, token, signal);
+            if (state.kind === 'ready') return { kind: 'published', externalId: created.id, url: state.url };
+          } catch {
+            // the video exists; its status is read again by checkStatus
+          }
+          return { kind: 'pending', reference: created.id, checkAfterMs: 10_000 };
+        }
+        case 'document':
+          throw new ConnectorError(
+            'permanent',
+            'facebook: Pages cannot publish a PDF document; attach images or a video',
+          );
+        default: {
+          const never: never = media;
+          throw new ConnectorError('permanent', `facebook: unsupported media ${JSON.stringify(never)}`);
+        }
+      }
+    },
+
+    async checkStatus(context, query): Promise<StatusCheck> {
+      const token = context.tokens.accessToken;
+      if (query.reference) {
+        try {
+          const state = await videoState(query.reference, token, context.signal);
+          if (state.kind === 'ready')
+            return { kind: 'published', externalId: query.reference, url: state.url };
+          if (state.kind === 'error') return { kind: 'failed', message: state.message };
+          return { kind: 'pending', checkAfterMs: 10_000 };
+        } catch (error) {
+          if (isGraphNotFound(error)) return { kind: 'not_found' };
+          throw error;
+        }
+      }
+      const since = new Date(query.attemptStartedAt);
+      const body = await get<{
+        data?: Array<{ id: string; message?: string; created_time?: string; permalink_url?: string }>;
+      }>(
+        `${context.account.accountExternalId}/posts`,
+        token,
+        {
+          fields: 'id,message,created_time,permalink_url',
+          since: String(Math.floor(since.getTime() / 1000)),
+          limit: '50',
+        },
+        context.signal,
+      );
+      const found = findByText(
+        (body.data ?? []).map((p) => ({
+          ...p,
+          text: p.message ?? null,
+          createdAt: graphTime(p.created_time),
+        })),
+        query.contentText,
+        since,
+      );
+      if (!found) return { kind: 'not_found' };
+      return {
+        kind: 'published',
+        externalId: found.id,
+        url: found.permalink_url
+          ? absoluteFacebookUrl(found.permalink_url)
+          : `https://www.facebook.com/${found.id}`,
+      };
+    },
+
+    async delete(context, externalId) {
+      try {
+        await graphCall(
+          platform,
+          {
+            method: 'DELETE',
+            url: `${graph}/${externalId}`,
+            headers: bearer(context.tokens.accessToken),
+            effect: 'read',
+            ...(context.signal ? { signal: context.signal } : {}),
+          },
+          config,
+        );
+        return { kind: 'deleted' };
+      } catch (error) {
+        if (isGraphNotFound(error)) return { kind: 'not_found' };
+        throw error;
+      }
+    },
+
+    async accountInfo(context) {
+      const page = await get<PageNode>(
+        context.account.accountExternalId,
+        context.tokens.accessToken,
+        { fields: pageFields },
+        context.signal,
+      );
+      return pageProfile(page);
+    },
+  };
+}

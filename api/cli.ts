@@ -1,20 +1,22 @@
-// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token. Talks to the database directly,
-// so it works whether or not the server is running.
+// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox. Talks to the database
+// directly, so it works whether or not the server is running.
 import { ConfigError, loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { projectionsCommand } from './cli/projections.js';
+import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
 import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
 import { createRuntime } from './runtime.js';
 
 const USAGE = `usage: npm run cli -- <command>
   projections status                 every projection with version, checkpoint and lag
   projections rebuild <name>         rebuild a projection beside the serving one, then switch
-  ${TOKEN_USAGE}`;
+  ${TOKEN_USAGE}
+  ${SANDBOX_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  if (command !== 'projections' && command !== 'token') {
+  if (command !== 'projections' && command !== 'token' && command !== 'sandbox') {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
@@ -41,6 +43,13 @@ async function main(argv: string[]): Promise<number> {
         eventStore: runtime.eventStore,
         projections: runtime.projections,
         logger,
+        out,
+      });
+    }
+    if (command === 'sandbox') {
+      return await sandboxCommand(rest, {
+        db: runtime.database.db,
+        configuredFaults: env.SANDBOX_FAULTS,
         out,
       });
     }

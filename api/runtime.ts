@@ -55,6 +55,8 @@ import { userRoutes } from './users/routes.js';
 import { tagRoutes } from './tags/routes.js';
 import { postGroupRoutes } from './post-groups/routes.js';
 import { postRoutes } from './posts/routes.js';
+import { socialAccountRoutes } from './social-accounts/routes.js';
+import { TokenRefresher } from '../processes/social-accounts/token-refresher.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export const allMigrations = {
@@ -299,6 +301,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         tagRoutes(services),
         postGroupRoutes(services),
         postRoutes(services),
+        socialAccountRoutes(services),
         createAuthRoutes({
           auth,
           lookupMembership: async (userId, orgId) => {
@@ -363,6 +366,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           await dispatcher.start();
           stops.push(() => dispatcher.stop());
         }
+        const tokenRefresher = new TokenRefresher({
+          db: readModels,
+          tokenCipher,
+          commands,
+          connectors,
+          logger,
+        });
+        await tokenRefresher.start();
+        stops.push(() => tokenRefresher.stop());
         const sweep = setInterval(() => {
           idempotency
             .purgeOlderThan(24)

@@ -27,7 +27,7 @@ export const noFaults: SandboxFaults = { all: {}, platforms: {} };
 export class SandboxFaultsError extends Error {
   constructor(readonly problems: string[]) {
     super(
-      `Invalid sandbox faults: ${problems.join('; ')} (expected e.g. "fail=0.2,timeout=0.05,pending=0.3,x:reject=0.5"; faults: ${sandboxFaultKinds.join(', ')}; shares between 0 and 1)`,
+      `Invalid sandbox faults: ${problems.join('; ')} (expected e.g. "fail=0.2,timeout=0.05,pending=0.3,x:reject=0.1"; faults: ${sandboxFaultKinds.join(', ')}; shares between 0 and 1)`,
     );
     this.name = 'SandboxFaultsError';
   }

@@ -482,9 +482,11 @@ export function socialAccountView(a: SocialAccount): SocialAccountView {
 }
 
 /** How to name an account in messages: `@handle`, else its name, else its platform id. */
-export function accountLabel(
-  a: Pick<SocialAccount, 'accountHandle' | 'accountName' | 'accountExternalId'>,
-): string {
+export function accountLabel(a: {
+  accountHandle: string | null;
+  accountName?: string | null;
+  accountExternalId: string;
+}): string {
   if (a.accountHandle) return a.accountHandle.startsWith('@') ? a.accountHandle : `@${a.accountHandle}`;
   return a.accountName ?? a.accountExternalId;
 }

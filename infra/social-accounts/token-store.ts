@@ -104,8 +104,15 @@ export class TokenStore {
     );
   }
 
-  /** Accounts whose access token expires before `before` (earliest first); no secrets are read. */
-  async expiringBefore(before: Date, limit = 500): Promise<TokenExpiry[]> {
+  /**
+   * Accounts whose access token expires before `before`, earliest first, a page at a time (pass the last row
+   * of a page as `after` for the next); no secrets are read.
+   */
+  async expiringBefore(
+    before: Date,
+    options: { after?: Pick<TokenExpiry, 'expiresAt' | 'accountId'>; limit?: number } = {},
+  ): Promise<TokenExpiry[]> {
+    const after = options.after;
     const { rows } = await sql<{
       account_id: string;
       org_id: string;
@@ -114,8 +121,9 @@ export class TokenStore {
     }>`
       select account_id, org_id, expires_at, has_refresh_token from social_account_tokens
       where expires_at is not null and expires_at < ${before.toISOString()}
+        ${after ? sql`and (expires_at, account_id) > (${after.expiresAt}::timestamptz, ${after.accountId}::uuid)` : sql``}
       order by expires_at, account_id
-      limit ${limit}`.execute(this.db);
+      limit ${options.limit ?? 200}`.execute(this.db);
     return rows.map((r) => ({
       accountId: r.account_id,
       orgId: r.org_id,

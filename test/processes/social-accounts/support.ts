@@ -1,0 +1,94 @@
+// Test doubles for social account token tests: a hand-made connector whose refresh the test controls and
+// counts, a registry of them, and a connected account recorded through connectSocialAccounts.
+import { randomUUID } from 'node:crypto';
+import type { Platform } from '../../../domain/post-groups/post-content.js';
+import {
+  ConnectorError,
+  type AccountProfile,
+  type AccountRef,
+  type ConnectorRegistry,
+  type PlatformConnector,
+  type TokenSet,
+} from '../../../infra/connectors/port.js';
+import type { CommandMetadata } from '../../../commands/shared/command-handler.js';
+
+export interface FakeConnector extends PlatformConnector {
+  /** Every refresh call, with the refresh token it was given. */
+  refreshCalls: Array<{ accountId: string; refreshToken: string | null }>;
+  /** What the next refreshes do; default: new tokens valid for an hour from `clock()`. */
+  onRefresh: (account: AccountRef, tokens: TokenSet, n: number) => Promise<TokenSet>;
+}
+
+export function fakeConnector(
+  platform: Platform,
+  options: { supportsRefresh?: boolean; clock?: () => Date } = {},
+): FakeConnector {
+  const clock = options.clock ?? (() => new Date());
+  const refuse = async (): Promise<never> => {
+    throw new Error('not used in these tests');
+  };
+  const connector: FakeConnector = {
+    platform,
+    mode: 'sandbox',
+    supportsRefresh: options.supportsRefresh ?? true,
+    missingConfiguration: () => [],
+    refreshCalls: [],
+    onRefresh: async (_account, _tokens, n) => ({
+      accessToken: `access-${n}`,
+      refreshToken: `refresh-${n}`,
+      expiresAt: new Date(clock().getTime() + 3_600_000).toISOString(),
+      scopes: ['read', 'write'],
+    }),
+    async refresh(account, tokens) {
+      connector.refreshCalls.push({ accountId: account.id, refreshToken: tokens.refreshToken });
+      return connector.onRefresh(account, tokens, connector.refreshCalls.length);
+    },
+    startAuthorization: refuse,
+    completeAuthorization: refuse,
+    publish: refuse,
+    checkStatus: refuse,
+    delete: refuse,
+    accountInfo: refuse,
+  };
+  return connector;
+}
+
+export function registryOf(...connectors: PlatformConnector[]): ConnectorRegistry {
+  return {
+    get(platform) {
+      const found = connectors.find((c) => c.platform === platform);
+      if (!found) throw new Error(`no fake connector for ${platform}`);
+      return found;
+    },
+  };
+}
+
+export const refusedRefresh = () => new ConnectorError('auth', 'invalid_grant', { status: 400 });
+
+export function profileOf(handle: string, externalId = `ext-${handle}`): AccountProfile {
+  return {
+    accountExternalId: externalId,
+    accountName: handle.toUpperCase(),
+    accountHandle: handle,
+    profileImageUrl: null,
+    profileUrl: `https://platform.example/${handle}`,
+    accountBio: null,
+  };
+}
+
+export function tokensOf(
+  accessToken: string,
+  expiresAt: Date | null,
+  refreshToken: string | null = 'refresh-0',
+): TokenSet {
+  return {
+    accessToken,
+    refreshToken,
+    expiresAt: expiresAt ? expiresAt.toISOString() : null,
+    scopes: ['read', 'write'],
+  };
+}
+
+export function systemMetadata(orgId: string, now = new Date()): CommandMetadata {
+  return { orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() };
+}

@@ -37,6 +37,7 @@ import { tagsProjection } from '../projections/tags/tags-projection.js';
 import { postGroupsProjection } from '../projections/post-groups/post-groups-projection.js';
 import { socialAccountsProjection } from '../projections/social-accounts/social-accounts-projection.js';
 import { socialAccountTokenMigrations } from '../infra/social-accounts/token-store.js';
+import { oauthStateMigrations } from '../infra/social-accounts/oauth-state-store.js';
 import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
 import { slotClaimMigrations } from '../projections/scheduler/migrations.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
@@ -67,6 +68,7 @@ export const allMigrations = {
   ...idempotencyMigrations,
   ...slotClaimMigrations,
   ...socialAccountTokenMigrations,
+  ...oauthStateMigrations,
   ...sandboxMigrations,
 };
 

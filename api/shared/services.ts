@@ -7,6 +7,7 @@ import type { ReadModels } from '../../projections/read-models.js';
 import type { Env } from '../../infra/config/env.js';
 import type { ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
+import type { AccountAccess } from '../../commands/social-accounts/account-access.js';
 
 export interface RouteServices {
   commands: CommandDeps;
@@ -21,5 +22,7 @@ export interface RouteServices {
   /** The service's public address, for OAuth callbacks and the Bluesky client metadata. */
   publicBaseUrl: string;
   env: Env;
+  /** The social accounts platform calls act for (resolution, tokens, refresh). */
+  accounts: AccountAccess;
   now?: () => Date;
 }

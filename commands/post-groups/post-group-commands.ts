@@ -456,11 +456,19 @@ export async function deletePost(
   options: WriteOptions & {
     /** Called with the post about to be removed, before the append (its answer is rendered in the append). */
     onTarget?: (post: PostState, group: ActivePostGroup) => void;
+    /** The post was deleted on the platform first (X post deletion). */
+    deletedOnPlatform?: { externalId: string };
   } = {},
 ): Promise<WriteResult> {
   return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => {
     const post = group.posts.find((p) => p.id === ref.postId);
     if (post) options.onTarget?.(post, group);
-    return { type: 'DeletePost', postId: ref.postId, by: metadata.actor, now: metadata.now };
+    return {
+      type: 'DeletePost',
+      postId: ref.postId,
+      by: metadata.actor,
+      now: metadata.now,
+      ...(options.deletedOnPlatform ? { deletedOnPlatform: options.deletedOnPlatform } : {}),
+    };
   });
 }

@@ -1,0 +1,249 @@
+// Deleting one of the workspace's own X posts: a published post is deleted on X, then removed here
+// (`deleted_on_x`); a post not sent yet is canceled (`removed_from_schedule`); a link to a post published
+// elsewhere is deleted on X with the workspace's X account. The platform call comes first, so a retry converges.
+import type { ActivePostGroup, PostState } from '../../domain/post-groups/post-group.js';
+import {
+  Conflict,
+  NotFound,
+  ServiceUnavailable,
+  TooManyRequests,
+  ValidationError,
+} from '../../domain/shared/errors.js';
+import {
+  ConnectorError,
+  isConnectorError,
+  type AccountRef,
+  type ConnectorRegistry,
+} from '../../infra/connectors/port.js';
+import type { Kysely } from 'kysely';
+import type { ReadModels } from '../../projections/read-models.js';
+import { findPostGroupIdOfPost } from '../../projections/post-groups/queries.js';
+import {
+  deletePost,
+  loadPostGroup,
+  updatePost,
+  type PostGroupDeps,
+  type WriteOptions,
+} from '../post-groups/post-group-commands.js';
+import type { CommandMetadata } from '../shared/command-handler.js';
+import type { AccountAccess } from '../social-accounts/account-access.js';
+
+export interface XPostDeletion {
+  outcome: 'deleted_on_x' | 'removed_from_schedule';
+  postId: string | null;
+  xPostId: string | null;
+  socialAccountId: string | null;
+  warnings: string[];
+}
+
+export interface XPostDeletionDeps {
+  postGroups: PostGroupDeps;
+  readModels: Kysely<ReadModels>;
+  accounts: Pick<AccountAccess, 'resolve' | 'withTokens'>;
+  connectors: ConnectorRegistry;
+}
+
+export type XPostTarget = { postId: string } | { postUrl: string };
+
+const statusUrl =
+  /^https?:\/\/(?:www\.|mobile\.)?(?:x|twitter)\.com\/(?:([A-Za-z0-9_]{1,15})|i(?:\/web)?)\/status(?:es)?\/(\d{1,25})(?:[/?#].*)?$/;
+
+/** The X post id (and the handle when the link names one) from a status link, or a 400 naming the field. */
+export function parseXPostUrl(url: string): { xPostId: string; handle: string | null } {
+  const match = statusUrl.exec(url.trim());
+  if (!match)
+    throw new ValidationError('Not a link to an X post', undefined, [
+      { path: 'body.postUrl', message: 'expected https://x.com/<handle>/status/<id>' },
+    ]);
+  return { xPostId: match[2]!, handle: match[1] ?? null };
+}
+
+function platformFailure(error: unknown): Error {
+  if (!isConnectorError(error)) return error as Error;
+  switch (error.kind) {
+    case 'rate_limited':
+      return new TooManyRequests(
+        'X is rate limiting this account; try again later',
+        Math.max(1, Math.ceil((error.details.retryAfterMs ?? 60_000) / 1000)),
+      );
+    case 'auth':
+      return new Conflict(error.message, 'account_needs_reconnect');
+    case 'permanent':
+      return new Conflict(`X refused the deletion: ${error.message}`, 'x_refused');
+    case 'retryable':
+    case 'unknown_outcome':
+      return new ServiceUnavailable(`X could not be reached: ${error.message}`, 'platform_unavailable');
+  }
+}
+
+async function resolveAccount(
+  deps: XPostDeletionDeps,
+  orgId: string,
+  socialAccountId: string | null,
+): Promise<AccountRef> {
+  const resolved = await deps.accounts.resolve({ orgId, platform: 'x', socialAccountId });
+  if (resolved.ok) return resolved.account;
+  if (resolved.reason === 'not_found' && socialAccountId)
+    throw new ValidationError('Unknown social account', undefined, [
+      { path: 'body.socialAccountId', message: 'not an X account of this workspace' },
+    ]);
+  throw new Conflict(resolved.message, `account_${resolved.reason}`);
+}
+
+async function deleteOnX(deps: XPostDeletionDeps, account: AccountRef, xPostId: string): Promise<boolean> {
+  const connector = deps.connectors.get('x');
+  try {
+    const result = await deps.accounts.withTokens(account, (tokens) =>
+      connector.delete(
+        {
+          account,
+          tokens,
+          fetchMedia: () => Promise.reject(new ConnectorError('permanent', 'no media is read when deleting')),
+        },
+        xPostId,
+      ),
+    );
+    return result.kind === 'deleted';
+  } catch (error) {
+    throw platformFailure(error);
+  }
+}
+
+async function findOwnPostByXId(db: Kysely<ReadModels>, orgId: string, xPostId: string) {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'group_id'])
+    .where('org_id', '=', orgId)
+    .where('platform', '=', 'x')
+    .where((eb) => eb(eb.ref('body', '->>').key('publishedExternalId'), '=', xPostId))
+    .executeTakeFirst();
+}
+
+export async function deleteXPost(
+  deps: XPostDeletionDeps,
+  input: { orgId: string; target: XPostTarget; socialAccountId: string | null },
+  metadata: CommandMetadata,
+  options: WriteOptions = {},
+  /** Told the answer right before the append, so an idempotency record can be written with it. */
+  onAnswer: (deletion: XPostDeletion) => void = () => undefined,
+): Promise<{ deletion: XPostDeletion; appended: boolean }> {
+  const { orgId } = input;
+  let own: { postId: string; groupId: string } | null = null;
+  let linked: { xPostId: string; handle: string | null } | null = null;
+  if ('postId' in input.target) {
+    const groupId = await findPostGroupIdOfPost(deps.readModels, orgId, input.target.postId);
+    if (!groupId) throw new NotFound('Post not found');
+    own = { postId: input.target.postId, groupId };
+  } else {
+    linked = parseXPostUrl(input.target.postUrl);
+    const row = await findOwnPostByXId(deps.readModels, orgId, linked.xPostId);
+    if (row) own = { postId: row.id, groupId: row.group_id };
+  }
+
+  if (!own) {
+    // A post published elsewhere (another app, the X website): deleted with the workspace's X account.
+    const account = await resolveAccount(deps, orgId, input.socialAccountId);
+    const warnings = ['The post was not published through this workspace; it was deleted on X only'];
+    if (
+      linked!.handle &&
+      account.accountHandle &&
+      linked!.handle.toLowerCase() !== account.accountHandle.toLowerCase()
+    )
+      warnings.push(
+        `The link names @${linked!.handle}, but the post was deleted with @${account.accountHandle}`,
+      );
+    const deleted = await deleteOnX(deps, account, linked!.xPostId);
+    if (!deleted) throw new NotFound('X has no such post for this account');
+    return {
+      deletion: {
+        outcome: 'deleted_on_x',
+        postId: null,
+        xPostId: linked!.xPostId,
+        socialAccountId: account.id,
+        warnings,
+      },
+      appended: false,
+    };
+  }
+
+  const { group } = await loadPostGroup(deps.postGroups, orgId, own.groupId);
+  const post = group.posts.find((p) => p.id === own.postId);
+  if (!post) throw new NotFound('Post not found');
+  if (post.platform !== 'x')
+    throw new ValidationError('Not an X post', undefined, [
+      {
+        path: 'postId' in input.target ? 'body.postId' : 'body.postUrl',
+        message: `the post is a ${post.platform} post`,
+      },
+    ]);
+  return post.status === 'published'
+    ? deletePublished(deps, group, post, input.socialAccountId, metadata, options, onAnswer)
+    : removeFromSchedule(deps, group, post, metadata, options, onAnswer);
+}
+
+async function deletePublished(
+  deps: XPostDeletionDeps,
+  group: ActivePostGroup,
+  post: PostState,
+  socialAccountId: string | null,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+  onAnswer: (deletion: XPostDeletion) => void,
+): Promise<{ deletion: XPostDeletion; appended: boolean }> {
+  const warnings: string[] = [];
+  const account = await resolveAccount(deps, group.orgId, post.socialAccountId ?? socialAccountId);
+  if (socialAccountId && socialAccountId !== account.id)
+    warnings.push('The post was published with another account; that account was used to delete it');
+  const xPostId = post.publishedExternalId!;
+  const deleted = await deleteOnX(deps, account, xPostId);
+  if (!deleted) warnings.push('The post was already gone from X; it was removed here');
+  const deletion: XPostDeletion = {
+    outcome: 'deleted_on_x',
+    postId: post.id,
+    xPostId,
+    socialAccountId: account.id,
+    warnings,
+  };
+  onAnswer(deletion);
+  const result = await deletePost(
+    deps.postGroups,
+    { orgId: group.orgId, groupId: group.id, postId: post.id },
+    metadata,
+    { ...options, deletedOnPlatform: { externalId: xPostId } },
+  );
+  return { deletion, appended: result.appended };
+}
+
+async function removeFromSchedule(
+  deps: XPostDeletionDeps,
+  group: ActivePostGroup,
+  post: PostState,
+  metadata: CommandMetadata,
+  options: WriteOptions,
+  onAnswer: (deletion: XPostDeletion) => void,
+): Promise<{ deletion: XPostDeletion; appended: boolean }> {
+  if (post.status === 'publishing' || post.status === 'awaiting_platform')
+    throw new Conflict('The post is being published; try again when it has finished', 'post_publishing');
+  const warnings: string[] = [];
+  let appended = false;
+  const deletion: XPostDeletion = {
+    outcome: 'removed_from_schedule',
+    postId: post.id,
+    xPostId: null,
+    socialAccountId: post.socialAccountId,
+    warnings,
+  };
+  if (post.status === 'canceled') warnings.push('The post was already canceled');
+  else {
+    onAnswer(deletion);
+    const result = await updatePost(
+      deps.postGroups,
+      { orgId: group.orgId, groupId: group.id, postId: post.id },
+      { changes: {}, status: 'canceled' },
+      metadata,
+      { ...options, maySchedule: false },
+    );
+    appended = result.appended;
+  }
+  return { deletion, appended };
+}

@@ -46,6 +46,16 @@ import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
 import { processRunnerMigrations } from '../processes/runner/migrations.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
 import { ProcessRunner } from '../processes/runner/process-runner.js';
+import { AccountAccess } from '../commands/social-accounts/account-access.js';
+import { tokenStoreFor } from '../commands/social-accounts/social-account-commands.js';
+import { publishingMigrations } from '../processes/publishing/migrations.js';
+import { Publisher, type PublisherOptions } from '../processes/publishing/publisher.js';
+import {
+  PublishingService,
+  type PublishingServiceOptions,
+} from '../processes/publishing/publishing-service.js';
+import { createMediaFetcher } from '../processes/publishing/media-fetcher.js';
+import { accountRemovalProcess, consumeAccountRemovals } from '../processes/publishing/account-removal.js';
 import { createApp } from './app.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { createAuthRoutes } from './auth/routes.js';
@@ -56,8 +66,10 @@ import { userRoutes } from './users/routes.js';
 import { tagRoutes } from './tags/routes.js';
 import { postGroupRoutes } from './post-groups/routes.js';
 import { postRoutes } from './posts/routes.js';
+import { xPostRoutes } from './x-posts/routes.js';
 import { socialAccountRoutes } from './social-accounts/routes.js';
 import { TokenRefresher } from '../processes/social-accounts/token-refresher.js';
+import { oauthRoutes } from './social-accounts/oauth-routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 export const allMigrations = {
@@ -70,6 +82,7 @@ export const allMigrations = {
   ...socialAccountTokenMigrations,
   ...oauthStateMigrations,
   ...sandboxMigrations,
+  ...publishingMigrations,
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
@@ -82,7 +95,7 @@ export const projections: readonly Projection[] = [
 ];
 
 /** Process managers react to events; the publishing pipeline and notifications join here. */
-export const processManagers: readonly ProcessManager[] = [];
+export const processManagers: readonly ProcessManager[] = [accountRemovalProcess];
 
 export interface RuntimeOptions {
   env: Env;
@@ -91,6 +104,12 @@ export interface RuntimeOptions {
   mode: 'server' | 'cli';
   /** Replaces the registered projections (tests slow them down to prove read-your-writes). */
   projections?: readonly Projection[];
+  /**
+   * Seams of the publishing pipeline: a clock, randomness and hooks around the platform call (tests), and each
+   * job's result (the worker counts them).
+   */
+  publishing?: Pick<PublisherOptions, 'now' | 'random' | 'hooks'> &
+    Pick<PublishingServiceOptions, 'onJobDone'> & { sweep?: boolean; work?: boolean };
 }
 
 export interface Runtime {
@@ -107,6 +126,11 @@ export interface Runtime {
   projections: readonly Projection[];
   /** Platform connectors (sandbox or live per platform), as the routes and processes get them. */
   connectors: ConnectorRegistry;
+  /** The social accounts platform calls act for, and their tokens. */
+  accounts: AccountAccess;
+  tokenCipher: TokenCipher;
+  /** The publishing clock and workers (server mode, once started). */
+  publishing: PublishingService | null;
   app: ReturnType<typeof createApp>;
   /** Starts projections, processes and the outbox dispatcher (server mode). */
   startBackground(): Promise<void>;
@@ -233,7 +257,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const bus: Bus | null =
       mode === 'server'
         ? env.BUS === 'nats'
-          ? await NatsBus.connect({ url: env.NATS_URL!, logger })
+          ? await NatsBus.connect({
+              url: env.NATS_URL!,
+              streamName: env.NATS_STREAM,
+              subjectPrefix: env.NATS_SUBJECT_PREFIX,
+              logger,
+            })
           : new InProcessBus({ logger })
         : null;
     if (bus) stops.push(() => bus.close());
@@ -267,6 +296,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       cipher: tokenCipher,
     });
     const readModels = database.db;
+    const accounts = new AccountAccess({
+      db: readModels,
+      commands,
+      tokens: tokenStoreFor(readModels, tokenCipher),
+      connectors,
+      logger,
+    });
     const services: RouteServices = {
       commands,
       idempotency,
@@ -276,6 +312,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       tokenCipher,
       publicBaseUrl: publicBaseUrl(env),
       env,
+      accounts,
     };
     const owner = `${os.hostname()}:${process.pid}`;
 
@@ -303,7 +340,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         tagRoutes(services),
         postGroupRoutes(services),
         postRoutes(services),
+        xPostRoutes(services),
         socialAccountRoutes(services),
+        oauthRoutes(services),
         createAuthRoutes({
           auth,
           lookupMembership: async (userId, orgId) => {
@@ -342,6 +381,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       idempotency,
       projections: projectionList,
       connectors,
+      accounts,
+      tokenCipher,
+      publishing: null,
       app,
       async startBackground() {
         if (background.started) return;
@@ -367,6 +409,46 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
           await dispatcher.start();
           stops.push(() => dispatcher.stop());
+          const removals = await consumeAccountRemovals(bus, commands);
+          stops.push(() => removals.stop());
+          const seams = options.publishing ?? {};
+          const publishing = new PublishingService({
+            db: readModels,
+            bus,
+            logger,
+            owner,
+            publisher: new Publisher({
+              commands,
+              connectors,
+              accounts,
+              fetchMedia: createMediaFetcher({ storage, publicBaseUrl: publicBaseUrl(env) }),
+              settings: {
+                maxAttempts: env.PUBLISH_MAX_ATTEMPTS,
+                retryBaseMs: env.PUBLISH_RETRY_BASE_MS,
+                retryMaxMs: env.PUBLISH_RETRY_MAX_MS,
+                callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
+                staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
+                pollIntervalMs: env.PUBLISH_POLL_INTERVAL_MS,
+                pendingTimeoutMs: env.PUBLISH_PENDING_TIMEOUT_MS,
+              },
+              logger,
+              ...(seams.now ? { now: seams.now } : {}),
+              ...(seams.random ? { random: seams.random } : {}),
+              ...(seams.hooks ? { hooks: seams.hooks } : {}),
+            }),
+            sweepIntervalMs: env.PUBLISH_SWEEP_INTERVAL_MS,
+            leaseTtlMs: env.PUBLISH_LEASE_TTL_MS,
+            staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
+            concurrency: env.PUBLISH_CONCURRENCY,
+            ackWaitMs: env.PUBLISH_CALL_TIMEOUT_MS * 2 + 10_000,
+            ...(seams.sweep !== undefined ? { sweep: seams.sweep } : {}),
+            ...(seams.work !== undefined ? { work: seams.work } : {}),
+            ...(seams.onJobDone ? { onJobDone: seams.onJobDone } : {}),
+            ...(seams.now ? { now: seams.now } : {}),
+          });
+          await publishing.start();
+          stops.push(() => publishing.stop());
+          runtime.publishing = publishing;
         }
         const tokenRefresher = new TokenRefresher({
           db: readModels,

@@ -31,6 +31,15 @@ export const envSchema = z
     EVENTSTOREDB_URL: optionalString,
     NATS_URL: optionalString,
     BUS: z.enum(['in-process', 'nats']).optional(),
+    /** JetStream stream and subject prefix of the work queues: deployments sharing one NATS server differ here. */
+    NATS_STREAM: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,200}$/, 'must be letters, digits, _ or - (a JetStream stream name)')
+      .default('WORK'),
+    NATS_SUBJECT_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens of letters, digits, _ or -')
+      .default('work'),
     OBJECT_STORAGE: z.enum(['local', 's3']).default('local'),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -97,6 +106,8 @@ export const envSchema = z
     PUBLISH_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     /** How often the due-post sweep runs (it also wakes on every change). */
     PUBLISH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
+    /** The sweep lease: another instance takes over sweeping this long after the holder stops renewing it. */
+    PUBLISH_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     /** How long post-now waits for the attempt's outcome before answering with the post as it is. */
     POST_NOW_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
     /** Version of TOKEN_ENCRYPTION_KEY, written with every sealed token (bump it when rotating). */
@@ -130,6 +141,14 @@ export const envSchema = z
     }
     if (env.BUS === 'nats' && !env.NATS_URL) {
       ctx.addIssue({ code: 'custom', path: ['NATS_URL'], message: 'is required when BUS=nats' });
+    }
+    if (env.PUBLISH_LEASE_TTL_MS <= env.PUBLISH_SWEEP_INTERVAL_MS) {
+      // The holder renews once per sweep, so a shorter lease would lapse between its own sweeps.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLISH_LEASE_TTL_MS'],
+        message: 'must be longer than PUBLISH_SWEEP_INTERVAL_MS',
+      });
     }
     if (env.OBJECT_STORAGE === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when OBJECT_STORAGE=s3' });

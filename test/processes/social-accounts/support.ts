@@ -1,6 +1,18 @@
 // Test doubles for social account token tests: a hand-made connector whose refresh the test controls and
 // counts, a registry of them, and a connected account recorded through connectSocialAccounts.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
+import { projectionEngineMigrations } from '../../../projections/engine/migrations.js';
+import { socialAccountStream } from '../../../commands/social-accounts/social-account-commands.js';
+import { TokenCipher } from '../../../infra/crypto/token-cipher.js';
+import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
+import { createLogger } from '../../../infra/logging/logger.js';
+import { socialAccountTokenMigrations, TokenStore } from '../../../infra/social-accounts/token-store.js';
+import { ProjectionWaiter } from '../../../projections/engine/read-your-writes.js';
+import { ProjectionRunner } from '../../../projections/engine/runner.js';
+import type { ReadModels } from '../../../projections/read-models.js';
+import { socialAccountsProjection } from '../../../projections/social-accounts/social-accounts-projection.js';
+import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import type { Platform } from '../../../domain/post-groups/post-content.js';
 import {
   ConnectorError,
@@ -10,7 +22,7 @@ import {
   type PlatformConnector,
   type TokenSet,
 } from '../../../infra/connectors/port.js';
-import type { CommandMetadata } from '../../../commands/shared/command-handler.js';
+import type { CommandDeps, CommandMetadata } from '../../../commands/shared/command-handler.js';
 
 export interface FakeConnector extends PlatformConnector {
   /** Every refresh call, with the refresh token it was given. */
@@ -91,4 +103,60 @@ export function tokensOf(
 
 export function systemMetadata(orgId: string, now = new Date()): CommandMetadata {
   return { orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() };
+}
+
+/** An event store, the social_accounts projection running and read-your-writes, on a fresh database. */
+export interface AccountsHarness {
+  database: TestDatabase<ReadModels>;
+  commands: CommandDeps;
+  cipher: TokenCipher;
+  tokens: TokenStore;
+  stop(): Promise<void>;
+}
+
+export async function startAccountsHarness(): Promise<AccountsHarness> {
+  const database = await createTestDatabase<ReadModels>({
+    ...eventStoreMigrations,
+    ...projectionEngineMigrations,
+    ...socialAccountTokenMigrations,
+  });
+  const eventStore = new PostgresEventStore({ db: database.db, url: database.url });
+  const runner = new ProjectionRunner({
+    db: database.db,
+    eventStore,
+    projections: [socialAccountsProjection],
+    logger: silentLogger,
+    owner: `test-${randomUUID()}`,
+  });
+  await runner.start();
+  const waiter = new ProjectionWaiter({ db: database.db, eventStore, url: database.url });
+  const commands: CommandDeps = {
+    eventStore,
+    waitForProjections: (position, o) =>
+      waiter.waitForProjections(position, {
+        ...o,
+        projections: [socialAccountsProjection.name],
+        versions: { [socialAccountsProjection.name]: socialAccountsProjection.version },
+      }),
+  };
+  const cipher = new TokenCipher([{ version: 1, key: randomBytes(32) }]);
+  return {
+    database,
+    commands,
+    cipher,
+    tokens: new TokenStore(database.db, cipher),
+    async stop() {
+      await runner.stop();
+      await waiter.close();
+      await eventStore.close();
+      await database.drop();
+    },
+  };
+}
+
+export const silentLogger = createLogger({ level: 'silent' });
+
+/** The social account stream's event types, in order. */
+export async function accountEventTypes(commands: CommandDeps, accountId: string): Promise<string[]> {
+  return (await commands.eventStore.readStream(socialAccountStream(accountId))).map((e) => e.type);
 }

@@ -1192,6 +1192,17 @@ function decideDeletePost(
   const post = findPost(group, command.postId);
   if (post.status === 'publishing' || post.status === 'awaiting_platform')
     throw new Conflict('The post is being published; try again when it has finished', 'post_publishing');
+  // The audit trail must not claim a platform deletion of a post that was never there under that id.
+  if (command.deletedOnPlatform && post.status !== 'published')
+    throw new Conflict(
+      `The post is ${post.status}; only a published post is deleted on the platform`,
+      'post_not_published',
+    );
+  if (command.deletedOnPlatform && command.deletedOnPlatform.externalId !== post.publishedExternalId)
+    throw new Conflict(
+      'The platform post deleted is not the one this post was published as',
+      'external_id_mismatch',
+    );
   const rest = group.posts.filter((p) => p.id !== post.id);
   return [
     {
@@ -1214,6 +1225,9 @@ function decideStartAttempt(
   const post = findPost(group, command.postId);
   let trigger: PublishTrigger;
   if (post.status === 'scheduled') {
+    // Checked before the time: a stale approval is the reason, not "later" (publishWork has no work for it).
+    if (!isApprovalCurrent(post))
+      throw new Conflict('The approval does not cover the current content', 'post_not_approved');
     const work = publishWork(post);
     if (!work || Date.parse(work.dueAt) > Date.parse(command.now))
       throw new Conflict('The post is not due yet', 'post_not_due');
@@ -1304,6 +1318,9 @@ function decideRemoveAccount(
     },
   ];
 }
+
+/** The schedule reason of a post-now that failed and waits for its retry. */
+export const postNowRetryReason = 'Published now; retrying after a failed attempt';
 
 /** In flight or done: removing the account changes nothing for these. */
 const notAffectedByAccountRemoval: readonly PostStatus[] = [...inFlightOrSent, 'canceled'];
@@ -1543,6 +1560,7 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
       };
     }
     case 'PostPublishAttemptStarted': {
+      // The group follows its posts on every publishing event, so its status never depends on outcome order.
       const d = event.data;
       const posts = updatePosts(group, [d.postId], d.at, () => ({
         status: 'publishing',
@@ -1554,7 +1572,7 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         publishReference: null,
         nextRetryAt: null,
       }));
-      return { ...group, updatedAt: d.at, posts };
+      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostPublished': {
       const d = event.data;
@@ -1567,7 +1585,7 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         nextRetryAt: null,
         lastError: null,
       }));
-      return { ...group, updatedAt: d.at, posts };
+      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostAwaitingPlatform': {
       const d = event.data;
@@ -1577,7 +1595,7 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         publishReference: d.reference,
         nextRetryAt: d.nextCheckAt,
       }));
-      return { ...group, updatedAt: d.at, posts };
+      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostPublishAttemptFailed': {
       const d = event.data;
@@ -1586,6 +1604,8 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         // A retry keeps the post on the calendar (a post-now retry at the time it was asked for).
         status: retry ? 'scheduled' : 'failed',
         scheduledForUtc: retry ? (p.scheduledForUtc ?? p.lastAttemptAt ?? d.at) : p.scheduledForUtc,
+        // A scheduled post always says why it is at its time; a post-now had no reason of its own.
+        scheduleReason: retry ? (p.scheduleReason ?? postNowRetryReason) : p.scheduleReason,
         attemptOpen: false,
         publishReference: null,
         nextRetryAt: d.nextRetryAt,

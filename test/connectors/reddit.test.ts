@@ -13,7 +13,7 @@ import {
   createRedditConnector,
   redditRateLimitWait,
   type RedditConnectorConfig,
-} from '../../infra/connectors/reddit/connector.js';
+} from '../../infra/connectors/reddit/reddit-connector.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixture = (name: string) =>

@@ -12,7 +12,7 @@ import {
 import {
   createTikTokConnector,
   type TikTokConnectorConfig,
-} from '../../infra/connectors/tiktok/connector.js';
+} from '../../infra/connectors/tiktok/tiktok-connector.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixtureText = (name: string) =>

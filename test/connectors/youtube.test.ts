@@ -8,7 +8,7 @@ import {
   type PublishRequest,
   type TokenSet,
 } from '../../infra/connectors/port.js';
-import { createYouTubeConnector, msUntilPacificMidnight } from '../../infra/connectors/youtube/connector.js';
+import { createYouTubeConnector, msUntilPacificMidnight } from '../../infra/connectors/youtube/youtube-connector.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixture = (name: string): unknown =>

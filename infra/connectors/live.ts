@@ -1,0 +1,73 @@
+// The live connectors, configured from the environment: one factory per platform for the registry, each
+// with its credentials, the LinkedIn API version and the publishing call timeout.
+import type { Kysely } from 'kysely';
+import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Env } from '../config/env.js';
+import type { TokenCipher } from '../crypto/token-cipher.js';
+import type { PlatformConnector } from './port.js';
+import { createXConnector } from './x/x-connector.js';
+import { createBlueskyConnector } from './bluesky/bluesky-connector.js';
+import { createLinkedInConnector } from './linkedin/linkedin-connector.js';
+import { createThreadsConnector } from './threads/threads-connector.js';
+import { createFacebookConnector } from './facebook/facebook-connector.js';
+import { createInstagramConnector } from './instagram/instagram-connector.js';
+import { createYouTubeConnector } from './youtube/youtube-connector.js';
+import { createTikTokConnector } from './tiktok/tiktok-connector.js';
+import { createRedditConnector } from './reddit/reddit-connector.js';
+
+export function liveConnectorFactories(options: {
+  env: Env;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>;
+  cipher: TokenCipher;
+  publicBaseUrl: string;
+}): Record<Platform, () => PlatformConnector> {
+  const { env } = options;
+  const timeoutMs = env.PUBLISH_CALL_TIMEOUT_MS;
+  return {
+    x: () => createXConnector({ clientId: env.X_CLIENT_ID, clientSecret: env.X_CLIENT_SECRET, timeoutMs }),
+    bluesky: () =>
+      createBlueskyConnector({
+        publicBaseUrl: options.publicBaseUrl,
+        db: options.db,
+        cipher: options.cipher,
+        timeoutMs,
+      }),
+    linkedin: () =>
+      createLinkedInConnector({
+        clientId: env.LINKEDIN_CLIENT_ID,
+        clientSecret: env.LINKEDIN_CLIENT_SECRET,
+        apiVersion: env.LINKEDIN_API_VERSION,
+        timeoutMs,
+      }),
+    threads: () =>
+      createThreadsConnector({ appId: env.THREADS_APP_ID, appSecret: env.THREADS_APP_SECRET, timeoutMs }),
+    facebook: () =>
+      createFacebookConnector({ appId: env.FACEBOOK_APP_ID, appSecret: env.FACEBOOK_APP_SECRET, timeoutMs }),
+    instagram: () =>
+      createInstagramConnector({
+        appId: env.INSTAGRAM_APP_ID,
+        appSecret: env.INSTAGRAM_APP_SECRET,
+        timeoutMs,
+      }),
+    youtube: () =>
+      createYouTubeConnector({
+        clientId: env.GOOGLE_CLIENT_ID,
+        clientSecret: env.GOOGLE_CLIENT_SECRET,
+        timeoutMs,
+      }),
+    tiktok: () =>
+      createTikTokConnector({
+        clientKey: env.TIKTOK_CLIENT_KEY,
+        clientSecret: env.TIKTOK_CLIENT_SECRET,
+        timeoutMs,
+      }),
+    reddit: () =>
+      createRedditConnector({
+        clientId: env.REDDIT_CLIENT_ID,
+        clientSecret: env.REDDIT_CLIENT_SECRET,
+        userAgent: env.REDDIT_USER_AGENT,
+        timeoutMs,
+      }),
+  };
+}

@@ -18,6 +18,8 @@ import { InProcessBus } from '../infra/bus/in-process-bus.js';
 import { NatsBus } from '../infra/bus/nats-bus.js';
 import { TokenCipher } from '../infra/crypto/token-cipher.js';
 import type { ConnectorRegistry } from '../infra/connectors/port.js';
+import { liveConnectorFactories } from '../infra/connectors/live.js';
+import { blueskyOAuthMigrations } from '../infra/connectors/bluesky/oauth-stores.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
 import { sandboxMigrations } from '../infra/connectors/sandbox/migrations.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
@@ -83,6 +85,7 @@ export const allMigrations = {
   ...oauthStateMigrations,
   ...sandboxMigrations,
   ...publishingMigrations,
+  ...blueskyOAuthMigrations,
 };
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
@@ -294,6 +297,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       db: database.db,
       publicBaseUrl: publicBaseUrl(env),
       cipher: tokenCipher,
+      live: liveConnectorFactories({
+        env,
+        db: database.db,
+        cipher: tokenCipher,
+        publicBaseUrl: publicBaseUrl(env),
+      }),
     });
     const readModels = database.db;
     const accounts = new AccountAccess({

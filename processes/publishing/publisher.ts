@@ -50,6 +50,9 @@ export interface PublishJob {
   postId: string;
 }
 
+/** A job with what was read for it: the group's title (YouTube and Reddit find a lost post by its title). */
+type LoadedJob = PublishJob & { groupTitle: string };
+
 export type JobResult =
   | 'published'
   | 'awaiting_platform'
@@ -110,17 +113,18 @@ export class Publisher {
     const due =
       Date.parse(work.dueAt) + (work.action === 'reconcile' ? this.options.settings.staleAttemptMs : 0);
     if (due > now.getTime()) return 'not_due';
+    const context: LoadedJob = { ...job, groupTitle: loaded.group.title };
     switch (work.action) {
       case 'publish':
-        return this.attempt(job, post);
+        return this.attempt(context, post);
       case 'reconcile':
-        return this.reconcile(job, post);
+        return this.reconcile(context, post);
       case 'poll':
-        return this.poll(job, post);
+        return this.poll(context, post);
     }
   }
 
-  private async attempt(job: PublishJob, post: PostState): Promise<JobResult> {
+  private async attempt(job: LoadedJob, post: PostState): Promise<JobResult> {
     const { accounts, commands, connectors, settings, logger } = this.options;
     const resolved = await accounts.resolve({
       orgId: job.orgId,
@@ -197,7 +201,7 @@ export class Publisher {
   }
 
   /** An open attempt whose worker never reported: its outcome is asked of the platform. */
-  private async reconcile(job: PublishJob, post: PostState): Promise<JobResult> {
+  private async reconcile(job: LoadedJob, post: PostState): Promise<JobResult> {
     const ref = { ...job, attempt: post.attemptCount };
     const resolved = await this.options.accounts.resolve({
       orgId: job.orgId,
@@ -226,7 +230,7 @@ export class Publisher {
   }
 
   private async settleUnknown(
-    ref: PublishJob & { attempt: number },
+    ref: LoadedJob & { attempt: number },
     account: AccountRef,
     post: PostState,
     idempotencyKey: string,
@@ -235,7 +239,7 @@ export class Publisher {
   ): Promise<JobResult> {
     let check: StatusCheck;
     try {
-      check = await this.checkStatus(account, post, idempotencyKey, null, attemptStartedAt);
+      check = await this.checkStatus(account, post, idempotencyKey, null, attemptStartedAt, ref.groupTitle);
     } catch (error) {
       const giveUpAt = Date.parse(attemptStartedAt) + this.options.settings.pendingTimeoutMs;
       if (this.now().getTime() < giveUpAt) {
@@ -279,7 +283,7 @@ export class Publisher {
     }
   }
 
-  private async poll(job: PublishJob, post: PostState): Promise<JobResult> {
+  private async poll(job: LoadedJob, post: PostState): Promise<JobResult> {
     const ref = { ...job, attempt: post.attemptCount };
     const { settings } = this.options;
     const resolved = await this.options.accounts.resolve({
@@ -305,6 +309,7 @@ export class Publisher {
         post.idempotencyKey ?? '',
         post.publishReference,
         startedAt,
+        job.groupTitle,
       );
     } catch (error) {
       check = { kind: 'pending' };
@@ -357,6 +362,7 @@ export class Publisher {
     idempotencyKey: string,
     reference: string | null,
     attemptStartedAt: string,
+    groupTitle: string,
   ): Promise<StatusCheck> {
     const connector = this.options.connectors.get(post.platform);
     return this.options.accounts.withTokens(account, (tokens) =>
@@ -366,6 +372,8 @@ export class Publisher {
         reference,
         contentText: post.contentText,
         attemptStartedAt,
+        groupTitle,
+        platformPayload: post.platformPayload,
       }),
     );
   }

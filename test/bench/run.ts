@@ -1,8 +1,8 @@
 // `npm run bench`: speed figures, printed as a table. Uses DATABASE_URL when reachable, else an embedded
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
-// Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command and
-// list-posts. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
+// list-posts and publishing. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -19,6 +19,7 @@ import type { ReadModels } from '../../projections/read-models.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
 import { approveCommandBench } from './approve-command.js';
 import { listPostsBench } from './list-posts.js';
+import { publishingBench } from './publishing.js';
 import {
   fmt,
   freshDatabase,
@@ -215,6 +216,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   foundation: foundationBench,
   'approve-command': approveCommandBench,
   'list-posts': listPostsBench,
+  publishing: publishingBench,
 };
 
 async function main() {

@@ -10,7 +10,7 @@ import type { SocialAccountView } from '../../domain/social-accounts/social-acco
 import type { TestService } from './runtime.js';
 
 export async function connectSandboxAccount(
-  service: TestService,
+  service: Pick<TestService, 'runtime'>,
   ref: { orgId: string; userId: string },
   platform: Platform,
   options: { account?: string } = {},

@@ -1446,6 +1446,8 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
       const posts = updatePosts(group, ids, d.at, (p) => ({
         status: 'pending_approval',
         approvedContentHash: null,
+        // A retry that was waiting is off: the post goes back to review.
+        nextRetryAt: null,
         approvals: [...p.approvals, ...postRecords(p)],
       }));
       const records =
@@ -1466,6 +1468,7 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         status: 'approved',
         approvedContentHash: hashes.get(p.id) ?? null,
         everApproved: true,
+        nextRetryAt: null,
         approvals: [...p.approvals, ...records.filter((r) => r.postId === null || r.postId === p.id)],
       }));
       return {

@@ -546,6 +546,8 @@ describe('an edit of a scheduled post’s content after a failed retryable attem
     expect(postOf(fold(edited), xPostId)).toMatchObject({
       status: 'pending_approval',
       approvedContentHash: null,
+      // The retry it was waiting for is off, and no retry time is shown while it is in review.
+      nextRetryAt: null,
     });
   });
 

@@ -285,14 +285,16 @@ type TokenHealthCommand = Extract<
 
 /**
  * Appends a token-health record. These never refuse: on a deleted, unknown or no-longer-connected account
- * the decider records nothing, and the answer is whether something was appended. No read-your-writes wait:
- * the caller is a background process or a publish, not a read that follows.
+ * the decider records nothing, and the answer is whether something was appended. With `visible`, waits (best
+ * effort) until the read models show it, for a status change the caller is about to report; a lagging read
+ * model does not turn the record into a failure, since it is already appended.
  */
 async function recordTokenHealth(
   deps: TokenHealthDeps,
   account: { id: string; orgId: string },
   command: TokenHealthCommand,
   metadata: CommandMetadata,
+  visible = false,
 ): Promise<boolean> {
   const outcome = await handleCommand(deps.commands, {
     stream: socialAccountStream(account.id),
@@ -301,6 +303,8 @@ async function recordTokenHealth(
     metadata: { ...metadata, orgId: account.orgId },
     awaitReadModels: false,
   });
+  if (visible && outcome.position)
+    await awaitReadModels(deps.commands, outcome.position).catch(() => undefined);
   return outcome.events.length > 0;
 }
 
@@ -330,6 +334,7 @@ export function recordRefreshFailed(
     account,
     { type: 'RecordRefreshFailed', reason, now: metadata.now },
     metadata,
+    true,
   );
 }
 

@@ -32,6 +32,8 @@ export async function startTestService(
     env?: Record<string, string>;
     background?: boolean;
     projections?: RuntimeOptions['projections'];
+    /** Publishing seams; `{ sweep: false, work: false }` keeps post-now requests in `publishing`. */
+    publishing?: RuntimeOptions['publishing'];
     database?: TestDatabase<unknown>;
     dataDir?: string;
   } = {},
@@ -50,6 +52,7 @@ export async function startTestService(
     logger: createLogger({ level: env.LOG_LEVEL }),
     mode: 'server',
     ...(options.projections ? { projections: options.projections } : {}),
+    ...(options.publishing ? { publishing: options.publishing } : {}),
   });
   if (options.background !== false) await runtime.startBackground();
   return {

@@ -16,7 +16,8 @@ import {
 import { newId } from '../../commands/shared/ids.js';
 import type { StoredResponse } from '../../commands/shared/idempotency.js';
 import type { ActivePostGroup, NewPostInput } from '../../domain/post-groups/post-group.js';
-import { checkPostContent } from '../../domain/post-groups/content-rules.js';
+import { checkPostContent, type ContentContext } from '../../domain/post-groups/content-rules.js';
+import { checkPostAccounts } from '../shared/post-accounts.js';
 import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
 import { NotFound, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
@@ -123,6 +124,7 @@ function toNewPosts(
   posts: ReadonlyArray<Record<string, unknown> & { platform: NewPostInput['platform']; contentText: string }>,
   groupTitle: string,
   idFor: (index: number) => string,
+  accounts: ContentContext = {},
 ): NewPostInput[] {
   const details: ErrorDetail[] = [];
   const out = posts.map((p, index) => {
@@ -143,7 +145,7 @@ function toNewPosts(
       media: (p.media as NewPostInput['media'] | undefined) ?? null,
       platformPayload: Object.keys(payload).length > 0 ? payload : null,
     };
-    for (const problem of checkPostContent(post, { groupTitle })) {
+    for (const problem of checkPostContent(post, { ...accounts, groupTitle })) {
       const key = /^platformPayload\.([^.]+)/.exec(problem.path)?.[1];
       const path = key && lifted.has(key) ? problem.path.slice('platformPayload.'.length) : problem.path;
       details.push({ path: `body.posts.${index}.${path}`, message: problem.message });
@@ -345,7 +347,7 @@ export function postGroupRoutes(services: RouteServices) {
   const deps = postGroupDeps(services);
 
   /** Post groups and drafts are created alike; drafts carry fewer fields and enter review at once. */
-  const create = (
+  const create = async (
     c: Context<AppEnv>,
     orgId: string,
     origin: 'post_groups' | 'drafts',
@@ -353,6 +355,15 @@ export function postGroupRoutes(services: RouteServices) {
   ) => {
     // Drafts take none of the composer's planning fields (timezone, time, tags, strategy links).
     const b: Partial<z.infer<typeof createPostGroupBody>> = origin === 'post_groups' ? body : {};
+    const accounts = await checkPostAccounts(
+      services.readModels,
+      orgId,
+      body.posts.map((p, index) => ({
+        platform: p.platform,
+        socialAccountId: p.socialAccountId,
+        path: `body.posts.${index}.socialAccountId`,
+      })),
+    );
     return groupWrite(
       c,
       services,
@@ -381,9 +392,13 @@ export function postGroupRoutes(services: RouteServices) {
               contentType: b.contentType ?? null,
               opportunityId: b.opportunityId ?? null,
             },
-            posts: toNewPosts(body.posts, body.title, (i) =>
-              newId(seed ? [seed, 'post', String(i)] : undefined),
+            posts: toNewPosts(
+              body.posts,
+              body.title,
+              (i) => newId(seed ? [seed, 'post', String(i)] : undefined),
+              accounts,
             ),
+            contentContext: accounts,
           },
           commandMetadata(c, services),
           options,

@@ -8,7 +8,8 @@ import {
   type WriteResult,
 } from '../../commands/post-groups/post-group-commands.js';
 import { postStatuses } from '../../domain/post-groups/post-group.js';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { checkPostAccounts } from '../shared/post-accounts.js';
 import { postView, type PostView } from '../../domain/post-groups/views.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import {
@@ -249,6 +250,21 @@ export function postRoutes(services: RouteServices) {
         ),
       );
       const maySchedule = principalOf(c).permissions.includes('posts:schedule');
+      const row = await services.readModels
+        .selectFrom('posts')
+        .select('platform')
+        .where('org_id', '=', orgId)
+        .where('id', '=', postId)
+        .executeTakeFirst();
+      const accounts = row
+        ? await checkPostAccounts(services.readModels, orgId, [
+            {
+              platform: row.platform as Platform,
+              socialAccountId: body.socialAccountId,
+              path: 'body.socialAccountId',
+            },
+          ])
+        : {};
       return groupWrite(
         c,
         services,
@@ -264,6 +280,7 @@ export function postRoutes(services: RouteServices) {
                 ...(Object.keys(payloadPatch).length > 0 ? { payloadPatch } : {}),
               },
               ...(status !== undefined ? { status } : {}),
+              contentContext: accounts,
             },
             commandMetadata(c, services),
             { ...options, maySchedule },

@@ -19,6 +19,7 @@ import {
   type StrategyLink,
 } from '../../domain/post-groups/post-group.js';
 import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { ContentContext } from '../../domain/post-groups/content-rules.js';
 import type { Decider } from '../../domain/shared/decider.js';
 import { Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
 import { streamName } from '../../infra/event-store/port.js';
@@ -146,6 +147,8 @@ export interface CreatePostGroupInput {
   strategy: StrategyLink;
   posts: NewPostInput[];
   origin: 'post_groups' | 'drafts';
+  /** Which accounts have X Premium (their posts get the longer limit). */
+  contentContext?: ContentContext;
 }
 
 export async function createPostGroup(
@@ -400,6 +403,7 @@ export async function schedulePostGroup(
 export interface UpdatePostInput {
   changes: Extract<PostGroupCommand, { type: 'UpdatePost' }>['changes'];
   status?: PostState['status'];
+  contentContext?: ContentContext;
 }
 
 export async function updatePost(
@@ -427,6 +431,7 @@ export async function updatePost(
       changes: input.changes,
       maySchedule: options.maySchedule,
       ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(input.contentContext ? { contentContext: input.contentContext } : {}),
       ...(schedule ? { schedule } : {}),
       by: metadata.actor,
       now: metadata.now,

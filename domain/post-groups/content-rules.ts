@@ -5,6 +5,8 @@ import type { ImageItem, MediaAsset, Platform, PlatformPayload, PostContent } fr
 
 export interface ContentContext {
   xPremium?: boolean;
+  /** X accounts of the workspace with a Premium subscription: their posts get the longer text limit. */
+  xPremiumAccountIds?: readonly string[];
   groupTitle?: string;
 }
 
@@ -571,7 +573,16 @@ function checkPhotoCover(content: PostContent, problems: ContentProblem[]): void
 }
 
 /** Every way `content` breaks its platform's rules (empty when it can be published as it is). */
-export function checkPostContent(content: PostContent, context: ContentContext = {}): ContentProblem[] {
+export function checkPostContent(
+  content: PostContent & { socialAccountId?: string | null },
+  given: ContentContext = {},
+): ContentProblem[] {
+  const account = content.socialAccountId;
+  const context: ContentContext = {
+    ...given,
+    xPremium:
+      given.xPremium === true || (account != null && (given.xPremiumAccountIds ?? []).includes(account)),
+  };
   const problems: ContentProblem[] = [];
   const payload = content.platformPayload;
   checkText(content, context, problems);

@@ -560,7 +560,7 @@ function by(group: ActivePostGroup, command: Common): By {
 
 /** Content rules hold for every caller; the API checks them first to name fields the way it received them. */
 function assertContent(
-  content: PostContent,
+  content: PostContent & { socialAccountId?: string | null },
   context: ContentContext,
   prefix: string,
   rename: (path: string) => string = (path) => path,
@@ -982,11 +982,14 @@ function decideUpdatePost(
   }
   if (c.scheduledForUtc !== undefined && c.scheduledForUtc !== post.scheduledForUtc)
     assertFuture(c.scheduledForUtc, command.now, 'body.scheduledForUtc');
-  if (contentChanged) {
+  // Another account may allow less (an X post leaving a Premium account), so its text is checked again.
+  if (contentChanged || (changes.socialAccountId !== undefined && post.platform === 'x')) {
     const lifted = Object.keys(c.payloadPatch ?? {});
     assertContent(
       {
         platform: post.platform,
+        socialAccountId:
+          changes.socialAccountId !== undefined ? changes.socialAccountId : post.socialAccountId,
         contentText: changes.contentText ?? post.contentText,
         media: changes.media !== undefined ? changes.media : post.media,
         platformPayload:

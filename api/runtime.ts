@@ -448,6 +448,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
             sweepIntervalMs: env.PUBLISH_SWEEP_INTERVAL_MS,
             leaseTtlMs: env.PUBLISH_LEASE_TTL_MS,
             staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
+            redispatchMs: env.PUBLISH_REDISPATCH_MS,
             concurrency: env.PUBLISH_CONCURRENCY,
             ackWaitMs: env.PUBLISH_CALL_TIMEOUT_MS * 2 + 10_000,
             ...(seams.sweep !== undefined ? { sweep: seams.sweep } : {}),

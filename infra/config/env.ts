@@ -104,7 +104,9 @@ export const envSchema = z
     PUBLISH_PENDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(3_600_000),
     /** Publish jobs one worker process runs at once. */
     PUBLISH_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-    /** How often the due-post sweep runs (it also wakes on every change). */
+    /** A due post's job is enqueued again after this long if it is still due (its message may have been lost). */
+    PUBLISH_REDISPATCH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** How often the lease holder sweeps the posts read model for due work. */
     PUBLISH_SWEEP_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
     /** The sweep lease: another instance takes over sweeping this long after the holder stops renewing it. */
     PUBLISH_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),

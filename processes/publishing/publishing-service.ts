@@ -25,7 +25,10 @@ export interface PublishingServiceOptions {
   sweep?: boolean;
   work?: boolean;
   leaseTtlMs?: number;
-  /** A job enqueued for the same work is sent again after this long (its message may have been lost). */
+  /**
+   * A job enqueued for the same work is sent again after this long, in case its message was lost (the bus keeps
+   * it otherwise: JetStream redelivers unacknowledged work itself). Short values flood a busy queue with copies.
+   */
   redispatchMs?: number;
   now?: () => Date;
   onJobDone?: (job: PublishJob, result: JobResult) => void;
@@ -125,7 +128,7 @@ export class PublishingService {
       .orderBy('publish_due_at')
       .limit(2000)
       .execute();
-    const redispatchMs = this.options.redispatchMs ?? 5000;
+    const redispatchMs = this.options.redispatchMs ?? 60_000;
     const seen = new Set<string>();
     let sent = 0;
     for (const row of rows) {

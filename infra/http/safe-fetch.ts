@@ -95,22 +95,29 @@ function requestOnce(
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        let failed = false;
+        const fail = (error: Error) => {
+          if (failed) return;
+          failed = true;
+          res.destroy();
+          req.destroy();
+          reject(error);
+        };
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > options.maxBytes) {
-            req.destroy(new UnsafeUrlError(`The file is larger than ${options.maxBytes} bytes`));
-            return;
-          }
-          chunks.push(chunk);
+          if (size > options.maxBytes)
+            fail(new UnsafeUrlError(`The file is larger than ${options.maxBytes} bytes`));
+          else chunks.push(chunk);
         });
-        res.on('end', () =>
+        res.on('end', () => {
+          if (failed) return;
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
             body: new Uint8Array(Buffer.concat(chunks)),
-          }),
-        );
-        res.on('error', reject);
+          });
+        });
+        res.on('error', fail);
       },
     );
     req.on('timeout', () => req.destroy(new Error(`Fetching ${url.host} timed out`)));

@@ -9,6 +9,7 @@ import {
   type SocialAccountState,
 } from '../../domain/social-accounts/social-account.js';
 import {
+  canRefresh,
   ConnectorError,
   isConnectorError,
   type AccountRef,
@@ -139,8 +140,7 @@ export class AccountAccess {
     if (!tokens) throw new ConnectorError('auth', `${reconnectMessage(account)} (no access is stored)`);
     const connector = this.options.connectors.get(account.platform);
     if (
-      connector.supportsRefresh &&
-      tokens.refreshToken &&
+      canRefresh(connector, Boolean(tokens.refreshToken)) &&
       expiresWithin(tokens, refreshAheadMs, this.now())
     ) {
       const result = await this.refresh(account, { staleAccessToken: tokens.accessToken });
@@ -200,7 +200,7 @@ export class AccountAccess {
           return { kind: 'current', tokens: current };
 
         const connector = this.options.connectors.get(a.platform);
-        if (!connector.supportsRefresh || !current.refreshToken)
+        if (!canRefresh(connector, Boolean(current.refreshToken)))
           return this.refused(a, `${a.platform} no longer accepts the access granted at connection`, now);
         let fresh: TokenSet;
         try {

@@ -151,6 +151,11 @@ export interface PlatformConnector {
   missingConfiguration(): string[];
   /** Whether the platform issues refresh tokens (else the service warns ahead of expiry). */
   readonly supportsRefresh: boolean;
+  /**
+   * The platform renews the long-lived access token itself, without a refresh token (Threads, Instagram):
+   * `refresh` is called with tokens whose refreshToken is null.
+   */
+  readonly refreshesAccessToken?: boolean;
 
   startAuthorization(request: AuthorizationRequest): Promise<AuthorizationStart>;
   completeAuthorization(callback: AuthorizationCallback): Promise<AuthorizationResult>;
@@ -189,6 +194,14 @@ export class ConnectorError extends Error {
     super(message);
     this.name = 'ConnectorError';
   }
+}
+
+/** Whether these tokens can be refreshed on this connector's platform. */
+export function canRefresh(
+  connector: Pick<PlatformConnector, 'supportsRefresh' | 'refreshesAccessToken'>,
+  hasRefreshToken: boolean,
+): boolean {
+  return connector.supportsRefresh && (hasRefreshToken || connector.refreshesAccessToken === true);
 }
 
 export function isConnectorError(error: unknown): error is ConnectorError {

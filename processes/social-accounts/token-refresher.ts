@@ -11,7 +11,7 @@ import {
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import { sleep } from '../../infra/async/sleep.js';
-import { isConnectorError, type ConnectorRegistry } from '../../infra/connectors/port.js';
+import { canRefresh, isConnectorError, type ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { TokenExpiry, TokenStore } from '../../infra/social-accounts/token-store.js';
@@ -124,7 +124,7 @@ export class TokenRefresher {
     if (account.status !== 'connected') return;
     const untilExpiry = Date.parse(row.expiresAt) - now.getTime();
     const connector = connectors.get(account.platform);
-    if (connector.supportsRefresh && row.hasRefreshToken) {
+    if (canRefresh(connector, row.hasRefreshToken)) {
       if (untilExpiry > this.refreshWithinMs) return;
       try {
         const result = await access.refresh(accountRef(account), {

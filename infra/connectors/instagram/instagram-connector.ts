@@ -223,6 +223,8 @@ export function createInstagramConnector(config: InstagramConnectorConfig): Plat
     platform,
     mode: 'live',
     supportsRefresh: true,
+    // ig_refresh_token renews the long-lived access token itself; there is no refresh token.
+    refreshesAccessToken: true,
     missingConfiguration() {
       return [
         ...(config.appId ? [] : ['INSTAGRAM_APP_ID']),

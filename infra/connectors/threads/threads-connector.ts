@@ -300,6 +300,8 @@ export function createThreadsConnector(config: ThreadsConnectorConfig): Platform
     platform,
     mode: 'live',
     supportsRefresh: true,
+    // th_refresh_token renews the long-lived access token itself; there is no refresh token.
+    refreshesAccessToken: true,
     missingConfiguration() {
       return [
         ...(config.appId ? [] : ['THREADS_APP_ID']),

@@ -33,7 +33,7 @@ export interface FakeConnector extends PlatformConnector {
 
 export function fakeConnector(
   platform: Platform,
-  options: { supportsRefresh?: boolean; clock?: () => Date } = {},
+  options: { supportsRefresh?: boolean; refreshesAccessToken?: boolean; clock?: () => Date } = {},
 ): FakeConnector {
   const clock = options.clock ?? (() => new Date());
   const refuse = async (): Promise<never> => {
@@ -43,6 +43,7 @@ export function fakeConnector(
     platform,
     mode: 'sandbox',
     supportsRefresh: options.supportsRefresh ?? true,
+    ...(options.refreshesAccessToken ? { refreshesAccessToken: true } : {}),
     missingConfiguration: () => [],
     refreshCalls: [],
     onRefresh: async (_account, _tokens, n) => ({

@@ -47,9 +47,11 @@ function setup(nowIso: string) {
   const clock = () => now;
   const x = fakeConnector('x', { clock });
   const facebook = fakeConnector('facebook', { supportsRefresh: false, clock });
+  const threads = fakeConnector('threads', { refreshesAccessToken: true, clock });
   const connectors = registryOf(
     x,
     facebook,
+    threads,
     fakeConnector('linkedin', { clock }),
     fakeConnector('bluesky', { clock }),
   );
@@ -78,7 +80,7 @@ function setup(nowIso: string) {
     );
     return view!.id;
   };
-  return { now, x, facebook, orgId, tokens, refresher, connect };
+  return { now, x, facebook, threads, orgId, tokens, refresher, connect };
 }
 
 const statusOf = async (id: string) => {
@@ -114,6 +116,17 @@ describe('TokenRefresher.runOnce', () => {
     // The next round has nothing to do: the new token is good for an hour.
     expect(await s.refresher.runOnce(s.now)).toEqual({ refreshed: 0, failed: 0, warned: 0 });
     expect(s.x.refreshCalls).toHaveLength(1);
+  });
+
+  test('platforms that renew the access token itself (Threads, Instagram) are refreshed without a refresh token', async () => {
+    const s = setup('2031-01-01T00:00:00Z');
+    const id = await s.connect(
+      'threads',
+      'long_lived',
+      tokensOf('a-long', new Date(s.now.getTime() + minutes(5)), null),
+    );
+    expect(await s.refresher.runOnce(s.now)).toEqual({ refreshed: 1, failed: 0, warned: 0 });
+    expect(s.threads.refreshCalls).toEqual([{ accountId: id, refreshToken: null }]);
   });
 
   test('a refused refresh marks the account error once; the next rounds leave it alone', async () => {

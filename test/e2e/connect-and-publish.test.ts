@@ -1,0 +1,229 @@
+// As a new user on the embedded default, over a real socket: a token from the CLI, a workspace, oauth/start
+// for X, the sandbox's authorization URL followed by hand (302 to our callback), the callback connecting the
+// account, the account listed as connected; then a group approved for two seconds ahead is published with its
+// URL, and post-now of an approved post publishes at once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { freePort } from '../../infra/db/embedded-postgres.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let dataDir = '';
+let server: ChildProcess | null = null;
+
+function childEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+  // What a new user gets: no database, bus, platform mode or public address configured.
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'])
+    delete env[name];
+  return env;
+}
+
+async function startServer(port: number): Promise<ChildProcess> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+    cwd: root,
+    env: childEnv(port),
+    stdio: 'pipe',
+  });
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become ready:\n${output}`);
+}
+
+async function cli(
+  port: number,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli.ts', ...args], {
+    cwd: root,
+    env: childEnv(port),
+    stdio: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  return { code, stdout, stderr };
+}
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.on('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+test(
+  'a new user connects an X account in the sandbox and publishes through HTTP',
+  { timeout: 240_000 },
+  async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-connect-'));
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
+    await chmod(dataDir, 0o755);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = await startServer(port);
+
+    const userToken = (await cli(port, 'token', '--email', 'connector@example.org')).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
+    const created = await fetch(`${base}/v1/orgs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Connector Co', slug: 'connector-co' }),
+    });
+    expect(created.status).toBe(201);
+    const orgId = ((await created.json()) as { data: { id: string } }).data.id;
+    const issued = await cli(
+      port,
+      'token',
+      '--email',
+      'connector@example.org',
+      '--workspace',
+      'connector-co',
+    );
+    expect(issued.code, issued.stderr).toBe(0);
+    const token = issued.stdout.trim().split('\n').at(-1)!;
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+    const startRes = await fetch(`${base}/v1/orgs/${orgId}/marketing/accounts/x/oauth/start`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ redirectUri: 'https://app.example.org/accounts' }),
+    });
+    expect(startRes.status).toBe(200);
+    const { authorizationUrl, state } = (
+      (await startRes.json()) as { data: { authorizationUrl: string; state: string } }
+    ).data;
+    // The service's own address by default (PUBLIC_BASE_URL unset): http://localhost:<PORT>.
+    expect(new URL(authorizationUrl).origin).toBe(`http://localhost:${port}`);
+
+    // The browser follows the authorization URL; the sandbox grants and sends it back to our callback.
+    const granted = await fetch(authorizationUrl, { redirect: 'manual' });
+    expect(granted.status).toBe(302);
+    const location = granted.headers.get('location')!;
+    const back = new URL(location);
+    expect(`${back.origin}${back.pathname}`).toBe(`http://localhost:${port}/v1/marketing/oauth/x/callback`);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(back.searchParams.get('code')).toBeTruthy();
+
+    const callback = await fetch(location);
+    expect(callback.status).toBe(200);
+    const answer = (await callback.json()) as {
+      data: {
+        status: string;
+        platform: string;
+        accounts: Array<{ id: string; status: string }>;
+        redirectUri: string;
+      };
+    };
+    expect(answer.data).toMatchObject({
+      status: 'connected',
+      platform: 'x',
+      redirectUri: 'https://app.example.org/accounts',
+    });
+    expect(answer.data.accounts).toHaveLength(1);
+
+    const listed = await fetch(`${base}/v1/orgs/${orgId}/marketing/accounts`, { headers: auth });
+    expect(listed.status).toBe(200);
+    const accounts = (
+      (await listed.json()) as { data: Array<{ id: string; platform: string; status: string }> }
+    ).data;
+    expect(accounts).toEqual([
+      expect.objectContaining({ id: answer.data.accounts[0]!.id, platform: 'x', status: 'connected' }),
+    ]);
+
+    // The callback again: the state was single use.
+    expect((await fetch(location)).status).toBe(400);
+
+    // A group approved for two seconds from now is published at its time, with a URL.
+    const mk = `${base}/v1/orgs/${orgId}/marketing`;
+    const group = await fetch(`${mk}/post-groups`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        title: 'Soon',
+        posts: [{ platform: 'x', contentText: 'Two seconds from now', socialAccountId: accounts[0]!.id }],
+      }),
+    });
+    expect(group.status).toBe(200);
+    const made = (await group.json()) as { data: { group: { id: string }; posts: Array<{ id: string }> } };
+    const at = new Date(Date.now() + 2000).toISOString();
+    const approved = await fetch(`${mk}/post-groups/${made.data.group.id}/approve`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ scheduledForUtc: at }),
+    });
+    expect(approved.status).toBe(200);
+    type Post = {
+      id: string;
+      status: string;
+      publishedUrl: string | null;
+      lastAttemptAt: string | null;
+      attemptCount: number;
+    };
+    const postOf = async (id: string) => {
+      const res = await fetch(`${mk}/posts?limit=100`, { headers: auth });
+      return ((await res.json()) as { data: { items: Post[] } }).data.items.find((p) => p.id === id)!;
+    };
+    const postId = made.data.posts[0]!.id;
+    expect((await postOf(postId)).status).toBe('scheduled');
+    let published: Post | undefined;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+      const p = await postOf(postId);
+      if (p.status === 'published') {
+        published = p;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(published, 'the scheduled post was published').toBeDefined();
+    expect(published!.publishedUrl).toMatch(new RegExp(`^http://localhost:${port}/v1/sandbox/x/posts/`));
+    expect(published!.attemptCount).toBe(1);
+    // Claimed at or after its time (the lag is measured by `npm run bench -- publishing`, not asserted here).
+    expect(Date.parse(published!.lastAttemptAt!)).toBeGreaterThanOrEqual(Date.parse(at));
+    console.info(
+      `e2e: published ${Date.parse(published!.lastAttemptAt!) - Date.parse(at)} ms after its time`,
+    );
+    const page = await fetch(published!.publishedUrl!);
+    expect(page.status).toBe(200);
+
+    // Post-now of an approved post: the answer is the published post.
+    const second = await fetch(`${mk}/post-groups`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: 'Now', posts: [{ platform: 'x', contentText: 'Right now' }] }),
+    });
+    const now = (await second.json()) as { data: { group: { id: string }; posts: Array<{ id: string }> } };
+    await fetch(`${mk}/post-groups/${now.data.group.id}/approve`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ autoSchedule: false }),
+    });
+    const postNow = await fetch(`${mk}/posts/${now.data.posts[0]!.id}/post-now`, {
+      method: 'POST',
+      headers: auth,
+    });
+    expect(postNow.status).toBe(200);
+    const answered = ((await postNow.json()) as { data: Post }).data;
+    expect(answered.status).toBe('published');
+    expect(answered.publishedUrl).toMatch(/\/v1\/sandbox\/x\/posts\//);
+  },
+);

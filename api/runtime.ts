@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Env } from '../infra/config/env.js';
+import { platforms } from '../domain/post-groups/post-content.js';
 import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
 import { embeddedUrl, findRunningPostgres, startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
 import type { Logger } from '../infra/logging/logger.js';
@@ -297,12 +298,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       db: database.db,
       publicBaseUrl: publicBaseUrl(env),
       cipher: tokenCipher,
-      live: liveConnectorFactories({
-        env,
-        db: database.db,
-        cipher: tokenCipher,
-        publicBaseUrl: publicBaseUrl(env),
-      }),
+      ...(sandboxPlatforms(env).size < platforms.length
+        ? {
+            live: await liveConnectorFactories({
+              env,
+              db: database.db,
+              cipher: tokenCipher,
+              publicBaseUrl: publicBaseUrl(env),
+            }),
+          }
+        : {}),
     });
     const readModels = database.db;
     const accounts = new AccountAccess({

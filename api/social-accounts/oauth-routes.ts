@@ -19,7 +19,7 @@ import {
   type ErrorDetail,
 } from '../../domain/shared/errors.js';
 import { permissionsOf, isRole } from '../../domain/workspaces/roles.js';
-import { blueskyClientMetadata } from '../../infra/connectors/bluesky/bluesky-connector.js';
+import { blueskyClientMetadata } from '../../infra/connectors/bluesky/client-metadata.js';
 import { isConnectorError, type PlatformConnector } from '../../infra/connectors/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import {

@@ -141,6 +141,14 @@ export const envSchema = z
         message: 'is required when EVENT_STORE=eventstoredb',
       });
     }
+    if (env.PUBLISH_STALE_ATTEMPT_MS <= env.PUBLISH_CALL_TIMEOUT_MS) {
+      // A check while the call may still land could find nothing and publish a second time.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLISH_STALE_ATTEMPT_MS'],
+        message: `must be longer than PUBLISH_CALL_TIMEOUT_MS (${env.PUBLISH_CALL_TIMEOUT_MS})`,
+      });
+    }
     if (env.BUS === 'nats' && !env.NATS_URL) {
       ctx.addIssue({ code: 'custom', path: ['NATS_URL'], message: 'is required when BUS=nats' });
     }

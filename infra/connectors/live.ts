@@ -5,23 +5,39 @@ import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { Env } from '../config/env.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 import type { PlatformConnector } from './port.js';
-import { createXConnector } from './x/x-connector.js';
-import { createBlueskyConnector } from './bluesky/bluesky-connector.js';
-import { createLinkedInConnector } from './linkedin/linkedin-connector.js';
-import { createThreadsConnector } from './threads/threads-connector.js';
-import { createFacebookConnector } from './facebook/facebook-connector.js';
-import { createInstagramConnector } from './instagram/instagram-connector.js';
-import { createYouTubeConnector } from './youtube/youtube-connector.js';
-import { createTikTokConnector } from './tiktok/tiktok-connector.js';
-import { createRedditConnector } from './reddit/reddit-connector.js';
 
-export function liveConnectorFactories(options: {
+/**
+ * Loaded on demand: the live connectors pull in platform SDKs (`@atproto/api` alone takes over a second to
+ * import), which the sandbox default never needs.
+ */
+export async function liveConnectorFactories(options: {
   env: Env;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   db: Kysely<any>;
   cipher: TokenCipher;
   publicBaseUrl: string;
-}): Record<Platform, () => PlatformConnector> {
+}): Promise<Record<Platform, () => PlatformConnector>> {
+  const [
+    { createXConnector },
+    { createBlueskyConnector },
+    { createLinkedInConnector },
+    { createThreadsConnector },
+    { createFacebookConnector },
+    { createInstagramConnector },
+    { createYouTubeConnector },
+    { createTikTokConnector },
+    { createRedditConnector },
+  ] = await Promise.all([
+    import('./x/x-connector.js'),
+    import('./bluesky/bluesky-connector.js'),
+    import('./linkedin/linkedin-connector.js'),
+    import('./threads/threads-connector.js'),
+    import('./facebook/facebook-connector.js'),
+    import('./instagram/instagram-connector.js'),
+    import('./youtube/youtube-connector.js'),
+    import('./tiktok/tiktok-connector.js'),
+    import('./reddit/reddit-connector.js'),
+  ]);
   const { env } = options;
   const timeoutMs = env.PUBLISH_CALL_TIMEOUT_MS;
   return {

@@ -41,6 +41,8 @@ import {
   takeBlueskyState,
   type AnyKysely,
 } from './oauth-stores.js';
+import { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
+export { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
 
 export { blueskyOAuthMigrations } from './oauth-stores.js';
 
@@ -61,26 +63,7 @@ export type BlueskyConnectorConfig = LiveConnectorOptions & {
   allowHttp?: boolean;
 };
 
-export const blueskyOAuthScope = 'atproto transition:generic';
 const POST = 'app.bsky.feed.post';
-
-/** The client metadata document served at GET /v1/marketing/oauth/bluesky/client-metadata (its URL is the client id). */
-export function blueskyClientMetadata(publicBaseUrl: string) {
-  const base = publicBaseUrl.replace(/\/$/, '');
-  return {
-    client_id: `${base}/v1/marketing/oauth/bluesky/client-metadata`,
-    client_name: 'Social publishing',
-    client_uri: base,
-    redirect_uris: [`${base}/v1/marketing/oauth/bluesky/callback`] as [string],
-    scope: blueskyOAuthScope,
-    grant_types: ['authorization_code', 'refresh_token'] as ['authorization_code', 'refresh_token'],
-    response_types: ['code'] as ['code'],
-    application_type: 'web' as const,
-    // A public client: no private key to guard; DPoP binds every token to a key kept in the session store.
-    token_endpoint_auth_method: 'none' as const,
-    dpop_bound_access_tokens: true,
-  };
-}
 
 const S32 = '234567abcdefghijklmnopqrstuvwxyz';
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
       SANDBOX_PENDING_MS: '400',
       PUBLISH_POLL_INTERVAL_MS: '100',
       PUBLISH_MAX_ATTEMPTS: '4',
-      PUBLISH_RETRY_BASE_MS: '150',
+      PUBLISH_RETRY_BASE_MS: '300',
       PUBLISH_SWEEP_INTERVAL_MS: '30',
       POST_NOW_WAIT_MS: '3000',
     },
@@ -100,9 +100,9 @@ async function streamEvents(groupId: string) {
 describe('retryable failures', () => {
   test('retry with growing delays, then fail for good with lastError', async () => {
     const { postId, groupId, answer } = await postNow('linkedin');
-    expect(answer.status).toBe('scheduled');
-    expect(answer.attemptCount).toBe(1);
-    expect(answer.nextRetryAt).not.toBeNull();
+    // Post-now answers after the first attempt; on a loaded machine the next one may already be under way.
+    expect(['scheduled', 'publishing']).toContain(answer.status);
+    expect(answer.attemptCount).toBeGreaterThanOrEqual(1);
     expect(answer.lastError).toMatch(/unavailable/);
     const failed = (await waitUntil(async () => {
       const p = await getPost(postId);
@@ -121,10 +121,10 @@ describe('retryable failures', () => {
     expect(delays[3]).toBeNull();
     // Equal jitter on a doubling ceiling: each delay lies in [ceiling/2, ceiling], so none is shorter than the last.
     const [d1, d2, d3] = delays as number[];
-    expect(d1).toBeGreaterThanOrEqual(75);
+    expect(d1).toBeGreaterThanOrEqual(150);
     expect(d2).toBeGreaterThanOrEqual(d1!);
     expect(d3).toBeGreaterThanOrEqual(d2!);
-    expect(d3).toBeGreaterThanOrEqual(300);
+    expect(d3).toBeGreaterThanOrEqual(600);
     expect(await sandboxPublicationsOf(service.runtime.readModels, postId)).toHaveLength(0);
     // A failed post keeps its approval: post-now may try again.
     const again = await service.request('POST', `${ws.base}/posts/${postId}/post-now`, {

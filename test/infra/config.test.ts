@@ -13,6 +13,9 @@ describe('configuration', () => {
       OBJECT_STORAGE: 'local',
       AUTH_MODE: 'local',
       LOG_LEVEL: 'info',
+      PLATFORM_MODE: 'sandbox',
+      PUBLISH_MAX_ATTEMPTS: 5,
+      POST_NOW_WAIT_MS: 10_000,
     });
     expect(loadEnv({ NATS_URL: 'nats://127.0.0.1:4222' }).BUS).toBe('nats');
   });
@@ -27,6 +30,11 @@ describe('configuration', () => {
     [{ AUTH_MODE: 'jwks' }, 'AUTH_JWKS_URL'],
     [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ PLATFORM_MODE: 'real' }, 'PLATFORM_MODE'],
+    [{ LINKEDIN_API_VERSION: '2026-11' }, 'LINKEDIN_API_VERSION'],
+    [{ PUBLISH_STALE_ATTEMPT_MS: '20000', PUBLISH_CALL_TIMEOUT_MS: '30000' }, 'PUBLISH_STALE_ATTEMPT_MS'],
+    [{ PUBLISH_MAX_ATTEMPTS: '0' }, 'PUBLISH_MAX_ATTEMPTS'],
+    [{ TOKEN_ENCRYPTION_OLD_KEYS: 'one-key' }, 'TOKEN_ENCRYPTION_OLD_KEYS'],
   ])('%j stops the start naming %s', (source, variable) => {
     let error: unknown;
     try {

@@ -1,11 +1,15 @@
 // POST ORG/marketing/post-groups, POST ORG/marketing/drafts and GET ORG/marketing/post-groups/{groupId} through
 // the whole service: the spec's shapes, drafts waiting for review with their platform settings kept, the
 // bad-input battery (each a 400 naming the field and appending nothing), Idempotency-Key and read-your-writes.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { connectSandboxAccount } from '../../support/social-accounts.js';
+import { waitUntil } from '../../support/wait.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import {
   badRequestPaths,
+  connectPremiumXAccount,
   data,
   failure,
   uuidPattern,
@@ -18,15 +22,24 @@ import {
 let service: TestService;
 let ws: TestWorkspace;
 let api: WorkspaceClient;
+/** Sandbox accounts: an X and a LinkedIn account of this workspace. */
+let accounts: { x: string; linkedin: string };
 
 beforeAll(async () => {
   service = await startTestService();
   ws = await createTestWorkspace(service);
   api = workspaceClient(service, ws);
+  accounts = { x: await connect(ws, 'x'), linkedin: await connect(ws, 'linkedin') };
 });
 afterAll(async () => service.stop());
 
 const hourAhead = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** Connects a sandbox account (`account` picks another one of the platform) and answers its id. */
+async function connect(w: TestWorkspace, platform: 'x' | 'linkedin', account?: string): Promise<string> {
+  const ref = { orgId: w.orgId, userId: w.userIds.owner };
+  return (await connectSandboxAccount(service, ref, platform, account ? { account } : {})).id;
+}
 
 async function createTag(name: string): Promise<string> {
   const tag = await data<{ id: string }>(await api.call('POST', '/tags', { body: { name } }));
@@ -92,7 +105,7 @@ describe('POST ORG/marketing/post-groups', () => {
           {
             platform: 'linkedin',
             contentText: 'Today we open the scheduler.',
-            socialAccountId: 'a1b2c3d4-0000-4000-8000-000000000001',
+            socialAccountId: accounts.linkedin,
           },
           {
             platform: 'bluesky',
@@ -142,7 +155,7 @@ describe('POST ORG/marketing/post-groups', () => {
       basePost({
         groupId: group.id,
         platform: 'linkedin',
-        socialAccountId: 'a1b2c3d4-0000-4000-8000-000000000001',
+        socialAccountId: accounts.linkedin,
         status: 'draft',
         contentText: 'Today we open the scheduler.',
         createdAt: group.createdAt,
@@ -202,12 +215,18 @@ describe('POST ORG/marketing/post-groups', () => {
   // creation order since projections/post-groups/queries.ts orders them by the aggregate state.
   test('GET lists the posts in the order they were created, like the create answer', async () => {
     // Eight variants (X on eight accounts): the chance that id order matches by luck is 1 in 40,320.
-    const accounts = Array.from({ length: 8 }, (_, i) => `a1b2c3d4-0000-4000-8000-00000000000${i}`);
+    const xAccounts: string[] = [];
+    for (let i = 0; i < 8; i++) xAccounts.push(await connect(ws, 'x', `order_${i}`));
     const created = await api.compose({
       title: 'Order',
-      posts: accounts.map((socialAccountId, i) => ({ platform: 'x', contentText: `#${i}`, socialAccountId })),
+      posts: xAccounts.map((socialAccountId, i) => ({
+        platform: 'x',
+        contentText: `#${i}`,
+        socialAccountId,
+      })),
     });
-    expect(created.posts.map((p) => p.contentText)).toEqual(accounts.map((_, i) => `#${i}`));
+    expect(created.posts.map((p) => p.contentText)).toEqual(xAccounts.map((_, i) => `#${i}`));
+    expect(created.posts.map((p) => p.socialAccountId)).toEqual(xAccounts);
     const read = await api.get(created.group.id);
     expect(read.posts.map((p) => p.id)).toEqual(created.posts.map((p) => p.id));
   });
@@ -554,6 +573,142 @@ describe('bad input: 400 naming each field, nothing appended', () => {
       'param.groupId',
     ]);
   });
+});
+
+describe('socialAccountId names an account of the workspace and of the post’s platform', () => {
+  const unknown = 'No such social account in this workspace';
+  let theirX: string;
+  beforeAll(async () => {
+    const other = await createTestWorkspace(service, 'Other');
+    theirX = await connect(other, 'x');
+  });
+
+  test('accounts of the workspace are taken on post groups and drafts, and shown on the posts', async () => {
+    const posts = [
+      { platform: 'x', contentText: 'On our X account', socialAccountId: accounts.x },
+      { platform: 'linkedin', contentText: 'On our LinkedIn account', socialAccountId: accounts.linkedin },
+    ];
+    const composed = await api.compose({ title: 'Accounts', posts });
+    expect(composed.posts.map((p) => [p.platform, p.socialAccountId])).toEqual([
+      ['x', accounts.x],
+      ['linkedin', accounts.linkedin],
+    ]);
+    const drafted = await api.draft({ title: 'Accounts', posts });
+    expect(drafted.posts.map((p) => [p.platform, p.socialAccountId, p.status])).toEqual([
+      ['x', accounts.x, 'pending_approval'],
+      ['linkedin', accounts.linkedin, 'pending_approval'],
+    ]);
+  });
+
+  const cases: Array<{
+    name: string;
+    posts: () => Array<Record<string, unknown>>;
+    details: () => Array<{ path: string; message: unknown }>;
+  }> = [
+    {
+      name: 'an id that is no account',
+      posts: () => [
+        { platform: 'x', contentText: 'Fine', socialAccountId: accounts.x },
+        { platform: 'linkedin', contentText: 'Unknown', socialAccountId: randomUUID() },
+      ],
+      details: () => [{ path: 'body.posts.1.socialAccountId', message: unknown }],
+    },
+    {
+      name: 'an account of another workspace',
+      posts: () => [{ platform: 'x', contentText: 'Theirs', socialAccountId: theirX }],
+      details: () => [{ path: 'body.posts.0.socialAccountId', message: unknown }],
+    },
+    {
+      name: 'an account of another platform (each named)',
+      posts: () => [
+        { platform: 'x', contentText: 'On LinkedIn’s account', socialAccountId: accounts.linkedin },
+        { platform: 'linkedin', contentText: 'On X’s account', socialAccountId: accounts.x },
+      ],
+      details: () => [
+        {
+          path: 'body.posts.0.socialAccountId',
+          message: expect.stringMatching(/linkedin account .* x post/),
+        },
+        {
+          path: 'body.posts.1.socialAccountId',
+          message: expect.stringMatching(/x account .* linkedin post/),
+        },
+      ],
+    },
+  ];
+  for (const path of ['/post-groups', '/drafts']) {
+    for (const c of cases) {
+      test(`${path.slice(1)}: ${c.name}: 400 naming the post, nothing appended`, async () => {
+        const before = await eventCount(service);
+        const res = await api.call('POST', path, { as: 'editor', body: { title: 'T', posts: c.posts() } });
+        expect((await failure(res, 400)).details).toEqual(c.details());
+        expect(await eventCount(service)).toBe(before);
+      });
+    }
+  }
+
+  test('a deleted account: 400', async () => {
+    const doomed = await connect(ws, 'x', 'create_doomed');
+    const res = await api.call('DELETE', `/accounts/${doomed}`, { as: 'admin' });
+    expect(res.status, await res.text()).toBe(200);
+    await waitUntil(
+      async () => {
+        const listed = await data<Array<{ id: string }>>(
+          await api.call('GET', '/accounts', { as: 'viewer' }),
+        );
+        return !listed.some((a) => a.id === doomed);
+      },
+      { what: 'the deleted account to leave the list' },
+    );
+    const before = await eventCount(service);
+    const body = { title: 'T', posts: [{ platform: 'x', contentText: 'Hi', socialAccountId: doomed }] };
+    for (const path of ['/post-groups', '/drafts']) {
+      const refused = await failure(await api.call('POST', path, { as: 'editor', body }), 400);
+      expect(refused.details).toEqual([{ path: 'body.posts.0.socialAccountId', message: unknown }]);
+    }
+    expect(await eventCount(service)).toBe(before);
+  });
+});
+
+describe('an X account with X Premium allows 25,000 characters (xPremiumTextLimit)', () => {
+  let premium: string;
+  beforeAll(async () => {
+    premium = await connectPremiumXAccount(service, ws);
+  });
+  const long = 'p'.repeat(25_000);
+
+  for (const path of ['/post-groups', '/drafts']) {
+    test(`${path.slice(1)}: 25,000 characters on the Premium account are taken, 25,001 are not`, async () => {
+      const post = { platform: 'x', contentText: long, socialAccountId: premium };
+      const created = await data<GroupWithPosts>(
+        await api.call('POST', path, { as: 'editor', body: { title: 'Long', posts: [post] } }),
+      );
+      expect(created.posts[0]!.contentText).toHaveLength(25_000);
+      const before = await eventCount(service);
+      const tooLong = { title: 'Too long', posts: [{ ...post, contentText: `${long}p` }] };
+      expect(await badRequestPaths(await api.call('POST', path, { as: 'editor', body: tooLong }))).toEqual([
+        'body.posts.0.contentText',
+      ]);
+      expect(await eventCount(service)).toBe(before);
+    });
+
+    test(`${path.slice(1)}: in the same group, a post of another X account or of none keeps the 280`, async () => {
+      const before = await eventCount(service);
+      const body = {
+        title: 'Mixed',
+        posts: [
+          { platform: 'x', contentText: long, socialAccountId: premium },
+          { platform: 'x', contentText: 'a'.repeat(281), socialAccountId: accounts.x },
+          { platform: 'x', contentText: 'b'.repeat(281) },
+        ],
+      };
+      expect(await badRequestPaths(await api.call('POST', path, { as: 'editor', body }))).toEqual([
+        'body.posts.1.contentText',
+        'body.posts.2.contentText',
+      ]);
+      expect(await eventCount(service)).toBe(before);
+    });
+  }
 });
 
 describe('Idempotency-Key', () => {

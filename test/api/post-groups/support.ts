@@ -1,6 +1,11 @@
 // Shared helpers of the post-group API tests: response types of the spec's shapes, a client bound to one
-// workspace that speaks as a role, and small builders for drafts and post groups.
+// workspace that speaks as a role, small builders for drafts and post groups, and an X Premium account.
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import {
+  connectSocialAccounts,
+  socialAccountDeps,
+} from '../../../commands/social-accounts/social-account-commands.js';
 import type { ApprovalRecord } from '../../../domain/post-groups/post-group.js';
 import type { PostGroupView, PostView } from '../../../domain/post-groups/views.js';
 import type { Role } from '../../../domain/workspaces/roles.js';
@@ -137,4 +142,43 @@ export function twoPlatformDraft(title = 'Scheduler launch') {
       { platform: 'linkedin', contentText: `${title}: today we open the scheduler to everyone.` },
     ],
   };
+}
+
+/**
+ * Connects an X account with X Premium and answers its id. The sandbox connects X accounts without a
+ * subscription, so this records the account the way the OAuth callback does, with the profile X answers for a
+ * Premium subscriber (the tokens are never used: nothing publishes with it).
+ */
+export async function connectPremiumXAccount(service: TestService, ws: TestWorkspace): Promise<string> {
+  const { runtime } = service;
+  const handle = `premium_${randomUUID().slice(0, 8)}`;
+  const [view] = await connectSocialAccounts(
+    socialAccountDeps(runtime),
+    {
+      orgId: ws.orgId,
+      platform: 'x',
+      accounts: [
+        {
+          profile: {
+            accountExternalId: `premium-${randomUUID()}`,
+            accountName: 'Premium subscriber',
+            accountHandle: handle,
+            profileImageUrl: null,
+            profileUrl: `https://x.com/${handle}`,
+            accountBio: null,
+            xSubscription: 'premium',
+          },
+          tokens: {
+            accessToken: `unused-${randomUUID()}`,
+            refreshToken: null,
+            expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+            scopes: ['tweet.read', 'tweet.write', 'users.read'],
+          },
+        },
+      ],
+    },
+    { orgId: ws.orgId, actor: ws.userIds.owner, correlationId: randomUUID(), now: new Date().toISOString() },
+  );
+  expect(view?.xPremium).toBe(true);
+  return view!.id;
 }

@@ -2,12 +2,14 @@
 // array in `data`, only posts that have a time, ordered by scheduledForUtc ascending unless asked otherwise.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { eventCount, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import {
   client,
+  connectAccount,
   ids,
   seedWorkspace,
+  startHeldService,
   sortedIds,
   sortIds,
   type Client,
@@ -27,15 +29,18 @@ let timed: SeededPost[];
 let otherTimedIds: string[];
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The seed keeps one post in `publishing`, so nothing may pick it up.
+  service = await startHeldService();
   [ws, other] = await Promise.all([createTestWorkspace(service), createTestWorkspace(service, 'Other')]);
   api = client(service, ws);
-  seeded = await seedWorkspace(api);
+  seeded = await seedWorkspace(service, api);
   timed = seeded.posts.filter((p) => p.scheduledForUtc !== null);
 
+  // The same X account on the platform, connected to the other workspace (its own account id there).
   const otherApi = client(service, other);
+  const theirAccount = await connectAccount(service, other, 'x', 'seed_x_one');
   const theirs = await otherApi.createGroup([
-    { platform: 'x', contentText: 'Theirs on X', socialAccountId: seeded.accounts.a1 },
+    { platform: 'x', contentText: 'Theirs on X', socialAccountId: theirAccount },
   ]);
   await otherApi.approve(theirs.group.id, { scheduledForUtc: seeded.times.t1 });
   otherTimedIds = ids(theirs.posts);

@@ -2,13 +2,34 @@
 // a seeded workspace whose posts cover every filter and sort of list posts and the scheduler calendar.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
-import { eventCount, type TestService } from '../../support/runtime.js';
+import type { Platform } from '../../../domain/post-groups/post-content.js';
+import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { connectSandboxAccount } from '../../support/social-accounts.js';
 import type { TestWorkspace } from '../../support/workspace.js';
 import type { ErrorBody, Group, Post } from '../post-groups/support.js';
 
 export type { Approval, ErrorBody } from '../post-groups/support.js';
 export type PostBody = Post;
 export type GroupBody = Group;
+
+/**
+ * A service whose publishing pipeline does not run: post-now answers at once and the post stays `publishing`,
+ * which the tests of what a post being published refuses need (every other service publishes at once).
+ */
+export function startHeldService(): Promise<TestService> {
+  return startTestService({ publishing: { sweep: false, work: false }, env: { POST_NOW_WAIT_MS: '0' } });
+}
+
+/** Connects a sandbox account of `platform` to the client's workspace as its owner; answers the account id. */
+export async function connectAccount(
+  service: TestService,
+  ws: TestWorkspace,
+  platform: Platform,
+  account?: string,
+): Promise<string> {
+  const ref = { orgId: ws.orgId, userId: ws.userIds.owner };
+  return (await connectSandboxAccount(service, ref, platform, account ? { account } : {})).id;
+}
 
 export interface PageBody {
   items: PostBody[];
@@ -221,17 +242,25 @@ export interface SeededPost {
 export interface Seeded {
   posts: SeededPost[];
   tags: { launch: string; sales: string; doomed: string };
-  accounts: { a1: string; a2: string };
+  /** Two X accounts, a LinkedIn and a Facebook account of the workspace (sandbox). */
+  accounts: { a1: string; a2: string; linkedin: string; facebook: string };
   times: { t1: string; t2: string; t3: string; t4: string; planned: string };
 }
 
 /**
  * A workspace with 11 posts in every reachable status (draft, pending_approval, approved, scheduled,
- * publishing, canceled), on six platforms, two accounts, three tags (one to be deleted by a test), some with
- * a time and some without, created in five batches (so createdAt differs between groups).
+ * publishing, canceled), on six platforms, four accounts (two on X), three tags (one to be deleted by a test),
+ * some with a time and some without, created in five batches (so createdAt differs between groups). The
+ * service must hold publishing (`startHeldService`) for the published-now post to stay `publishing`.
  */
-export async function seedWorkspace(api: Client): Promise<Seeded> {
-  const accounts = { a1: randomUUID(), a2: randomUUID() };
+export async function seedWorkspace(service: TestService, api: Client): Promise<Seeded> {
+  // Accounts belong to one platform now, so X posts share the X accounts and the others have their own.
+  const accounts = {
+    a1: await connectAccount(service, api.ws, 'x', 'seed_x_one'),
+    a2: await connectAccount(service, api.ws, 'x', 'seed_x_two'),
+    linkedin: await connectAccount(service, api.ws, 'linkedin'),
+    facebook: await connectAccount(service, api.ws, 'facebook'),
+  };
   const tags = {
     launch: await api.createTag('Launch'),
     sales: await api.createTag('Sales'),
@@ -257,11 +286,11 @@ export async function seedWorkspace(api: Client): Promise<Seeded> {
       createdAt: p.createdAt,
     });
 
-  // 1. A draft group tagged Launch: x (account 1), linkedin (account 2, with a planned time while draft).
+  // 1. A draft group tagged Launch: x (account 1), linkedin (its account, with a planned time while draft).
   const g1 = await api.createGroup(
     [
       { platform: 'x', contentText: 'Draft on X', socialAccountId: accounts.a1 },
-      { platform: 'linkedin', contentText: 'Draft on LinkedIn', socialAccountId: accounts.a2 },
+      { platform: 'linkedin', contentText: 'Draft on LinkedIn', socialAccountId: accounts.linkedin },
     ],
     { tagIds: [tags.launch] },
   );
@@ -281,7 +310,7 @@ export async function seedWorkspace(api: Client): Promise<Seeded> {
   // 3. Tagged Launch and Sales, approved at t2: scheduled.
   const g3 = await api.createGroup(
     [
-      { platform: 'linkedin', contentText: 'Scheduled on LinkedIn', socialAccountId: accounts.a1 },
+      { platform: 'linkedin', contentText: 'Scheduled on LinkedIn', socialAccountId: accounts.linkedin },
       { platform: 'bluesky', contentText: 'Scheduled on Bluesky' },
     ],
     { tagIds: [tags.launch, tags.sales] },
@@ -311,7 +340,7 @@ export async function seedWorkspace(api: Client): Promise<Seeded> {
       contentText: 'Publishing on Reddit',
       platformPayload: { reddit: { subreddit: 'typescript', title: 'A title' } },
     },
-    { platform: 'facebook', contentText: 'Canceled on Facebook', socialAccountId: accounts.a1 },
+    { platform: 'facebook', contentText: 'Canceled on Facebook', socialAccountId: accounts.facebook },
     { platform: 'linkedin', contentText: 'Scheduled later on LinkedIn' },
   ]);
   await api.approve(g5.group.id);

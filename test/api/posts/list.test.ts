@@ -3,12 +3,14 @@
 // and tags (a deleted tag, or one taken off a group, stops matching).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { eventCount, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import {
   client,
+  connectAccount,
   ids,
   seedWorkspace,
+  startHeldService,
   sortedIds,
   sortIds,
   type Client,
@@ -31,18 +33,28 @@ let paging: Client;
 let pagingIds: string[];
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The seed keeps one post in `publishing`, so nothing may pick it up.
+  service = await startHeldService();
   [ws, other] = await Promise.all([createTestWorkspace(service), createTestWorkspace(service, 'Other')]);
   api = client(service, ws);
   otherApi = client(service, other);
-  seeded = await seedWorkspace(api);
+  seeded = await seedWorkspace(service, api);
 
-  // The other workspace: posts that would match most filters used here (same account id, platform x, times).
+  // The other workspace: posts that would match most filters used here (the same platform accounts, platform
+  // x, times). Its posts name its own connections of those accounts: naming ours would be a 400.
   otherTag = await otherApi.createTag('Launch');
   const theirs = await otherApi.createGroup(
     [
-      { platform: 'x', contentText: 'Theirs on X', socialAccountId: seeded.accounts.a1 },
-      { platform: 'linkedin', contentText: 'Theirs on LinkedIn', socialAccountId: seeded.accounts.a1 },
+      {
+        platform: 'x',
+        contentText: 'Theirs on X',
+        socialAccountId: await connectAccount(service, other, 'x', 'seed_x_one'),
+      },
+      {
+        platform: 'linkedin',
+        contentText: 'Theirs on LinkedIn',
+        socialAccountId: await connectAccount(service, other, 'linkedin'),
+      },
     ],
     { tagIds: [otherTag] },
   );
@@ -53,12 +65,16 @@ beforeAll(async () => {
   const pagingWs = await createTestWorkspace(service, 'Paging');
   paging = client(service, pagingWs);
   pagingIds = [];
+  // One X account per post (a group takes one post per platform and account; a filter by account finds one).
+  const pagingAccounts: string[] = [];
+  for (let i = 0; i < 30; i++)
+    pagingAccounts.push(await connectAccount(service, pagingWs, 'x', `paging_${i}`));
   for (const batch of [0, 1]) {
     const created = await paging.createGroup(
       Array.from({ length: 15 }, (_, i) => ({
         platform: 'x',
         contentText: `Post ${batch}-${i}`,
-        socialAccountId: randomUUID(),
+        socialAccountId: pagingAccounts[batch * 15 + i]!,
       })),
     );
     pagingIds.push(...ids(created.posts));
@@ -475,12 +491,12 @@ describe('tags that change after the posts were tagged', () => {
   test('a later write to a group whose tag was deleted does not bring the tag back', async () => {
     const doomed = seeded.posts.filter((p) => p.tagIds.includes(seeded.tags.doomed));
     const approved = doomed.find((p) => p.status === 'approved')!;
-    await api.patched(approved.id, { socialAccountId: seeded.accounts.a2 });
+    // The approved post is on Threads, so it takes a Threads account of the workspace.
+    const threads = await connectAccount(service, ws, 'threads');
+    await api.patched(approved.id, { socialAccountId: threads });
     await api.patchGroup(approved.groupId, { topic: 'After the tag went' });
     expect(await all(`filter[tagId]=${seeded.tags.doomed}`)).toMatchObject({ items: [], total: 0 });
     expect((await api.getGroup(approved.groupId)).group.tagIds).toEqual([]);
-    expect(sortIds((await all(`filter[socialAccountId]=${seeded.accounts.a2}`)).items)).toContain(
-      approved.id,
-    );
+    expect(sortIds((await all(`filter[socialAccountId]=${threads}`)).items)).toEqual([approved.id]);
   });
 });

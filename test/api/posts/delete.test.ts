@@ -9,6 +9,7 @@ import {
   ids,
   inMinutes,
   refusedBy,
+  startHeldService,
   type Client,
   type PostBody,
   type Refused,
@@ -111,10 +112,24 @@ describe('deleting a post', () => {
     expect(ids((await api.getGroup(created.group.id)).posts)).toEqual(ids(left));
   });
 
+  // This service publishes at once; a post stays `publishing` only where nothing picks the request up.
   test('a post being published cannot be deleted: 409', async () => {
-    const { posts } = await scheduledPair();
-    await api.json(await api.postNow(posts[0]!.id));
-    await refused(() => api.del(posts[0]!.id), 409, posts[0]!.id);
+    const held = await startHeldService();
+    try {
+      const heldWs = await createTestWorkspace(held);
+      const heldApi = client(held, heldWs);
+      const created = await heldApi.createGroup([
+        { platform: 'x', contentText: 'On X' },
+        { platform: 'linkedin', contentText: 'On LinkedIn' },
+      ]);
+      await heldApi.approve(created.group.id, { scheduledForUtc: inMinutes(24 * 60) });
+      const postId = created.posts[0]!.id;
+      expect((await heldApi.json<PostBody>(await heldApi.postNow(postId))).status).toBe('publishing');
+      const error = await refusedBy(held, heldApi)(() => heldApi.del(postId), 409, postId);
+      expect(error.code).toBe('post_publishing');
+    } finally {
+      await held.stop();
+    }
   });
 });
 

@@ -16,7 +16,11 @@ import {
   type Refused,
   refusedBy,
   postIdChecks,
+  connectAccount,
+  startHeldService,
 } from './helpers.js';
+import { connectPremiumXAccount } from '../post-groups/support.js';
+import { waitUntil } from '../../support/wait.js';
 
 let service: TestService;
 let ws: TestWorkspace;
@@ -24,6 +28,8 @@ let other: TestWorkspace;
 let api: Client;
 let otherApi: Client;
 let refused: Refused;
+/** Sandbox accounts: two X accounts and a LinkedIn account of this workspace, an X account of the other. */
+const accounts = {} as Record<'x' | 'x2' | 'linkedin' | 'theirX', string>;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -31,6 +37,10 @@ beforeAll(async () => {
   api = client(service, ws);
   otherApi = client(service, other);
   refused = refusedBy(service, api);
+  accounts.x = await connectAccount(service, ws, 'x', 'update_x_one');
+  accounts.x2 = await connectAccount(service, ws, 'x', 'update_x_two');
+  accounts.linkedin = await connectAccount(service, ws, 'linkedin');
+  accounts.theirX = await connectAccount(service, other, 'x', 'update_x_one');
 });
 afterAll(async () => service.stop());
 
@@ -52,7 +62,7 @@ const quote = 'https://x.com/someone/status/1234567890';
 const community = 'https://x.com/i/communities/1234567890';
 const poll = { options: ['Yes', 'No'], durationMinutes: 60 };
 
-type State = 'draft' | 'pending_approval' | 'approved' | 'scheduled' | 'publishing';
+type State = 'draft' | 'pending_approval' | 'approved' | 'scheduled';
 
 /** A new group whose first post is in `state`; the other posts share it. */
 async function fresh(
@@ -62,9 +72,8 @@ async function fresh(
   const created =
     state === 'pending_approval' ? await api.createDraft(posts as never) : await api.createGroup(posts);
   const groupId = created.group.id;
-  if (state === 'approved' || state === 'publishing') await api.approve(groupId);
+  if (state === 'approved') await api.approve(groupId);
   if (state === 'scheduled') await api.approve(groupId, { scheduledForUtc: inMinutes(24 * 60) });
-  if (state === 'publishing') await api.json(await api.postNow(created.posts[0]!.id));
   const now = await api.refresh(groupId, created.posts);
   expect(now[0]!.status).toBe(state);
   return { post: now[0]!, posts: now, groupId };
@@ -82,7 +91,7 @@ describe('omitted keys stay unchanged', () => {
         platformPayload: { replySettings: 'following', thread: ['Second part'] },
       },
     ]);
-    const account = randomUUID();
+    const account = accounts.x;
     const after = await api.patched(post.id, { socialAccountId: account }, ws.tokens.editor);
     expect(after).toEqual({ ...post, socialAccountId: account, updatedAt: expect.any(String) });
     expect(await api.find(post.id)).toEqual(after);
@@ -208,7 +217,8 @@ describe('editing contentText, media or platformPayload of an approved or schedu
 
   test('changing socialAccountId (not content) keeps the approval', async () => {
     const { post } = await fresh('approved');
-    const after = await api.patched(post.id, { socialAccountId: randomUUID() });
+    const after = await api.patched(post.id, { socialAccountId: accounts.x2 });
+    expect(after.socialAccountId).toBe(accounts.x2);
     expect(after.status).toBe('approved');
     expect(after.approvals).toEqual(post.approvals);
   });
@@ -405,6 +415,110 @@ describe('refused bodies: 400 naming the field, nothing appended', () => {
   });
 });
 
+describe('socialAccountId names an account of the workspace and of the post’s platform', () => {
+  let xPost: PostBody;
+  let linkedinPost: PostBody;
+  let approvedPost: PostBody;
+  beforeAll(async () => {
+    const drafts = await fresh('draft', [
+      { platform: 'x', contentText: 'Short' },
+      { platform: 'linkedin', contentText: 'Longer' },
+    ]);
+    [xPost, linkedinPost] = drafts.posts as [PostBody, PostBody];
+    approvedPost = (await fresh('approved')).post;
+  });
+  const unknown = { path: 'body.socialAccountId', message: 'No such social account in this workspace' };
+
+  test('an id that is no account: 400, nothing appended, the approval kept', async () => {
+    for (const post of [xPost, approvedPost]) {
+      const error = await refused(() => api.patch(post.id, { socialAccountId: randomUUID() }), 400, post.id);
+      expect(error.details).toEqual([unknown]);
+    }
+  });
+
+  test('an account of another workspace: 400', async () => {
+    const error = await refused(
+      () => api.patch(xPost.id, { socialAccountId: accounts.theirX }),
+      400,
+      xPost.id,
+    );
+    expect(error.details).toEqual([unknown]);
+  });
+
+  test('an account of another platform: 400 naming both platforms', async () => {
+    const onX = await refused(
+      () => api.patch(xPost.id, { socialAccountId: accounts.linkedin }),
+      400,
+      xPost.id,
+    );
+    expect(onX.details).toEqual([
+      { path: 'body.socialAccountId', message: expect.stringMatching(/linkedin account .* x post/) },
+    ]);
+    const onLinkedin = await refused(
+      () => api.patch(linkedinPost.id, { socialAccountId: accounts.x }),
+      400,
+      linkedinPost.id,
+    );
+    expect(onLinkedin.details).toEqual([
+      { path: 'body.socialAccountId', message: expect.stringMatching(/x account .* linkedin post/) },
+    ]);
+  });
+
+  test('a deleted account: 400', async () => {
+    const doomed = await connectAccount(service, ws, 'x', 'update_x_doomed');
+    expect((await api.patched(xPost.id, { socialAccountId: doomed })).socialAccountId).toBe(doomed);
+    const deleted = await service.request('DELETE', `${ws.base}/accounts/${doomed}`, {
+      token: ws.tokens.owner,
+    });
+    expect(deleted.status, await deleted.text()).toBe(200);
+    // The account-removal process takes the account off the post; then naming it again is refused.
+    await waitUntil(async () => (await api.find(xPost.id))?.socialAccountId === null, {
+      what: 'the deleted account to leave the post',
+    });
+    const error = await refused(() => api.patch(xPost.id, { socialAccountId: doomed }), 400, xPost.id);
+    expect(error.details).toEqual([unknown]);
+  });
+});
+
+describe('an X account with X Premium allows 25,000 characters (xPremiumTextLimit)', () => {
+  let premium: string;
+  beforeAll(async () => {
+    premium = await connectPremiumXAccount(service, ws);
+  });
+  const long = 'p'.repeat(25_000);
+
+  test('on a post of that account: 25,000 accepted, 25,001 refused', async () => {
+    const { post } = await fresh('draft', [
+      { platform: 'x', contentText: 'Short', socialAccountId: premium },
+    ]);
+    expect((await api.patched(post.id, { contentText: long })).contentText).toHaveLength(25_000);
+    const error = await refused(() => api.patch(post.id, { contentText: `${long}p` }), 400, post.id);
+    expect(paths(error)).toEqual(['body.contentText']);
+  });
+
+  test('moving a long post to an account without Premium is refused; moving it and shortening it at once is not', async () => {
+    const { post } = await fresh('draft', [{ platform: 'x', contentText: long, socialAccountId: premium }]);
+    const error = await refused(() => api.patch(post.id, { socialAccountId: accounts.x }), 400, post.id);
+    expect(paths(error)).toEqual(['body.contentText']);
+    const after = await api.patched(post.id, { socialAccountId: accounts.x, contentText: 'Short again' });
+    expect(after).toMatchObject({ socialAccountId: accounts.x, contentText: 'Short again' });
+  });
+
+  test('a post of another X account, or of none, keeps the 280 (the limit is the account’s, not the workspace’s)', async () => {
+    const { posts } = await fresh('draft', [
+      { platform: 'x', contentText: 'On the plain account', socialAccountId: accounts.x },
+      { platform: 'x', contentText: 'On no account' },
+    ]);
+    for (const post of posts) {
+      const error = await refused(() => api.patch(post.id, { contentText: 'q'.repeat(281) }), 400, post.id);
+      expect(paths(error)).toEqual(['body.contentText']);
+    }
+    // Moved to the Premium account, the same post takes the longer text.
+    const moved = await api.patched(posts[1]!.id, { socialAccountId: premium, contentText: 'q'.repeat(281) });
+    expect(moved.contentText).toHaveLength(281);
+  });
+});
+
 describe('scheduledForUtc', () => {
   test('on an approved post schedules it at that time (reviewer), and the calendar shows it', async () => {
     const { post, groupId } = await fresh('approved');
@@ -546,23 +660,40 @@ describe('roles', () => {
 });
 
 describe('a post being published', () => {
+  // This file's service publishes at once; in this one nothing picks the request up, so the post stays
+  // `publishing`.
+  let held: TestService;
+  let heldApi: Client;
+  let heldRefused: Refused;
+  let heldAccount: string;
   let post: PostBody;
   beforeAll(async () => {
-    post = (await fresh('publishing')).post;
+    held = await startHeldService();
+    const heldWs = await createTestWorkspace(held);
+    heldApi = client(held, heldWs);
+    heldRefused = refusedBy(held, heldApi);
+    heldAccount = await connectAccount(held, heldWs, 'x');
+    const created = await heldApi.createGroup([{ platform: 'x', contentText: 'The scheduler ships today.' }]);
+    await heldApi.approve(created.group.id);
+    post = await heldApi.json<PostBody>(await heldApi.postNow(created.posts[0]!.id));
+    expect(post.status).toBe('publishing');
   });
-  const bodies: Array<[string, unknown]> = [
-    ['contentText', { contentText: 'Too late' }],
-    ['media', { media: image }],
-    ['quoteTweetUrl', { quoteTweetUrl: quote }],
-    ['socialAccountId', { socialAccountId: randomUUID() }],
-    ['scheduledForUtc', { scheduledForUtc: inMinutes(600) }],
-    ['status canceled', { status: 'canceled' }],
-    ['status draft', { status: 'draft' }],
-    ['status published', { status: 'published' }],
+  afterAll(async () => held?.stop());
+
+  const bodies: Array<[string, () => unknown]> = [
+    ['contentText', () => ({ contentText: 'Too late' })],
+    ['media', () => ({ media: image })],
+    ['quoteTweetUrl', () => ({ quoteTweetUrl: quote })],
+    // An account of the workspace and platform: an unknown one would be a 400 before the post is looked at.
+    ['socialAccountId', () => ({ socialAccountId: heldAccount })],
+    ['scheduledForUtc', () => ({ scheduledForUtc: inMinutes(600) })],
+    ['status canceled', () => ({ status: 'canceled' })],
+    ['status draft', () => ({ status: 'draft' })],
+    ['status published', () => ({ status: 'published' })],
   ];
   for (const [name, body] of bodies) {
     test(`cannot be edited (${name}): 409`, async () => {
-      await refused(() => api.patch(post.id, body), 409, post.id);
+      await heldRefused(() => heldApi.patch(post.id, body()), 409, post.id);
     });
   }
 });

@@ -1,7 +1,8 @@
 // Fixtures for the post-group decider and property tests: fixed ids and times, readable post inputs and
 // command builders, and a given/when/then helper (like decider-spec.ts) that also checks error codes and
 // detail paths and can start from a hand-made state. Publishing outcomes (awaiting_platform, published,
-// failed) are not events of this aggregate, so tests reach those statuses by patching a folded state.
+// failed) are events of this aggregate now; `withPost` reaches them by patching a folded state, which is
+// shorter than claiming an attempt and recording its outcome where only the status matters.
 import { expect } from 'vitest';
 import { fold } from '../../domain/shared/decider.js';
 import type { AppError } from '../../domain/shared/errors.js';

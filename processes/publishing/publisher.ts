@@ -126,11 +126,7 @@ export class Publisher {
 
   private async attempt(job: LoadedJob, post: PostState): Promise<JobResult> {
     const { accounts, commands, connectors, settings, logger } = this.options;
-    const resolved = await accounts.resolve({
-      orgId: job.orgId,
-      platform: post.platform,
-      socialAccountId: post.socialAccountId,
-    });
+    const resolved = await this.accountOf(job, post);
     let claim;
     try {
       claim = await startPublishAttempt(
@@ -203,11 +199,7 @@ export class Publisher {
   /** An open attempt whose worker never reported: its outcome is asked of the platform. */
   private async reconcile(job: LoadedJob, post: PostState): Promise<JobResult> {
     const ref = { ...job, attempt: post.attemptCount };
-    const resolved = await this.options.accounts.resolve({
-      orgId: job.orgId,
-      platform: post.platform,
-      socialAccountId: post.socialAccountId,
-    });
+    const resolved = await this.accountOf(job, post);
     if (!resolved.ok) {
       return this.record(ref, {
         kind: 'failed',
@@ -286,11 +278,7 @@ export class Publisher {
   private async poll(job: LoadedJob, post: PostState): Promise<JobResult> {
     const ref = { ...job, attempt: post.attemptCount };
     const { settings } = this.options;
-    const resolved = await this.options.accounts.resolve({
-      orgId: job.orgId,
-      platform: post.platform,
-      socialAccountId: post.socialAccountId,
-    });
+    const resolved = await this.accountOf(job, post);
     const startedAt = post.lastAttemptAt ?? post.updatedAt;
     const timedOut = this.now().getTime() >= Date.parse(startedAt) + settings.pendingTimeoutMs;
     if (!resolved.ok) {
@@ -354,6 +342,15 @@ export class Publisher {
           nextRetryAt: null,
         });
     }
+  }
+
+  /** The account the post publishes with (its own, or the workspace's only one of the platform). */
+  private accountOf(job: PublishJob, post: PostState) {
+    return this.options.accounts.resolve({
+      orgId: job.orgId,
+      platform: post.platform,
+      socialAccountId: post.socialAccountId,
+    });
   }
 
   private checkStatus(

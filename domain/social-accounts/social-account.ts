@@ -25,6 +25,14 @@ export interface PlatformProfile {
   xSubscription: XSubscription | null;
 }
 
+/** Notifications pick up the events that carry this, so they name the account without the read model. */
+export interface AccountNotice {
+  accountId: string;
+  orgId: string;
+  platform: Platform;
+  accountHandle: string | null;
+}
+
 export type SocialAccountEvent =
   | {
       type: 'SocialAccountConnected';
@@ -57,38 +65,16 @@ export type SocialAccountEvent =
       data: { accountId: string; orgId: string; tokenExpiresAt: string | null; refreshedAt: string };
     }
   | {
-      // Notifications pick this up, so it names the account without needing the read model.
       type: 'SocialAccountRefreshFailed';
-      data: {
-        accountId: string;
-        orgId: string;
-        platform: Platform;
-        accountHandle: string | null;
-        reason: string;
-        failedAt: string;
-      };
+      data: AccountNotice & { reason: string; failedAt: string };
     }
   | {
       type: 'SocialAccountTokenExpiring';
-      data: {
-        accountId: string;
-        orgId: string;
-        platform: Platform;
-        accountHandle: string | null;
-        tokenExpiresAt: string;
-        warnedAt: string;
-      };
+      data: AccountNotice & { tokenExpiresAt: string; warnedAt: string };
     }
   | {
       type: 'SocialAccountDisconnected';
-      data: {
-        accountId: string;
-        orgId: string;
-        platform: Platform;
-        accountHandle: string | null;
-        reason: string;
-        disconnectedAt: string;
-      };
+      data: AccountNotice & { reason: string; disconnectedAt: string };
     }
   | { type: 'SocialAccountDeleted'; data: { accountId: string; orgId: string; deletedAt: string } };
 
@@ -176,6 +162,30 @@ function liveAccount(state: SocialAccountState): SocialAccount {
   return state.account;
 }
 
+/**
+ * The account a token-health record speaks about. A record that arrives after the account was deleted,
+ * disconnected or failed has nothing to say (only a reconnect brings such an account back), so it is null.
+ */
+function connectedAccount(state: SocialAccountState): SocialAccount | null {
+  return state.kind === 'active' && state.account.status === 'connected' ? state.account : null;
+}
+
+const accountNotice = (a: SocialAccount): AccountNotice => ({
+  accountId: a.id,
+  orgId: a.orgId,
+  platform: a.platform,
+  accountHandle: a.accountHandle,
+});
+
+/** An event about a live account changes these fields; one about an absent or deleted account changes nothing. */
+function changeAccount(
+  state: SocialAccountState,
+  change: (a: SocialAccount) => Partial<SocialAccount>,
+): SocialAccountState {
+  if (state.kind !== 'active') return state;
+  return { kind: 'active', account: { ...state.account, ...change(state.account) } };
+}
+
 export const socialAccountDecider: Decider<SocialAccountState, SocialAccountCommand, SocialAccountEvent> = {
   initialState: { kind: 'absent' },
 
@@ -240,10 +250,8 @@ export const socialAccountDecider: Decider<SocialAccountState, SocialAccountComm
         ];
       }
       case 'RecordTokensRefreshed': {
-        // A refresh that finishes after the account was deleted, disconnected or failed has nothing to say:
-        // only a reconnect brings such an account back.
-        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
-        const a = state.account;
+        const a = connectedAccount(state);
+        if (!a) return [];
         return [
           {
             type: 'SocialAccountTokensRefreshed',
@@ -258,37 +266,22 @@ export const socialAccountDecider: Decider<SocialAccountState, SocialAccountComm
       }
       case 'RecordRefreshFailed': {
         // Once: an account already in error (or no longer connected) is not reported again.
-        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
-        const a = state.account;
+        const a = connectedAccount(state);
+        if (!a) return [];
         return [
           {
             type: 'SocialAccountRefreshFailed',
-            data: {
-              accountId: a.id,
-              orgId: a.orgId,
-              platform: a.platform,
-              accountHandle: a.accountHandle,
-              reason: command.reason,
-              failedAt: command.now,
-            },
+            data: { ...accountNotice(a), reason: command.reason, failedAt: command.now },
           },
         ];
       }
       case 'RecordTokenExpiring': {
-        if (state.kind !== 'active' || state.account.status !== 'connected') return [];
-        const a = state.account;
-        if (a.expiryWarnedFor === command.tokenExpiresAt) return [];
+        const a = connectedAccount(state);
+        if (!a || a.expiryWarnedFor === command.tokenExpiresAt) return [];
         return [
           {
             type: 'SocialAccountTokenExpiring',
-            data: {
-              accountId: a.id,
-              orgId: a.orgId,
-              platform: a.platform,
-              accountHandle: a.accountHandle,
-              tokenExpiresAt: command.tokenExpiresAt,
-              warnedAt: command.now,
-            },
+            data: { ...accountNotice(a), tokenExpiresAt: command.tokenExpiresAt, warnedAt: command.now },
           },
         ];
       }
@@ -298,14 +291,7 @@ export const socialAccountDecider: Decider<SocialAccountState, SocialAccountComm
         return [
           {
             type: 'SocialAccountDisconnected',
-            data: {
-              accountId: a.id,
-              orgId: a.orgId,
-              platform: a.platform,
-              accountHandle: a.accountHandle,
-              reason: command.reason,
-              disconnectedAt: command.now,
-            },
+            data: { ...accountNotice(a), reason: command.reason, disconnectedAt: command.now },
           },
         ];
       }
@@ -351,78 +337,55 @@ export const socialAccountDecider: Decider<SocialAccountState, SocialAccountComm
         };
       }
       case 'SocialAccountReconnected': {
-        if (state.kind !== 'active') return state;
         const d = event.data;
-        const a = state.account;
-        return {
-          kind: 'active',
-          account: {
-            ...a,
-            accountName: d.accountName,
-            accountHandle: d.accountHandle,
-            profileImageUrl: d.profileImageUrl,
-            profileUrl: a.profileUrlSetByUser ? a.profileUrl : d.profileUrl,
-            accountBio: d.accountBio,
-            xSubscription: d.xSubscription,
-            status: 'connected',
-            scopes: d.scopes,
-            tokenExpiresAt: d.tokenExpiresAt,
-            updatedAt: d.reconnectedAt,
-            statusReason: null,
-          },
-        };
+        return changeAccount(state, (a) => ({
+          accountName: d.accountName,
+          accountHandle: d.accountHandle,
+          profileImageUrl: d.profileImageUrl,
+          profileUrl: a.profileUrlSetByUser ? a.profileUrl : d.profileUrl,
+          accountBio: d.accountBio,
+          xSubscription: d.xSubscription,
+          status: 'connected',
+          scopes: d.scopes,
+          tokenExpiresAt: d.tokenExpiresAt,
+          updatedAt: d.reconnectedAt,
+          statusReason: null,
+        }));
       }
       case 'SocialAccountProfileUrlSet': {
-        if (state.kind !== 'active') return state;
         const d = event.data;
-        return {
-          kind: 'active',
-          account: {
-            ...state.account,
-            profileUrl: d.profileUrl,
-            profileUrlSetByUser: true,
-            updatedAt: d.updatedAt,
-          },
-        };
+        return changeAccount(state, () => ({
+          profileUrl: d.profileUrl,
+          profileUrlSetByUser: true,
+          updatedAt: d.updatedAt,
+        }));
       }
       case 'SocialAccountTokensRefreshed': {
-        if (state.kind !== 'active') return state;
         const d = event.data;
-        return {
-          kind: 'active',
-          account: {
-            ...state.account,
-            tokenExpiresAt: d.tokenExpiresAt,
-            lastRefreshedAt: d.refreshedAt,
-            updatedAt: d.refreshedAt,
-          },
-        };
+        return changeAccount(state, () => ({
+          tokenExpiresAt: d.tokenExpiresAt,
+          lastRefreshedAt: d.refreshedAt,
+          updatedAt: d.refreshedAt,
+        }));
       }
       case 'SocialAccountRefreshFailed': {
-        if (state.kind !== 'active') return state;
         const d = event.data;
-        return {
-          kind: 'active',
-          account: { ...state.account, status: 'error', statusReason: d.reason, updatedAt: d.failedAt },
-        };
+        return changeAccount(state, () => ({
+          status: 'error',
+          statusReason: d.reason,
+          updatedAt: d.failedAt,
+        }));
       }
-      case 'SocialAccountTokenExpiring': {
-        if (state.kind !== 'active') return state;
+      case 'SocialAccountTokenExpiring':
         // A warning is bookkeeping, not a change of the account the API shows: updatedAt stays.
-        return { kind: 'active', account: { ...state.account, expiryWarnedFor: event.data.tokenExpiresAt } };
-      }
+        return changeAccount(state, () => ({ expiryWarnedFor: event.data.tokenExpiresAt }));
       case 'SocialAccountDisconnected': {
-        if (state.kind !== 'active') return state;
         const d = event.data;
-        return {
-          kind: 'active',
-          account: {
-            ...state.account,
-            status: 'disconnected',
-            statusReason: d.reason,
-            updatedAt: d.disconnectedAt,
-          },
-        };
+        return changeAccount(state, () => ({
+          status: 'disconnected',
+          statusReason: d.reason,
+          updatedAt: d.disconnectedAt,
+        }));
       }
       case 'SocialAccountDeleted': {
         if (state.kind !== 'active') return state;

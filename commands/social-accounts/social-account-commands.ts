@@ -184,27 +184,33 @@ export async function connectSocialAccounts(
 
 // ------------------------------------------------------------------------------------ account writes
 
+/** A command as the callers give it: its time comes from the metadata, so every event is stamped alike. */
+type Untimed<C> = C extends unknown ? Omit<C, 'now'> : never;
+
+/** The account a command is for, and the workspace it must belong to. */
+type AccountRef = { id: string; orgId: string };
+
 async function runAccountCommand(
   deps: SocialAccountDeps,
-  orgId: string,
-  accountId: string,
+  account: AccountRef,
   metadata: CommandMetadata,
   options: SocialAccountWriteOptions,
-  command: SocialAccountCommand,
+  command: Untimed<SocialAccountCommand>,
   answerFrom: 'after' | 'before',
 ): Promise<SocialAccountWriteResult> {
+  const { orgId } = account;
   const sideWrite = options.sideWrite;
   const answer = (o: { state: SocialAccountState; before: SocialAccountState }) =>
     socialAccountView(answerFrom === 'after' ? inWorkspace(o.state, orgId) : inWorkspace(o.before, orgId));
   const outcome = await handleCommand(deps.commands, {
-    stream: socialAccountStream(accountId),
+    stream: socialAccountStream(account.id),
     decider: socialAccountDecider,
     command: (state) => {
       inWorkspace(state, orgId);
-      return command;
+      return { ...command, now: metadata.now };
     },
     metadata: { ...metadata, orgId },
-    eventId: deterministicEventIds(options.idempotencySeed, 'socialAccount', accountId),
+    eventId: deterministicEventIds(options.idempotencySeed, 'socialAccount', account.id),
     sideWrite: sideWrite ? (trx, o) => sideWrite(trx, answer(o)) : undefined,
   });
   return { account: answer(outcome), appended: outcome.events.length > 0 };
@@ -219,15 +225,8 @@ export async function updateSocialAccountProfileUrl(
   metadata: CommandMetadata,
   options: SocialAccountWriteOptions = {},
 ): Promise<SocialAccountWriteResult> {
-  return runAccountCommand(
-    deps,
-    orgId,
-    accountId,
-    metadata,
-    options,
-    { type: 'SetProfileUrl', profileUrl, now: metadata.now },
-    'after',
-  );
+  const command = { type: 'SetProfileUrl', profileUrl } as const;
+  return runAccountCommand(deps, { id: accountId, orgId }, metadata, options, command, 'after');
 }
 
 /**
@@ -241,13 +240,13 @@ export async function deleteSocialAccount(
   metadata: CommandMetadata,
   options: SocialAccountWriteOptions = {},
 ): Promise<SocialAccountWriteResult> {
+  const command = { type: 'DeleteSocialAccount' } as const;
   const result = await runAccountCommand(
     deps,
-    orgId,
-    accountId,
+    { id: accountId, orgId },
     metadata,
     options,
-    { type: 'DeleteSocialAccount', now: metadata.now },
+    command,
     'before',
   );
   await deps.tokens.delete(orgId, accountId);
@@ -262,15 +261,8 @@ export async function disconnectSocialAccount(
   reason: string,
   metadata: CommandMetadata,
 ): Promise<SocialAccountWriteResult> {
-  return runAccountCommand(
-    deps,
-    orgId,
-    accountId,
-    metadata,
-    {},
-    { type: 'DisconnectSocialAccount', reason, now: metadata.now },
-    'after',
-  );
+  const command = { type: 'DisconnectSocialAccount', reason } as const;
+  return runAccountCommand(deps, { id: accountId, orgId }, metadata, {}, command, 'after');
 }
 
 // ------------------------------------------------------------------------------ token health records
@@ -291,15 +283,15 @@ type TokenHealthCommand = Extract<
  */
 async function recordTokenHealth(
   deps: TokenHealthDeps,
-  account: { id: string; orgId: string },
-  command: TokenHealthCommand,
+  account: AccountRef,
   metadata: CommandMetadata,
+  command: Untimed<TokenHealthCommand>,
   visible = false,
 ): Promise<boolean> {
   const outcome = await handleCommand(deps.commands, {
     stream: socialAccountStream(account.id),
     decider: socialAccountDecider,
-    command,
+    command: { ...command, now: metadata.now },
     metadata: { ...metadata, orgId: account.orgId },
     awaitReadModels: false,
   });
@@ -310,45 +302,29 @@ async function recordTokenHealth(
 
 export function recordTokensRefreshed(
   deps: TokenHealthDeps,
-  account: { id: string; orgId: string },
+  account: AccountRef,
   tokenExpiresAt: string | null,
   metadata: CommandMetadata,
 ): Promise<boolean> {
-  return recordTokenHealth(
-    deps,
-    account,
-    { type: 'RecordTokensRefreshed', tokenExpiresAt, now: metadata.now },
-    metadata,
-  );
+  return recordTokenHealth(deps, account, metadata, { type: 'RecordTokensRefreshed', tokenExpiresAt });
 }
 
 /** Status `error`, once; the event carries what a notification needs (platform, handle, reason). */
 export function recordRefreshFailed(
   deps: TokenHealthDeps,
-  account: { id: string; orgId: string },
+  account: AccountRef,
   reason: string,
   metadata: CommandMetadata,
 ): Promise<boolean> {
-  return recordTokenHealth(
-    deps,
-    account,
-    { type: 'RecordRefreshFailed', reason, now: metadata.now },
-    metadata,
-    true,
-  );
+  return recordTokenHealth(deps, account, metadata, { type: 'RecordRefreshFailed', reason }, true);
 }
 
 /** For platforms without refresh: one warning per expiry time. */
 export function recordTokenExpiring(
   deps: TokenHealthDeps,
-  account: { id: string; orgId: string },
+  account: AccountRef,
   tokenExpiresAt: string,
   metadata: CommandMetadata,
 ): Promise<boolean> {
-  return recordTokenHealth(
-    deps,
-    account,
-    { type: 'RecordTokenExpiring', tokenExpiresAt, now: metadata.now },
-    metadata,
-  );
+  return recordTokenHealth(deps, account, metadata, { type: 'RecordTokenExpiring', tokenExpiresAt });
 }

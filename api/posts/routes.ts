@@ -26,7 +26,7 @@ import { errorResponses } from '../platform/errors.js';
 import { defineListQuery, pagedResponse, type ParsedListQuery } from '../platform/paging.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata } from '../shared/write.js';
+import { amendIdempotentResponse, commandMetadata } from '../shared/write.js';
 import { groupWrite, postGroupDeps } from '../post-groups/routes.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import { postSchema, updatePostBody } from '../post-groups/schemas.js';
@@ -332,7 +332,9 @@ export function postRoutes(services: RouteServices) {
       if (response.status !== 200 || response.headers.get('idempotent-replayed')) return response as never;
       // The pipeline picks the request up at once; the caller gets the outcome when it comes within the wait.
       const settled = await awaitPublishOutcome(services, orgId, postId, services.env.POST_NOW_WAIT_MS);
-      return (settled ? c.json({ data: settled }, 200) : response) as never;
+      if (!settled) return response as never;
+      await amendIdempotentResponse(c, services, undefined, { status: 200, body: { data: settled } });
+      return c.json({ data: settled }, 200) as never;
     });
   };
 }

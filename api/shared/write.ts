@@ -1,7 +1,12 @@
 // Glue between a write route and the command path: command metadata from the request, and the
 // Idempotency-Key header handled the same way on every write endpoint.
 import type { Context } from 'hono';
-import { hashRequest, parseIdempotencyKey, type StoredResponse } from '../../commands/shared/idempotency.js';
+import {
+  hashRequest,
+  parseIdempotencyKey,
+  type IdempotencyRequest,
+  type StoredResponse,
+} from '../../commands/shared/idempotency.js';
 import { runIdempotent, type RecordResponse } from '../../commands/shared/idempotent.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
 import type { AppEnv } from '../platform/app-env.js';
@@ -25,6 +30,27 @@ export interface WriteContext {
   idempotencySeed: string | undefined;
 }
 
+function idempotencyRequest(c: Context<AppEnv>, body: unknown): IdempotencyRequest | undefined {
+  const key = parseIdempotencyKey(c.req.header('idempotency-key'));
+  if (!key) return undefined;
+  return {
+    scope: c.get('principal').userId,
+    key,
+    requestHash: hashRequest(c.req.method, new URL(c.req.url).pathname, body),
+  };
+}
+
+/** The answer a keyed write finally gave (after a wait that followed its append) becomes the one replayed. */
+export async function amendIdempotentResponse(
+  c: Context<AppEnv>,
+  services: RouteServices,
+  body: unknown,
+  response: StoredResponse,
+): Promise<void> {
+  const request = idempotencyRequest(c, body);
+  if (request) await services.idempotency.amend(request, response);
+}
+
 /** Runs a write once per Idempotency-Key and answers with the (first) response. */
 export async function idempotentWrite(
   c: Context<AppEnv>,
@@ -32,15 +58,7 @@ export async function idempotentWrite(
   body: unknown,
   execute: (ctx: WriteContext) => Promise<{ response: StoredResponse; appended: boolean }>,
 ): Promise<Response> {
-  const key = parseIdempotencyKey(c.req.header('idempotency-key'));
-  const principal = c.get('principal');
-  const request = key
-    ? {
-        scope: principal.userId,
-        key,
-        requestHash: hashRequest(c.req.method, new URL(c.req.url).pathname, body),
-      }
-    : undefined;
+  const request = idempotencyRequest(c, body);
   const result = await runIdempotent(services.idempotency, request, (record) =>
     execute({ record, idempotencySeed: request ? `${request.scope}:${request.key}` : undefined }),
   );

@@ -90,6 +90,18 @@ export class IdempotencyStore {
       on conflict (scope, key) do nothing`.execute(this.db);
   }
 
+  /**
+   * Replaces the stored answer with the one the caller finally got, for writes that answer after a wait that
+   * follows the append (post-now answers the attempt's outcome): a replay then answers what the caller saw.
+   */
+  async amend(request: IdempotencyRequest, response: StoredResponse): Promise<void> {
+    await sql`
+      update idempotency_keys set status = ${response.status}, body = ${JSON.stringify(response.body)}
+      where scope = ${request.scope} and key = ${request.key} and request_hash = ${request.requestHash}`.execute(
+      this.db,
+    );
+  }
+
   /** Keys older than the retention are forgotten (run by the maintenance sweep). */
   async purgeOlderThan(hours: number): Promise<number> {
     const result =

@@ -3,7 +3,6 @@
 import { platformCall, type LiveConnectorOptions, type PlatformRequest } from '../http.js';
 import {
   ConnectorError,
-  isConnectorError,
   type AccountProfile,
   type AuthorizationChoice,
   type CallContext,
@@ -14,6 +13,7 @@ import {
   type StatusCheck,
   type TokenSet,
 } from '../port.js';
+import { authorizationUrl, refusedRefreshIsAuth, tokenEndpointRequest } from '../oauth2.js';
 import { toLittleText } from './little-text.js';
 
 export type LinkedInConnectorConfig = LiveConnectorOptions & {
@@ -110,13 +110,7 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
   }
 
   async function tokenRequest(fields: Record<string, string>): Promise<TokenSet> {
-    const { body } = await call<TokenResponse>({
-      method: 'POST',
-      url: `${auth}/accessToken`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields),
-      effect: 'read',
-    });
+    const { body } = await call<TokenResponse>(tokenEndpointRequest(`${auth}/accessToken`, fields));
     const at = now().getTime();
     return {
       accessToken: body.access_token,
@@ -341,26 +335,23 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
         'auth',
         'linkedin: LinkedIn issued no refresh token to this app (programmatic refresh is for approved partners); reconnect the account',
       );
-    try {
-      const renewed = await tokenRequest({
+    const refreshToken = tokens.refreshToken;
+    const renewed = await refusedRefreshIsAuth(() =>
+      tokenRequest({
         grant_type: 'refresh_token',
-        refresh_token: tokens.refreshToken,
+        refresh_token: refreshToken,
         client_id: clientId,
         client_secret: clientSecret,
-      });
-      return {
-        ...renewed,
-        // LinkedIn keeps the refresh token's original expiry and may not send the token again.
-        refreshToken: renewed.refreshToken ?? tokens.refreshToken,
-        refreshTokenExpiresAt: renewed.refreshTokenExpiresAt ?? tokens.refreshTokenExpiresAt ?? null,
-        scopes: renewed.scopes.length ? renewed.scopes : tokens.scopes,
-        ...(tokens.extra ? { extra: tokens.extra } : {}),
-      };
-    } catch (error) {
-      if (isConnectorError(error) && error.kind === 'permanent')
-        throw new ConnectorError('auth', error.message, error.details);
-      throw error;
-    }
+      }),
+    );
+    return {
+      ...renewed,
+      // LinkedIn keeps the refresh token's original expiry and may not send the token again.
+      refreshToken: renewed.refreshToken ?? tokens.refreshToken,
+      refreshTokenExpiresAt: renewed.refreshTokenExpiresAt ?? tokens.refreshTokenExpiresAt ?? null,
+      scopes: renewed.scopes.length ? renewed.scopes : tokens.scopes,
+      ...(tokens.extra ? { extra: tokens.extra } : {}),
+    };
   }
 
   return {
@@ -378,15 +369,15 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
     async startAuthorization(request) {
       const { clientId } = credentials();
       const scopes = request.linkedinTarget === 'page' ? linkedinPageScopes : linkedinProfileScopes;
-      const url = new URL(`${auth}/authorization`);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: request.callbackUrl,
-        state: request.state,
-        scope: scopes.join(' '),
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      return {
+        authorizationUrl: authorizationUrl(`${auth}/authorization`, {
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: request.callbackUrl,
+          state: request.state,
+          scope: scopes.join(' '),
+        }),
+      };
     },
 
     async completeAuthorization(callback) {

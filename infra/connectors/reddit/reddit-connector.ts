@@ -20,6 +20,18 @@ import {
   type PlatformRequest,
   type PlatformResponse,
 } from '../http.js';
+import {
+  authorizationUrl,
+  callbackCode,
+  grantedTokenBody,
+  missingSettings,
+  refreshTokenOf,
+  refusedGrantKind,
+  requireSettings,
+  tokenEndpointRequest,
+  tokenSetFrom,
+  type OAuth2TokenBody,
+} from '../oauth2.js';
 
 export interface RedditConnectorConfig extends LiveConnectorOptions {
   /** REDDIT_CLIENT_ID / REDDIT_CLIENT_SECRET of a Reddit "web app". */
@@ -59,12 +71,7 @@ interface SubmitBody {
   };
 }
 
-interface TokenBody {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
-  scope?: string;
-  error?: string;
+interface TokenBody extends OAuth2TokenBody {
   message?: string;
 }
 
@@ -147,19 +154,15 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
   /** Per account: when Reddit's window reopens after x-ratelimit-remaining ran out. */
   const exhaustedUntil = new Map<string, number>();
 
-  function missingConfiguration(): string[] {
-    return [
-      ...(config.clientId ? [] : ['REDDIT_CLIENT_ID']),
-      ...(config.clientSecret ? [] : ['REDDIT_CLIENT_SECRET']),
-      ...(config.userAgent ? [] : ['REDDIT_USER_AGENT']),
-    ];
-  }
+  const settings = [
+    { env: 'REDDIT_CLIENT_ID', value: config.clientId },
+    { env: 'REDDIT_CLIENT_SECRET', value: config.clientSecret },
+    { env: 'REDDIT_USER_AGENT', value: config.userAgent },
+  ] as const;
 
   function client(): { clientId: string; clientSecret: string; userAgent: string } {
-    const missing = missingConfiguration();
-    if (missing.length > 0 || !config.clientId || !config.clientSecret || !config.userAgent)
-      throw new ConnectorError('permanent', `reddit: not configured (set ${missing.join(', ')})`);
-    return { clientId: config.clientId, clientSecret: config.clientSecret, userAgent: config.userAgent };
+    const [clientId, clientSecret, userAgent] = requireSettings('reddit', settings);
+    return { clientId, clientSecret, userAgent };
   }
 
   /** One OAuth API call for an account, keeping within Reddit's announced rate-limit window. */
@@ -199,21 +202,17 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
     const response = await platformCall<TokenBody>(
       'reddit',
       {
-        method: 'POST',
-        url: tokenUrl,
-        headers: {
+        ...tokenEndpointRequest(tokenUrl, form, {
           authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
           'user-agent': userAgent,
-        },
-        body: new URLSearchParams(form),
-        effect: 'read',
+        }),
         passStatuses: [400, 401, 403],
       },
       config,
     );
-    const body = response.body && typeof response.body === 'object' ? response.body : {};
-    if (response.status < 400 && typeof body.access_token === 'string' && !body.error) return body;
+    const granted = grantedTokenBody(response);
+    if (granted) return granted;
+    const body: TokenBody = response.body && typeof response.body === 'object' ? response.body : {};
     if (response.status === 401)
       throw new ConnectorError(
         'permanent',
@@ -223,8 +222,7 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
         },
       );
     const code = typeof body.error === 'string' ? body.error : `http_${response.status}`;
-    // A refused refresh token means reconnecting; a refused code is the user's to try again.
-    const kind = grant === 'refresh' && code === 'invalid_grant' ? 'auth' : 'permanent';
+    const kind = refusedGrantKind(grant, code);
     throw new ConnectorError(kind, `reddit: the token request was refused (${code})`, {
       status: response.status,
       platformCode: code,
@@ -232,15 +230,7 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
   }
 
   function tokenSet(body: TokenBody, previous: TokenSet | null): TokenSet {
-    return {
-      accessToken: body.access_token ?? '',
-      refreshToken: body.refresh_token ?? previous?.refreshToken ?? null,
-      expiresAt:
-        typeof body.expires_in === 'number'
-          ? new Date(now().getTime() + body.expires_in * 1000).toISOString()
-          : null,
-      scopes: body.scope ? body.scope.split(/[\s,]+/).filter(Boolean) : (previous?.scopes ?? redditScopes),
-    };
+    return tokenSetFrom(body, previous, { now: now(), defaultScopes: redditScopes });
   }
 
   async function me(account: AccountRef | null, tokens: TokenSet): Promise<AccountProfile> {
@@ -375,29 +365,26 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
     platform: 'reddit',
     mode: 'live',
     supportsRefresh: true,
-    missingConfiguration,
+    missingConfiguration: () => missingSettings(settings),
 
     async startAuthorization(request: AuthorizationRequest) {
       const { clientId } = client();
-      const url = new URL(authorizeUrl);
       // Reddit has no PKCE; the single-use state carries the protection.
-      url.search = new URLSearchParams({
-        client_id: clientId,
-        response_type: 'code',
-        state: request.state,
-        redirect_uri: request.callbackUrl,
-        duration: 'permanent',
-        scope: redditScopes.join(' '),
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      return {
+        authorizationUrl: authorizationUrl(authorizeUrl, {
+          client_id: clientId,
+          response_type: 'code',
+          state: request.state,
+          redirect_uri: request.callbackUrl,
+          duration: 'permanent',
+          scope: redditScopes.join(' '),
+        }),
+      };
     },
 
     async completeAuthorization(callback: AuthorizationCallback) {
       client();
-      const { code, error } = callback.params;
-      if (error)
-        throw new ConnectorError('permanent', `reddit: access was not granted (${truncate(error, 64)})`);
-      if (!code) throw new ConnectorError('permanent', 'reddit: the callback brought no authorization code');
+      const code = callbackCode('reddit', callback.params);
       const body = await tokenRequest(
         { grant_type: 'authorization_code', code, redirect_uri: callback.callbackUrl },
         'code',
@@ -407,10 +394,8 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
     },
 
     async refresh(_account, tokens) {
-      if (!tokens.refreshToken)
-        throw new ConnectorError('auth', 'reddit: no refresh token was granted; connect the account again');
       const body = await tokenRequest(
-        { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
+        { grant_type: 'refresh_token', refresh_token: refreshTokenOf('reddit', tokens) },
         'refresh',
       );
       return tokenSet(body, tokens);

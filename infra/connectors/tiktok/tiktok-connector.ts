@@ -20,6 +20,20 @@ import {
   type PlatformRequest,
   type PlatformResponse,
 } from '../http.js';
+import {
+  authorizationUrl,
+  callbackCode,
+  grantedTokenBody,
+  missingSettings,
+  pkce,
+  refreshTokenOf,
+  refusedGrantKind,
+  requireSettings,
+  secondsFrom,
+  tokenEndpointRequest,
+  tokenSetFrom,
+  type OAuth2TokenBody,
+} from '../oauth2.js';
 
 export interface TikTokConnectorConfig extends LiveConnectorOptions {
   /** TIKTOK_CLIENT_KEY / TIKTOK_CLIENT_SECRET of a TikTok app with Login Kit and the Content Posting API. */
@@ -61,15 +75,9 @@ interface TikTokEnvelope<T> {
   error?: { code?: string; message?: string; log_id?: string };
 }
 
-interface TikTokTokenBody {
-  access_token?: string;
-  expires_in?: number;
+interface TikTokTokenBody extends OAuth2TokenBody {
   open_id?: string;
-  refresh_token?: string;
   refresh_expires_in?: number;
-  scope?: string;
-  error?: string;
-  error_description?: string;
 }
 
 interface CreatorInfoData {
@@ -152,18 +160,14 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
   const chunkBytes = config.chunkBytes ?? defaults.chunkBytes;
   const now = () => config.now?.() ?? new Date();
 
-  function missingConfiguration(): string[] {
-    return [
-      ...(config.clientKey ? [] : ['TIKTOK_CLIENT_KEY']),
-      ...(config.clientSecret ? [] : ['TIKTOK_CLIENT_SECRET']),
-    ];
-  }
+  const settings = [
+    { env: 'TIKTOK_CLIENT_KEY', value: config.clientKey },
+    { env: 'TIKTOK_CLIENT_SECRET', value: config.clientSecret },
+  ] as const;
 
   function client(): { clientKey: string; clientSecret: string } {
-    const missing = missingConfiguration();
-    if (missing.length > 0 || !config.clientKey || !config.clientSecret)
-      throw new ConnectorError('permanent', `tiktok: not configured (set ${missing.join(', ')})`);
-    return { clientKey: config.clientKey, clientSecret: config.clientSecret };
+    const [clientKey, clientSecret] = requireSettings('tiktok', settings);
+    return { clientKey, clientSecret };
   }
 
   /** One Content Posting API call; its envelope says whether it worked, whatever the HTTP status. */
@@ -191,36 +195,35 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
     const response = await platformCall<TikTokTokenBody>(
       'tiktok',
       {
-        method: 'POST',
-        url: `${api}/v2/oauth/token/`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-cache' },
-        body: new URLSearchParams(form),
-        effect: 'read',
+        ...tokenEndpointRequest(`${api}/v2/oauth/token/`, form, { 'cache-control': 'no-cache' }),
         passStatuses: [400, 401, 403],
       },
       config,
     );
-    const body = response.body && typeof response.body === 'object' ? response.body : {};
-    if (response.status < 400 && typeof body.access_token === 'string' && !body.error) return body;
+    const granted = grantedTokenBody(response);
+    if (granted) return granted;
+    const body: TikTokTokenBody = response.body && typeof response.body === 'object' ? response.body : {};
     const code = body.error ?? `http_${response.status}`;
     const message = `tiktok: ${body.error_description || 'the token request was refused'} (${code})`;
-    // A refused refresh token means reconnecting; a refused code is the user's to try again.
-    const kind =
-      grant === 'refresh' && (code === 'invalid_grant' || response.status === 401) ? 'auth' : 'permanent';
+    // TikTok also answers a refresh token it no longer knows with 401.
+    const kind = grant === 'refresh' && response.status === 401 ? 'auth' : refusedGrantKind(grant, code);
     throw new ConnectorError(kind, message, { status: response.status, platformCode: code });
   }
 
   function tokenSet(body: TikTokTokenBody, previous: TokenSet | null): TokenSet {
-    const at = now().getTime();
-    const inSeconds = (seconds: number | undefined) =>
-      typeof seconds === 'number' ? new Date(at + seconds * 1000).toISOString() : null;
+    const at = now();
     const openId = body.open_id ?? previous?.extra?.openId;
+    const { accessToken, refreshToken, expiresAt, scopes } = tokenSetFrom(body, previous, {
+      now: at,
+      defaultScopes: tiktokScopes,
+    });
     return {
-      accessToken: body.access_token ?? '',
-      refreshToken: body.refresh_token ?? previous?.refreshToken ?? null,
-      expiresAt: inSeconds(body.expires_in),
-      refreshTokenExpiresAt: inSeconds(body.refresh_expires_in) ?? previous?.refreshTokenExpiresAt ?? null,
-      scopes: body.scope ? body.scope.split(/[,\s]+/).filter(Boolean) : (previous?.scopes ?? tiktokScopes),
+      accessToken,
+      refreshToken,
+      expiresAt,
+      refreshTokenExpiresAt:
+        secondsFrom(at, body.refresh_expires_in) ?? previous?.refreshTokenExpiresAt ?? null,
+      scopes,
       ...(typeof openId === 'string' ? { extra: { ...previous?.extra, openId } } : {}),
     };
   }
@@ -435,29 +438,25 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
     platform: 'tiktok',
     mode: 'live',
     supportsRefresh: true,
-    missingConfiguration,
+    missingConfiguration: () => missingSettings(settings),
 
     async startAuthorization(request: AuthorizationRequest) {
       const { clientKey } = client();
-      const url = new URL(authorizeUrl);
-      url.search = new URLSearchParams({
-        client_key: clientKey,
-        scope: tiktokScopes.join(','),
-        response_type: 'code',
-        redirect_uri: request.callbackUrl,
-        state: request.state,
-        code_challenge: request.codeChallenge,
-        code_challenge_method: 'S256',
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      return {
+        authorizationUrl: authorizationUrl(authorizeUrl, {
+          client_key: clientKey,
+          scope: tiktokScopes.join(','),
+          response_type: 'code',
+          redirect_uri: request.callbackUrl,
+          state: request.state,
+          ...pkce(request.codeChallenge),
+        }),
+      };
     },
 
     async completeAuthorization(callback: AuthorizationCallback) {
       const { clientKey, clientSecret } = client();
-      const { code, error } = callback.params;
-      if (error)
-        throw new ConnectorError('permanent', `tiktok: access was not granted (${truncate(error, 64)})`);
-      if (!code) throw new ConnectorError('permanent', 'tiktok: the callback brought no authorization code');
+      const code = callbackCode('tiktok', callback.params);
       const body = await tokenRequest(
         {
           client_key: clientKey,
@@ -475,14 +474,12 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
 
     async refresh(_account, tokens) {
       const { clientKey, clientSecret } = client();
-      if (!tokens.refreshToken)
-        throw new ConnectorError('auth', 'tiktok: no refresh token was granted; connect the account again');
       const body = await tokenRequest(
         {
           client_key: clientKey,
           client_secret: clientSecret,
           grant_type: 'refresh_token',
-          refresh_token: tokens.refreshToken,
+          refresh_token: refreshTokenOf('tiktok', tokens),
         },
         'refresh',
       );

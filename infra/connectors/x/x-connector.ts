@@ -8,6 +8,13 @@ import {
   type PlatformResponse,
 } from '../http.js';
 import {
+  authorizationUrl,
+  pkce,
+  refusedRefreshIsAuth,
+  tokenEndpointRequest,
+  tokenSetFrom,
+} from '../oauth2.js';
+import {
   ConnectorError,
   isConnectorError,
   type AccountProfile,
@@ -211,28 +218,15 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
     return { authorization: `Basic ${credentials}` };
   }
 
-  function tokenSetFrom(body: XTokenResponse, previous?: TokenSet): TokenSet {
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token ?? previous?.refreshToken ?? null,
-      expiresAt:
-        body.expires_in !== undefined
-          ? new Date(now().getTime() + body.expires_in * 1000).toISOString()
-          : null,
-      scopes: body.scope ? body.scope.split(' ').filter(Boolean) : (previous?.scopes ?? []),
-    };
-  }
-
   async function token(params: Record<string, string>, previous?: TokenSet): Promise<TokenSet> {
-    const response = await call<XTokenResponse>({
-      method: 'POST',
-      url: `${apiBase}/2/oauth2/token`,
-      headers: { ...basicAuth(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...params, client_id: config.clientId ?? '' }),
-      // Exchanging a code or a refresh token creates nothing that a second try would duplicate.
-      effect: 'read',
-    });
-    return tokenSetFrom(response.body, previous);
+    const response = await call<XTokenResponse>(
+      tokenEndpointRequest(
+        `${apiBase}/2/oauth2/token`,
+        { ...params, client_id: config.clientId ?? '' },
+        basicAuth(),
+      ),
+    );
+    return tokenSetFrom(response.body, previous ?? null, { now: now(), defaultScopes: [] });
   }
 
   async function me(tokens: TokenSet, signal?: AbortSignal): Promise<AccountProfile> {
@@ -444,17 +438,16 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
     },
 
     async startAuthorization(request: AuthorizationRequest): Promise<AuthorizationStart> {
-      const url = new URL(authorizeUrl);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: config.clientId ?? '',
-        redirect_uri: request.callbackUrl,
-        scope: xScopes.join(' '),
-        state: request.state,
-        code_challenge: request.codeChallenge,
-        code_challenge_method: 'S256',
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      return {
+        authorizationUrl: authorizationUrl(authorizeUrl, {
+          response_type: 'code',
+          client_id: config.clientId ?? '',
+          redirect_uri: request.callbackUrl,
+          scope: xScopes.join(' '),
+          state: request.state,
+          ...pkce(request.codeChallenge),
+        }),
+      };
     },
 
     async completeAuthorization(callback: AuthorizationCallback): Promise<AuthorizationResult> {
@@ -477,18 +470,12 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
     async refresh(_account: AccountRef, tokens: TokenSet): Promise<TokenSet> {
       if (!tokens.refreshToken)
         throw new ConnectorError('auth', 'x: no refresh token; reconnect the account');
-      try {
-        return await token({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, tokens);
-      } catch (error) {
-        // X answers 400 invalid_request when a refresh token was revoked, used already or expired.
-        if (isConnectorError(error) && error.kind === 'permanent')
-          throw new ConnectorError(
-            'auth',
-            `x: the refresh token was refused; reconnect the account (${error.message})`,
-            error.details,
-          );
-        throw error;
-      }
+      const refreshToken = tokens.refreshToken;
+      // X answers 400 invalid_request when a refresh token was revoked, used already or expired.
+      return refusedRefreshIsAuth(
+        () => token({ grant_type: 'refresh_token', refresh_token: refreshToken }, tokens),
+        (refused) => `x: the refresh token was refused; reconnect the account (${refused.message})`,
+      );
     },
 
     async publish(context: CallContext, request: PublishRequest): Promise<PublishOutcome> {

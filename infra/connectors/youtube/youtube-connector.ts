@@ -19,6 +19,18 @@ import {
   type PlatformRequest,
   type PlatformResponse,
 } from '../http.js';
+import {
+  authorizationUrl,
+  callbackCode,
+  missingSettings,
+  pkce,
+  refreshTokenOf,
+  requireSettings,
+  secondsFrom,
+  tokenEndpointRequest,
+  tokenSetFrom,
+  type OAuth2TokenBody,
+} from '../oauth2.js';
 
 export interface YouTubeConnectorConfig extends LiveConnectorOptions {
   /** GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET of a Google Cloud OAuth client with the YouTube Data API enabled. */
@@ -55,12 +67,8 @@ interface GoogleErrorBody {
   error_description?: string;
 }
 
-interface GoogleTokenBody {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
+interface GoogleTokenBody extends OAuth2TokenBody {
   refresh_token_expires_in?: number;
-  scope?: string;
 }
 
 interface ChannelBody {
@@ -164,18 +172,14 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
   const api = config.apiBaseUrl ?? defaults.apiBaseUrl;
   const now = () => config.now?.() ?? new Date();
 
-  function missingConfiguration(): string[] {
-    return [
-      ...(config.clientId ? [] : ['GOOGLE_CLIENT_ID']),
-      ...(config.clientSecret ? [] : ['GOOGLE_CLIENT_SECRET']),
-    ];
-  }
+  const settings = [
+    { env: 'GOOGLE_CLIENT_ID', value: config.clientId },
+    { env: 'GOOGLE_CLIENT_SECRET', value: config.clientSecret },
+  ] as const;
 
   function client(): { clientId: string; clientSecret: string } {
-    const missing = missingConfiguration();
-    if (missing.length > 0 || !config.clientId || !config.clientSecret)
-      throw new ConnectorError('permanent', `youtube: not configured (set ${missing.join(', ')})`);
-    return { clientId: config.clientId, clientSecret: config.clientSecret };
+    const [clientId, clientSecret] = requireSettings('youtube', settings);
+    return { clientId, clientSecret };
   }
 
   /** One Data API or OAuth call; Google's 4xx bodies are read here, 5xx and lost answers by platformCall. */
@@ -195,31 +199,26 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
     form: Record<string, string>,
     oauth: 'code' | 'refresh',
   ): Promise<GoogleTokenBody> {
-    const { body } = await call<GoogleTokenBody>({
-      method: 'POST',
-      url: tokenUrl,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form),
-      effect: 'read',
-      oauth,
-    });
+    const { body } = await call<GoogleTokenBody>({ ...tokenEndpointRequest(tokenUrl, form), oauth });
     if (typeof body !== 'object' || typeof body.access_token !== 'string')
       throw new ConnectorError('permanent', 'youtube: the token answer has no access token');
     return body;
   }
 
   function tokenSet(body: GoogleTokenBody, previous: TokenSet | null): TokenSet {
-    const at = now().getTime();
-    const inSeconds = (seconds: number | undefined) =>
-      typeof seconds === 'number' ? new Date(at + seconds * 1000).toISOString() : null;
+    const at = now();
+    // Google sends a refresh token with the first grant only; a refresh answer keeps the one we have.
+    const { accessToken, refreshToken, expiresAt, scopes } = tokenSetFrom(body, previous, {
+      now: at,
+      defaultScopes: youtubeScopes,
+    });
     return {
-      accessToken: body.access_token ?? '',
-      // Google sends a refresh token with the first grant only; a refresh answer keeps the one we have.
-      refreshToken: body.refresh_token ?? previous?.refreshToken ?? null,
-      expiresAt: inSeconds(body.expires_in),
+      accessToken,
+      refreshToken,
+      expiresAt,
       refreshTokenExpiresAt:
-        inSeconds(body.refresh_token_expires_in) ?? previous?.refreshTokenExpiresAt ?? null,
-      scopes: body.scope ? body.scope.split(' ') : (previous?.scopes ?? youtubeScopes),
+        secondsFrom(at, body.refresh_token_expires_in) ?? previous?.refreshTokenExpiresAt ?? null,
+      scopes,
     };
   }
 
@@ -322,33 +321,29 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
     platform: 'youtube',
     mode: 'live',
     supportsRefresh: true,
-    missingConfiguration,
+    missingConfiguration: () => missingSettings(settings),
 
     async startAuthorization(request: AuthorizationRequest) {
       const { clientId } = client();
-      const url = new URL(authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: request.callbackUrl,
-        response_type: 'code',
-        scope: youtubeScopes.join(' '),
-        // Offline access with forced consent is what makes Google hand out a refresh token every time.
-        access_type: 'offline',
-        prompt: 'consent',
-        include_granted_scopes: 'true',
-        state: request.state,
-        code_challenge: request.codeChallenge,
-        code_challenge_method: 'S256',
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      return {
+        authorizationUrl: authorizationUrl(authorizeUrl, {
+          client_id: clientId,
+          redirect_uri: request.callbackUrl,
+          response_type: 'code',
+          scope: youtubeScopes.join(' '),
+          // Offline access with forced consent is what makes Google hand out a refresh token every time.
+          access_type: 'offline',
+          prompt: 'consent',
+          include_granted_scopes: 'true',
+          state: request.state,
+          ...pkce(request.codeChallenge),
+        }),
+      };
     },
 
     async completeAuthorization(callback: AuthorizationCallback) {
       const { clientId, clientSecret } = client();
-      const { code, error } = callback.params;
-      if (error)
-        throw new ConnectorError('permanent', `youtube: access was not granted (${truncate(error, 64)})`);
-      if (!code) throw new ConnectorError('permanent', 'youtube: the callback brought no authorization code');
+      const code = callbackCode('youtube', callback.params);
       const body = await tokenRequest(
         {
           grant_type: 'authorization_code',
@@ -366,12 +361,10 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
 
     async refresh(_account, tokens) {
       const { clientId, clientSecret } = client();
-      if (!tokens.refreshToken)
-        throw new ConnectorError('auth', 'youtube: no refresh token was granted; connect the account again');
       const body = await tokenRequest(
         {
           grant_type: 'refresh_token',
-          refresh_token: tokens.refreshToken,
+          refresh_token: refreshTokenOf('youtube', tokens),
           client_id: clientId,
           client_secret: clientSecret,
         },

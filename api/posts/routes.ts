@@ -334,7 +334,7 @@ export function postRoutes(services: RouteServices) {
       const settled = await awaitPublishOutcome(services, orgId, postId, services.env.POST_NOW_WAIT_MS);
       if (!settled) return response as never;
       await amendIdempotentResponse(c, services, undefined, { status: 200, body: { data: settled } });
-      return c.json({ data: settled }, 200) as never;
+      return c.json({ data: settled }, 200);
     });
   };
 }

@@ -1,11 +1,12 @@
 // Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox. Talks to the database
 // directly, so it works whether or not the server is running.
-import { ConfigError, loadEnv } from '../infra/config/env.js';
+import { loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { projectionsCommand } from './cli/projections.js';
 import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
 import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
 import { createRuntime } from './runtime.js';
+import { exitOnConfigError, exitWithFailure } from './startup.js';
 
 const USAGE = `usage: npm run cli -- <command>
   projections status                 every projection with version, checkpoint and lag
@@ -20,16 +21,7 @@ async function main(argv: string[]): Promise<number> {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
-  let env;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const env = await exitOnConfigError(loadEnv);
   // Logs go to stderr so that stdout stays the command's output (the token is its last line).
   const logger = createLogger({
     level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL,
@@ -71,10 +63,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+main(process.argv.slice(2)).then((code) => process.exit(code), exitWithFailure(''));

@@ -2,21 +2,13 @@
 // projections and processes, and on SIGINT/SIGTERM drain requests and stop everything cleanly.
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import { ConfigError, loadEnv } from '../infra/config/env.js';
+import { loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { createRuntime, publicBaseUrl } from './runtime.js';
+import { exitOnConfigError, exitWithFailure, stopOnSignals } from './startup.js';
 
 async function main(): Promise<void> {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const env = await exitOnConfigError(loadEnv);
   const logger = createLogger({ level: env.LOG_LEVEL });
   const runtime = await createRuntime({ env, logger, mode: 'server' });
   await runtime.startBackground();
@@ -30,14 +22,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   logger.info({ port, url: publicBaseUrl(env), eventStore: env.EVENT_STORE, bus: env.BUS }, 'listening');
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
+  stopOnSignals(logger, 'shutting down: draining requests', async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Requests still running after the grace period are cut so the database can stop cleanly.
@@ -46,15 +31,7 @@ async function main(): Promise<void> {
     clearTimeout(grace);
     await runtime.stop();
     logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+main().catch(exitWithFailure('Failed to start: '));

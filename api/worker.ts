@@ -6,6 +6,7 @@ import { ConfigError, loadEnv, type Env } from '../infra/config/env.js';
 import { createLogger, type Logger } from '../infra/logging/logger.js';
 import type { JobResult } from '../processes/publishing/publisher.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { exitOnConfigError, exitWithFailure, stopOnSignals } from './startup.js';
 
 export type WorkerSeams = Omit<NonNullable<RuntimeOptions['publishing']>, 'onJobDone'>;
 
@@ -67,42 +68,16 @@ export async function startWorker(options: {
 
 /** Runs a worker until SIGINT/SIGTERM, like api/main.ts without the HTTP server. */
 export async function runWorker(publishing?: WorkerSeams): Promise<void> {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const env = await exitOnConfigError(loadEnv);
   const logger = createLogger({ level: env.LOG_LEVEL });
-  let worker: Worker;
-  try {
-    worker = await startWorker({ env, logger, ...(publishing ? { publishing } : {}) });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing jobs in flight');
+  const worker = await exitOnConfigError(() =>
+    startWorker({ env, logger, ...(publishing ? { publishing } : {}) }),
+  );
+  stopOnSignals(logger, 'shutting down: finishing jobs in flight', async () => {
     await worker.stop();
     // The job counts let an operator (and the distributed test) see how work spread over the workers.
     logger.info({ jobs: worker.jobCounts() }, 'stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 }
 
 function isEntryPoint(): boolean {
@@ -115,11 +90,4 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
-  runWorker().catch((error: unknown) => {
-    process.stderr.write(
-      `Worker failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  });
-}
+if (isEntryPoint()) runWorker().catch(exitWithFailure('Worker failed to start: '));

@@ -2,70 +2,19 @@
 // for X, the sandbox's authorization URL followed by hand (302 to our callback), the callback connecting the
 // account, the account listed as connected; then a group approved for two seconds ahead is published with its
 // URL, and post-now of an approved post publishes at once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../../infra/db/embedded-postgres.js';
+import { runCli, startService, stopChild, type E2eSetup } from './support/service.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let dataDir = '';
 let server: ChildProcess | null = null;
 
-function childEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
-  // What a new user gets: no database, bus, platform mode or public address configured.
-  for (const name of ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'])
-    delete env[name];
-  return env;
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
-    cwd: root,
-    env: childEnv(port),
-    stdio: 'pipe',
-  });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not become ready:\n${output}`);
-}
-
-async function cli(
-  port: number,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/cli.ts', ...args], {
-    cwd: root,
-    env: childEnv(port),
-    stdio: 'pipe',
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
-  return { code, stdout, stderr };
-}
-
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.on('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  if (server && server.exitCode === null) await stopChild(server, 'SIGTERM');
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -78,9 +27,15 @@ test(
     await chmod(dataDir, 0o755);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = await startServer(port);
+    // What a new user gets: no database, bus, platform mode or public address configured.
+    const setup: E2eSetup = {
+      dataDir,
+      port,
+      unset: ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'],
+    };
+    server = (await startService(setup, '/readyz')).child;
 
-    const userToken = (await cli(port, 'token', '--email', 'connector@example.org')).stdout
+    const userToken = (await runCli(setup, 'token', '--email', 'connector@example.org')).stdout
       .trim()
       .split('\n')
       .at(-1)!;
@@ -91,8 +46,8 @@ test(
     });
     expect(created.status).toBe(201);
     const orgId = ((await created.json()) as { data: { id: string } }).data.id;
-    const issued = await cli(
-      port,
+    const issued = await runCli(
+      setup,
       'token',
       '--email',
       'connector@example.org',

@@ -10,15 +10,8 @@ import {
   type PublishOutcome,
   type StatusCheck,
 } from '../port.js';
-import {
-  authorizationCode,
-  bearer,
-  findByText,
-  form,
-  graphCall,
-  graphTime,
-  isGraphNotFound,
-} from './graph.js';
+import { authorizationCode, findByText, form, graphClient, graphTime, isGraphNotFound } from './graph.js';
+import { graphTokenGet, metaApp, metaAuthorizationUrl } from './meta-oauth.js';
 
 export type FacebookConnectorConfig = LiveConnectorOptions & {
   appId?: string;
@@ -74,55 +67,11 @@ function absoluteFacebookUrl(url: string): string {
 
 export function createFacebookConnector(config: FacebookConnectorConfig): PlatformConnector {
   const version = config.graphVersion ?? 'v21.0';
-  const graph = `${(config.graphBaseUrl ?? 'https://graph.facebook.com').replace(/\/$/, '')}/${version}`;
+  const graphUrl = `${(config.graphBaseUrl ?? 'https://graph.facebook.com').replace(/\/$/, '')}/${version}`;
   const dialog = `${(config.dialogBaseUrl ?? 'https://www.facebook.com').replace(/\/$/, '')}/${version}`;
-
-  function credentials(): { appId: string; appSecret: string } {
-    if (!config.appId || !config.appSecret)
-      throw new ConnectorError(
-        'permanent',
-        'facebook: the live connector is not configured (FACEBOOK_APP_ID, FACEBOOK_APP_SECRET)',
-      );
-    return { appId: config.appId, appSecret: config.appSecret };
-  }
-
-  async function get<T>(
-    path: string,
-    token: string,
-    query: Record<string, string> = {},
-    signal?: AbortSignal,
-  ) {
-    const url = new URL(`${graph}/${path}`);
-    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    const response = await graphCall<T>(
-      platform,
-      { url: url.toString(), headers: bearer(token), effect: 'read', ...(signal ? { signal } : {}) },
-      config,
-    );
-    return response.body;
-  }
-
-  async function post<T>(
-    path: string,
-    token: string,
-    body: URLSearchParams,
-    effect: 'create' | 'read',
-    signal?: AbortSignal,
-  ) {
-    const response = await graphCall<T>(
-      platform,
-      {
-        method: 'POST',
-        url: `${graph}/${path}`,
-        headers: bearer(token),
-        body,
-        effect,
-        ...(signal ? { signal } : {}),
-      },
-      config,
-    );
-    return response.body;
-  }
+  const graph = graphClient(platform, graphUrl, config);
+  const { get, post } = graph;
+  const app = metaApp(platform, config, { appId: 'FACEBOOK_APP_ID', appSecret: 'FACEBOOK_APP_SECRET' });
 
   /** Once a post exists, a failed permalink read must not turn into an error that invites a second post. */
   async function permalink(id: string, token: string, signal?: AbortSignal): Promise<string> {
@@ -172,56 +121,38 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
     mode: 'live',
     // Page tokens obtained from a long-lived user token do not expire, and Facebook offers no refresh grant.
     supportsRefresh: false,
-    missingConfiguration() {
-      return [
-        ...(config.appId ? [] : ['FACEBOOK_APP_ID']),
-        ...(config.appSecret ? [] : ['FACEBOOK_APP_SECRET']),
-      ];
-    },
+    missingConfiguration: () => app.missingConfiguration(),
 
-    // Facebook Login for web apps has no PKCE; the state parameter is the CSRF guard.
     async startAuthorization(request) {
-      const { appId } = credentials();
-      const url = new URL(`${dialog}/dialog/oauth`);
-      url.search = new URLSearchParams({
-        client_id: appId,
-        redirect_uri: request.callbackUrl,
-        state: request.state,
-        response_type: 'code',
-        scope: facebookScopes.join(','),
-      }).toString();
-      return { authorizationUrl: url.toString() };
+      const { appId } = app.credentials();
+      return {
+        authorizationUrl: metaAuthorizationUrl(`${dialog}/dialog/oauth`, appId, request, facebookScopes),
+      };
     },
 
     async completeAuthorization(callback) {
-      const { appId, appSecret } = credentials();
+      const { appId, appSecret } = app.credentials();
       const code = authorizationCode(platform, callback.params);
-      const exchange = new URL(`${graph}/oauth/access_token`);
-      exchange.search = new URLSearchParams({
-        client_id: appId,
-        client_secret: appSecret,
-        redirect_uri: callback.callbackUrl,
-        code,
-      }).toString();
-      const shortLived = await graphCall<{ access_token: string }>(
+      const tokenUrl = `${graphUrl}/oauth/access_token`;
+      const shortLived = await graphTokenGet<{ access_token: string }>(
         platform,
-        { url: exchange.toString(), effect: 'read' },
+        tokenUrl,
+        { client_id: appId, client_secret: appSecret, redirect_uri: callback.callbackUrl, code },
         config,
       );
       // Page tokens inherit the user token's lifetime: from a long-lived user token they never expire.
-      const longLivedUrl = new URL(`${graph}/oauth/access_token`);
-      longLivedUrl.search = new URLSearchParams({
-        grant_type: 'fb_exchange_token',
-        client_id: appId,
-        client_secret: appSecret,
-        fb_exchange_token: shortLived.body.access_token,
-      }).toString();
-      const longLived = await graphCall<{ access_token: string }>(
+      const longLived = await graphTokenGet<{ access_token: string }>(
         platform,
-        { url: longLivedUrl.toString(), effect: 'read' },
+        tokenUrl,
+        {
+          grant_type: 'fb_exchange_token',
+          client_id: appId,
+          client_secret: appSecret,
+          fb_exchange_token: shortLived.access_token,
+        },
         config,
       );
-      const userToken = longLived.body.access_token;
+      const userToken = longLived.access_token;
       const pages: PageNode[] = [];
       let after: string | undefined;
       // Bounded: a user managing more than 1,000 pages is not a case worth an unbounded loop.
@@ -389,23 +320,7 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
     },
 
     async delete(context, externalId) {
-      try {
-        await graphCall(
-          platform,
-          {
-            method: 'DELETE',
-            url: `${graph}/${externalId}`,
-            headers: bearer(context.tokens.accessToken),
-            effect: 'read',
-            ...(context.signal ? { signal: context.signal } : {}),
-          },
-          config,
-        );
-        return { kind: 'deleted' };
-      } catch (error) {
-        if (isGraphNotFound(error)) return { kind: 'not_found' };
-        throw error;
-      }
+      return graph.remove(externalId, context.tokens.accessToken, context.signal);
     },
 
     async accountInfo(context) {

@@ -170,3 +170,77 @@ export function graphTime(value: unknown): Date | null {
   const time = Date.parse(normalised);
   return Number.isFinite(time) ? new Date(time) : null;
 }
+
+/** The calls a Meta connector makes on one Graph API (`<base>/<version>`), with a user or page token. */
+export interface GraphClient {
+  get: <T>(path: string, token: string, query?: Record<string, string>, signal?: AbortSignal) => Promise<T>;
+  post: <T>(
+    path: string,
+    token: string,
+    body: URLSearchParams,
+    effect: PlatformRequest['effect'],
+    signal?: AbortSignal,
+  ) => Promise<T>;
+  /** Deletes an object; `not_found` when Graph says it is already gone. */
+  remove: (
+    path: string,
+    token: string,
+    signal?: AbortSignal,
+  ) => Promise<{ kind: 'deleted' } | { kind: 'not_found' }>;
+}
+
+export function graphClient(platform: string, api: string, options: LiveConnectorOptions): GraphClient {
+  const withSignal = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+  return {
+    async get<T>(path: string, token: string, query: Record<string, string> = {}, signal?: AbortSignal) {
+      const url = new URL(`${api}/${path}`);
+      for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+      const response = await graphCall<T>(
+        platform,
+        { url: url.toString(), headers: bearer(token), effect: 'read', ...withSignal(signal) },
+        options,
+      );
+      return response.body;
+    },
+    async post<T>(
+      path: string,
+      token: string,
+      body: URLSearchParams,
+      effect: PlatformRequest['effect'],
+      signal?: AbortSignal,
+    ) {
+      const response = await graphCall<T>(
+        platform,
+        {
+          method: 'POST',
+          url: `${api}/${path}`,
+          headers: bearer(token),
+          body,
+          effect,
+          ...withSignal(signal),
+        },
+        options,
+      );
+      return response.body;
+    },
+    async remove(path, token, signal) {
+      try {
+        await graphCall(
+          platform,
+          {
+            method: 'DELETE',
+            url: `${api}/${path}`,
+            headers: bearer(token),
+            effect: 'read',
+            ...withSignal(signal),
+          },
+          options,
+        );
+        return { kind: 'deleted' };
+      } catch (error) {
+        if (isGraphNotFound(error)) return { kind: 'not_found' };
+        throw error;
+      }
+    },
+  };
+}

@@ -141,7 +141,7 @@ export async function publishingBench(ctx: BenchContext): Promise<void> {
     );
 
     console.error(`scheduling a burst of ${burst} posts due at one instant…`);
-    const at = new Date(Date.now() + 5_000 + (burst / 2) * 15 + 60_000).toISOString();
+    const at = new Date(Date.now() + 5_000 + (burst / 2) * 30).toISOString();
     const lateBurst = await schedule(
       service,
       spaces,

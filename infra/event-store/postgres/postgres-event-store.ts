@@ -103,6 +103,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private closed = false;
   /** The last read that reached the end saw committed events beyond the horizon. */
   private heldBackSince: number | null = null;
+  /** The notification in flight, and whether another append asked for one after it was sent. */
+  private notifying: Promise<void> | null = null;
+  private notifyAgain = false;
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
@@ -128,10 +131,12 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     assertExpectedRevision(expected);
     const ids = eventIds(events);
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const current = await sql<{ revision: string }>`
-          select revision from es_streams where stream_name = ${stream} for update`.execute(trx);
-        let revision: number | null = current.rows[0] ? Number(current.rows[0].revision) : null;
+      const result = await this.db.transaction().execute(async (trx) => {
+        // One round trip takes the stream's row lock and moves its revision; a wrong expectation rolls it back.
+        const moved = await sql<{ revision: string }>`
+          update es_streams set revision = revision + ${events.length} where stream_name = ${stream}
+          returning revision`.execute(trx);
+        let revision: number | null = moved.rows[0] ? Number(moved.rows[0].revision) - events.length : null;
         const check = (actual: number | null) => {
           const ok =
             expected === 'any' ||
@@ -149,15 +154,11 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
             on conflict (stream_name) do nothing returning stream_name`.execute(trx);
           if (inserted.rows.length === 0) {
             const raced = await sql<{ revision: string }>`
-              select revision from es_streams where stream_name = ${stream} for update`.execute(trx);
-            revision = Number(raced.rows[0]!.revision);
+              update es_streams set revision = revision + ${events.length} where stream_name = ${stream}
+              returning revision`.execute(trx);
+            revision = Number(raced.rows[0]!.revision) - events.length;
             check(revision);
-            await sql`update es_streams set revision = ${revision + events.length} where stream_name = ${stream}`.execute(
-              trx,
-            );
           }
-        } else {
-          await sql`update es_streams set revision = ${last} where stream_name = ${stream}`.execute(trx);
         }
         const first = (revision ?? -1) + 1;
         const inserted = await sql<{ position: string; tx_id: string }>`
@@ -168,13 +169,14 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
             ${events.map((e) => JSON.stringify(e.metadata))}::jsonb[])
           returning position, tx_id`.execute(trx);
         if (options.sideWrite) await options.sideWrite(trx);
-        await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
         const lastRow = inserted.rows.reduce((a, b) => (BigInt(b.position) > BigInt(a.position) ? b : a));
         return {
           nextExpectedRevision: first + events.length - 1,
           position: formatPgCheckpoint({ tx: BigInt(lastRow.tx_id), pos: BigInt(lastRow.position) }),
         };
       });
+      this.announceAppend();
+      return result;
     } catch (error) {
       if (isUniqueViolation(error, 'es_events_event_id_key')) {
         const id = /\(event_id\)=\(([^)]+)\)/.exec((error as { detail?: string }).detail ?? '')?.[1];
@@ -315,7 +317,31 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     return 0;
   }
 
+  /**
+   * After a commit, tells readers in every process that the log grew. Concurrent appends share notifications:
+   * one in flight and at most one more, sent after it, so every commit is followed by a notification sent after
+   * the commit. (A NOTIFY inside each append takes PostgreSQL's global notification lock at every commit and
+   * serialises concurrent appends.) Readers in this process are woken at once.
+   */
+  private announceAppend(): void {
+    this.appendSeq += 1;
+    this.appended.wakeAll();
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = (async () => {
+      do {
+        this.notifyAgain = false;
+        // A lost notification only delays readers until their poll; it never loses an event.
+        await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(this.db).catch(() => undefined);
+      } while (this.notifyAgain && !this.closed);
+      this.notifying = null;
+    })();
+  }
+
   async close(): Promise<void> {
+    await this.notifying;
     this.closed = true;
     // Stopped before the pool goes away, so no loop keeps reading from a closed database.
     await Promise.all([...this.subscriptions].map((s) => s.stop()));

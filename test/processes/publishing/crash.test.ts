@@ -5,21 +5,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxPublicationsOf, sandboxStats } from '../../../infra/connectors/sandbox/index.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
 import { natsTestBus } from '../../support/nats.js';
-import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { waitUntil } from '../../support/wait.js';
-import { createTestWorkspace } from '../../support/workspace.js';
 import {
+  natsWorkerEnv,
   postFromStream,
   seedDuePosts,
+  seedTargets,
   spawnWorker,
   startCoordinator,
   statusCounts,
   stopWorker,
   workerEnv,
   type Coordinator,
-  type SeedTarget,
   type WorkerProcess,
 } from './fixtures/harness.js';
 
@@ -50,24 +48,6 @@ afterAll(async () => {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function seedTargets(label: string): Promise<SeedTarget[]> {
-  const { service } = coordinator;
-  const targets: SeedTarget[] = [];
-  const plans: Platform[][] = [
-    ['x', 'bluesky'],
-    ['linkedin', 'x'],
-    ['bluesky', 'threads'],
-  ];
-  for (const [i, platforms] of plans.entries()) {
-    const ws = await createTestWorkspace(service, `${label} ${i}`);
-    for (const platform of platforms) {
-      await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, platform);
-      targets.push({ orgId: ws.orgId, userId: ws.userIds.owner, platform });
-    }
-  }
-  return targets;
-}
-
 describe(`publishing workers killed over and over (${bus} bus)`, () => {
   test(
     `${POSTS} due posts: each published exactly once or failed with its reason, none lost, none twice`,
@@ -75,19 +55,16 @@ describe(`publishing workers killed over and over (${bus} bus)`, () => {
     async () => {
       const { service } = coordinator;
       const db = service.runtime.readModels;
-      const targets = await seedTargets('Crash');
+      const targets = await seedTargets(service, 'Crash', [
+        ['x', 'bluesky'],
+        ['linkedin', 'x'],
+        ['bluesky', 'threads'],
+      ]);
       const posts = await seedDuePosts(service, targets, POSTS, { label: 'Crash', dueInMs: 1000 });
 
       const env = (run: number) =>
         workerEnv(service.database.url, dataDir, {
-          BUS: bus,
-          ...(bus === 'nats'
-            ? {
-                NATS_URL: nats.natsUrl,
-                NATS_STREAM: nats.options.streamName!,
-                NATS_SUBJECT_PREFIX: nats.options.subjectPrefix!,
-              }
-            : {}),
+          ...(bus === 'nats' ? natsWorkerEnv(nats) : { BUS: bus }),
           PUBLISH_CONCURRENCY: '4',
           PUBLISH_SWEEP_INTERVAL_MS: '100',
           PUBLISH_LEASE_TTL_MS: '600',

@@ -6,21 +6,19 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxStats } from '../../../infra/connectors/sandbox/index.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
 import { natsTestBus } from '../../support/nats.js';
-import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { waitUntil } from '../../support/wait.js';
-import { createTestWorkspace } from '../../support/workspace.js';
 import {
   logLines,
+  natsWorkerEnv,
   seedDuePosts,
+  seedTargets,
   spawnWorker,
   startCoordinator,
   statusCounts,
   stopWorker,
   workerEnv,
   type Coordinator,
-  type SeedTarget,
   type WorkerProcess,
 } from './fixtures/harness.js';
 
@@ -53,27 +51,16 @@ describe.skipIf(!nats.natsUrl)('two publishing workers over NATS (needs NATS_URL
       const { service } = coordinator!;
       const db = service.runtime.readModels;
       const env = workerEnv(service.database.url, dataDir, {
-        BUS: 'nats',
-        NATS_URL: nats.natsUrl,
-        NATS_STREAM: nats.options.streamName!,
-        NATS_SUBJECT_PREFIX: nats.options.subjectPrefix!,
+        ...natsWorkerEnv(nats),
         PUBLISH_SWEEP_INTERVAL_MS: '100',
         SANDBOX_FAULTS: 'none',
         LOG_LEVEL: 'info',
       });
 
-      const targets: SeedTarget[] = [];
-      const plans: Platform[][] = [
+      const targets = await seedTargets(service, 'Distributed', [
         ['x', 'bluesky'],
         ['linkedin', 'threads'],
-      ];
-      for (const [i, platforms] of plans.entries()) {
-        const ws = await createTestWorkspace(service, `Distributed ${i}`);
-        for (const platform of platforms) {
-          await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, platform);
-          targets.push({ orgId: ws.orgId, userId: ws.userIds.owner, platform });
-        }
-      }
+      ]);
       const seedingAt = Date.now();
       const posts = await seedDuePosts(service, targets, POSTS, { label: 'Distributed', dueInMs: 1000 });
       const seededAt = Date.now();

@@ -229,6 +229,17 @@ export async function findRecentPost(
   };
 }
 
+/** A published container as the post it made, once what follows the post has run. */
+async function publishedPost(
+  p: ContainerPlatform,
+  context: CallContext,
+  mediaId: string,
+  after: (mediaId: string) => Promise<void>,
+): Promise<{ kind: 'published'; externalId: string; url: string }> {
+  await after(mediaId);
+  return { kind: 'published', externalId: mediaId, url: await containerPermalink(p, context, mediaId) };
+}
+
 /**
  * A publish call's answer from the first step: `published` runs what follows the post (Threads' replies) and
  * names it; a container made a moment ago is neither gone nor published by anyone else, so those answers
@@ -238,17 +249,12 @@ export async function publishOutcome(
   p: ContainerPlatform,
   step: ContainerStep,
   created: PendingContainer,
-  then: { published(mediaId: string): Promise<void>; reference(pending: PendingContainer): string },
+  then: { published: (mediaId: string) => Promise<void>; reference: (pending: PendingContainer) => string },
   context: CallContext,
 ): Promise<PublishOutcome> {
   switch (step.kind) {
     case 'published':
-      await then.published(step.mediaId);
-      return {
-        kind: 'published',
-        externalId: step.mediaId,
-        url: await containerPermalink(p, context, step.mediaId),
-      };
+      return publishedPost(p, context, step.mediaId, then.published);
     case 'pending':
       return { kind: 'pending', reference: then.reference(step.pending), checkAfterMs: p.pendingCheckMs };
     case 'failed':
@@ -270,17 +276,12 @@ export async function publishOutcome(
 export async function stepStatus(
   p: ContainerPlatform,
   step: ContainerStep,
-  then: { published(mediaId: string): Promise<void>; lookup(): Promise<StatusCheck> },
+  then: { published: (mediaId: string) => Promise<void>; lookup: () => Promise<StatusCheck> },
   context: CallContext,
 ): Promise<StatusCheck> {
   switch (step.kind) {
     case 'published':
-      await then.published(step.mediaId);
-      return {
-        kind: 'published',
-        externalId: step.mediaId,
-        url: await containerPermalink(p, context, step.mediaId),
-      };
+      return publishedPost(p, context, step.mediaId, then.published);
     case 'pending':
       return { kind: 'pending', checkAfterMs: p.pendingCheckMs };
     case 'failed':

@@ -35,6 +35,7 @@ import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { keyedWriteOptions, okAnswer } from './answers.js';
 import {
   blueskyConnectBody,
   callbackQuery,
@@ -149,11 +150,16 @@ const callbackResult = z
   ])
   .openapi('OAuthCallbackResult');
 
+/** What a callback ends in, before the redirectUri every answer carries. */
+type CallbackOutcome<R = z.infer<typeof callbackResult>> = R extends unknown ? Omit<R, 'redirectUri'> : never;
+
+/** The routes a member who manages the workspace's accounts calls. */
+const managingAccounts = { ...secured({ permission: 'accounts:manage' }), tags: ['marketing'] };
+
 const startRouteDef = createRoute({
-  ...secured({ permission: 'accounts:manage' }),
+  ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/accounts/{platform}/oauth/start',
-  tags: ['marketing'],
   summary: 'Start connecting an account: the URL to send the user to, and the single-use state',
   request: { params: platformParams, body: jsonBody(oauthStartBody) },
   responses: {
@@ -163,10 +169,9 @@ const startRouteDef = createRoute({
 });
 
 const blueskyConnectRouteDef = createRoute({
-  ...secured({ permission: 'accounts:manage' }),
+  ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/accounts/bluesky/connect',
-  tags: ['marketing'],
   summary: 'Connect a Bluesky account with an app password (the password is used once and never kept)',
   request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(blueskyConnectBody) },
   responses: {
@@ -176,10 +181,9 @@ const blueskyConnectRouteDef = createRoute({
 });
 
 const pagesListRouteDef = createRoute({
-  ...secured({ permission: 'accounts:manage' }),
+  ...managingAccounts,
   method: 'get',
   path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
-  tags: ['marketing'],
   summary: 'The LinkedIn pages a pending choice offers',
   request: { params: orgParams, query: linkedinPagesQuery },
   responses: {
@@ -189,10 +193,9 @@ const pagesListRouteDef = createRoute({
 });
 
 const pagesConnectRouteDef = createRoute({
-  ...secured({ permission: 'accounts:manage' }),
+  ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
-  tags: ['marketing'],
   summary: 'Connect the LinkedIn pages picked from a pending choice',
   request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(linkedinPagesBody) },
   responses: {
@@ -250,6 +253,13 @@ export function oauthRoutes(services: RouteServices) {
   const accounts = socialAccountDeps(services);
   const now = () => services.now?.() ?? new Date();
 
+  /** The open LinkedIn page choice of this member in this workspace; 404 otherwise. */
+  async function openPageChoice(choice: string, owner: { orgId: string; userId: string }) {
+    const pending = await store.findPageChoice(choice, owner);
+    if (!pending) throw new NotFound('No open LinkedIn page choice with this id');
+    return pending;
+  }
+
   /** The callback's user still has to manage accounts in the workspace: membership may have changed since start. */
   async function requireStillManaging(pending: PendingAuthorization): Promise<void> {
     const role = await findMembershipRole(services.readModels, pending.userId, pending.orgId);
@@ -280,21 +290,17 @@ export function oauthRoutes(services: RouteServices) {
         undefined,
         [{ path: 'query.state', message: 'unknown, expired or already used' }],
       );
-    const redirectUri = pending.redirectUri;
+    // Every outcome names where the app wants the user back, as oauth/start was told.
+    const answer = (data: CallbackOutcome) =>
+      c.json({ data: { ...data, redirectUri: pending.redirectUri } }, 200);
     if (query.error !== undefined) {
       const denied = denialCodes.test(query.error) || query.error_reason === 'user_denied';
-      return c.json(
-        {
-          data: {
-            status: denied ? ('denied' as const) : ('error' as const),
-            platform,
-            error: query.error,
-            errorDescription: query.error_description ?? null,
-            redirectUri,
-          },
-        },
-        200,
-      );
+      return answer({
+        status: denied ? 'denied' : 'error',
+        platform,
+        error: query.error,
+        errorDescription: query.error_description ?? null,
+      });
     }
     await requireStillManaging(pending);
     const connector = services.connectors.get(platform);
@@ -321,18 +327,7 @@ export function oauthRoutes(services: RouteServices) {
         options: result.choice.options,
         tokens: result.choice.tokens,
       });
-      return c.json(
-        {
-          data: {
-            status: 'choose_pages' as const,
-            platform: 'linkedin' as const,
-            choice,
-            pages: result.choice.options,
-            redirectUri,
-          },
-        },
-        200,
-      );
+      return answer({ status: 'choose_pages', platform: 'linkedin', choice, pages: result.choice.options });
     }
     // The state's user is the actor: the callback has no bearer, the authorization is what they started.
     const metadata: CommandMetadata = {
@@ -347,10 +342,7 @@ export function oauthRoutes(services: RouteServices) {
       { orgId: pending.orgId, platform, accounts: result.accounts },
       metadata,
     );
-    return c.json(
-      { data: { status: 'connected' as const, platform, accounts: connected, redirectUri } },
-      200,
-    );
+    return answer({ status: 'connected', platform, accounts: connected });
   }
 
   return (app: OpenAPIHono<AppEnv>) => {
@@ -417,7 +409,7 @@ export function oauthRoutes(services: RouteServices) {
         );
       const connectWithAppPassword = connector.connectWithAppPassword.bind(connector);
       // The request hash for Idempotency-Key covers the handle only, so no digest of the password is kept.
-      return idempotentWrite(c, services, { handle }, async ({ record, idempotencySeed }) => {
+      return idempotentWrite(c, services, { handle }, async (write) => {
         let account;
         try {
           account = await connectWithAppPassword(handle, appPassword);
@@ -432,22 +424,16 @@ export function oauthRoutes(services: RouteServices) {
           accounts,
           { orgId, platform: 'bluesky', accounts: [account] },
           commandMetadata(c, services),
-          {
-            ...(record
-              ? { sideWrite: (trx, views) => record(trx, { status: 200, body: { data: views[0] } }) }
-              : {}),
-            ...(idempotencySeed ? { idempotencySeed } : {}),
-          },
+          keyedWriteOptions(write, (views: SocialAccountView[]) => views[0]),
         );
-        return { response: { status: 200, body: { data: view } }, appended: true };
+        return { response: okAnswer(view), appended: true };
       }) as never;
     });
 
     app.openapi(pagesListRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
       const { choice } = c.req.valid('query');
-      const pending = await store.findPageChoice(choice, { orgId, userId: c.get('principal').userId });
-      if (!pending) throw new NotFound('No open LinkedIn page choice with this id');
+      const pending = await openPageChoice(choice, { orgId, userId: c.get('principal').userId });
       return c.json({ data: { pages: pending.options } }, 200);
     });
 
@@ -455,9 +441,8 @@ export function oauthRoutes(services: RouteServices) {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
       const owner = { orgId, userId: c.get('principal').userId };
-      return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
-        const pending = await store.findPageChoice(body.choice, owner);
-        if (!pending) throw new NotFound('No open LinkedIn page choice with this id');
+      return idempotentWrite(c, services, body, async (write) => {
+        const pending = await openPageChoice(body.choice, owner);
         const offered = new Set(pending.options.map((o) => o.id));
         const unknown = body.organizationIds
           .map((id, index) => ({ id, index }))
@@ -483,19 +468,14 @@ export function oauthRoutes(services: RouteServices) {
         } catch (error) {
           throw connectorFailure('linkedin', error, c.get('logger'));
         }
-        const views: SocialAccountView[] = await connectSocialAccounts(
+        const views = await connectSocialAccounts(
           accounts,
           { orgId, platform: 'linkedin', accounts: connected },
           commandMetadata(c, services),
-          {
-            ...(record
-              ? { sideWrite: (trx, answer) => record(trx, { status: 200, body: { data: answer } }) }
-              : {}),
-            ...(idempotencySeed ? { idempotencySeed } : {}),
-          },
+          keyedWriteOptions(write),
         );
         await store.closePageChoice(body.choice, owner);
-        return { response: { status: 200, body: { data: views } }, appended: true };
+        return { response: okAnswer(views), appended: true };
       }) as never;
     });
 

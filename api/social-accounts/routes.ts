@@ -1,14 +1,12 @@
 // Social account routes: GET ORG/marketing/accounts, PATCH and DELETE ORG/marketing/accounts/{accountId}, and
 // GET …/{accountId}/tiktok/creator-info. Writes answer from the aggregate; the list comes from the read model.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { RecordResponse } from '../../commands/shared/idempotent.js';
 import { AccountAccess } from '../../commands/social-accounts/account-access.js';
 import {
   deleteSocialAccount,
   getLiveSocialAccount,
   socialAccountDeps,
   updateSocialAccountProfileUrl,
-  type SocialAccountView,
 } from '../../commands/social-accounts/social-account-commands.js';
 import { Conflict, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
 import { isConnectorError, type ConnectorErrorKind } from '../../infra/connectors/port.js';
@@ -20,20 +18,13 @@ import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { keyedWriteOptions, okAnswer } from './answers.js';
 import {
   accountParams,
   socialAccountSchema,
   tiktokCreatorInfoSchema,
   updateSocialAccountBody,
 } from './schemas.js';
-
-const answer = (account: SocialAccountView) => ({ status: 200, body: { data: account } });
-
-/** The sideWrite that stores the answer with the append when the request carried an Idempotency-Key. */
-const recordWith =
-  (record: RecordResponse | undefined) => async (trx: unknown, account: SocialAccountView) => {
-    await record?.(trx, answer(account));
-  };
 
 const listRouteDef = createRoute({
   ...secured({ permission: 'posts:read' }),
@@ -111,33 +102,30 @@ export function socialAccountRoutes(services: RouteServices) {
     app.openapi(updateRouteDef, async (c) => {
       const { orgId, accountId } = c.req.valid('param');
       const body = c.req.valid('json');
-      return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
+      return idempotentWrite(c, services, body, async (write) => {
         const { account, appended } = await updateSocialAccountProfileUrl(
           deps,
           orgId,
           accountId,
           body.profileUrl,
           commandMetadata(c, services),
-          { sideWrite: recordWith(record), ...(idempotencySeed ? { idempotencySeed } : {}) },
+          keyedWriteOptions(write),
         );
-        return { response: answer(account), appended };
+        return { response: okAnswer(account), appended };
       }) as never;
     });
 
     app.openapi(deleteRouteDef, async (c) => {
       const { orgId, accountId } = c.req.valid('param');
-      return idempotentWrite(c, services, undefined, async ({ record, idempotencySeed }) => {
+      return idempotentWrite(c, services, undefined, async (write) => {
         const { account, appended } = await deleteSocialAccount(
           deps,
           orgId,
           accountId,
           commandMetadata(c, services),
-          {
-            sideWrite: recordWith(record),
-            ...(idempotencySeed ? { idempotencySeed } : {}),
-          },
+          keyedWriteOptions(write),
         );
-        return { response: answer(account), appended };
+        return { response: okAnswer(account), appended };
       }) as never;
     });
 

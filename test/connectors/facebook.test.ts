@@ -1,17 +1,19 @@
 // The live Facebook Pages connector against a locally served Graph API: Login, one account per page, every
 // kind of post, video processing, status checks, deletion, and Graph error codes mapped to ConnectorError kinds.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createFacebookConnector,
   type FacebookConnectorConfig,
 } from '../../infra/connectors/facebook/facebook-connector.js';
+import type { CallContext, PlatformConnector, PublishRequest } from '../../infra/connectors/port.js';
 import {
-  ConnectorError,
-  type CallContext,
-  type PlatformConnector,
-  type PublishRequest,
-} from '../../infra/connectors/port.js';
+  callContext,
+  connectorFailure,
+  fixtureReader,
+  formFields,
+  mediaByUrlOnly,
+  publishRequest,
+} from './support/connector-fixtures.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
@@ -19,11 +21,7 @@ const page = '1350000000000001';
 let fake: FakePlatform;
 let connector: PlatformConnector;
 
-function fixture(name: string): Record<string, unknown> {
-  return JSON.parse(
-    readFileSync(new URL(`./fixtures/facebook/${name}.json`, import.meta.url), 'utf8'),
-  ) as Record<string, unknown>;
-}
+const fixture = fixtureReader('facebook');
 
 function make(overrides: Partial<FacebookConnectorConfig> = {}): PlatformConnector {
   return createFacebookConnector({
@@ -38,45 +36,25 @@ function make(overrides: Partial<FacebookConnectorConfig> = {}): PlatformConnect
 }
 
 function context(): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'facebook',
-      accountExternalId: page,
-      accountHandle: 'acmecoffee',
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'facebook',
+    accountExternalId: page,
+    accountHandle: 'acmecoffee',
     tokens: { accessToken: 'EAAPage1Token', refreshToken: null, expiresAt: null, scopes: [] },
-    fetchMedia: async () => {
-      throw new Error('Facebook takes media by URL');
-    },
-  };
+    fetchMedia: mediaByUrlOnly('Facebook'),
+  });
 }
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Beans',
-    contentText: 'Fresh beans today',
-    media: null,
-    platformPayload: null,
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
+  return publishRequest(
+    { groupTitle: 'Beans', contentText: 'Fresh beans today', attemptStartedAt: now.toISOString() },
+    overrides,
   );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
 }
 
-const form = (text: string) => Object.fromEntries(new URLSearchParams(text));
+const failure = connectorFailure;
+
+const form = formFields;
 const v = (path: string) => `/v21.0/${path}`;
 
 beforeEach(async () => {

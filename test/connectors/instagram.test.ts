@@ -1,29 +1,27 @@
 // The live Instagram connector against a locally served Instagram API: Instagram Login and long-lived tokens,
 // refresh, publishing by container (image, reel, carousel), pending containers, refusals and errors.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createInstagramConnector,
   type InstagramConnectorConfig,
 } from '../../infra/connectors/instagram/instagram-connector.js';
+import type { CallContext, PlatformConnector, PublishRequest } from '../../infra/connectors/port.js';
 import {
-  ConnectorError,
-  type CallContext,
-  type PlatformConnector,
-  type PublishRequest,
-} from '../../infra/connectors/port.js';
-import { startFakePlatform, type FakePlatform, type RecordedRequest } from './support/fake-platform.js';
+  callContext,
+  connectorFailure,
+  fixtureReader,
+  formFields,
+  mediaByUrlOnly,
+  publishRequest,
+} from './support/connector-fixtures.js';
+import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const user = '17841405822304914';
 let fake: FakePlatform;
 let connector: PlatformConnector;
 
-function fixture(name: string): Record<string, unknown> {
-  return JSON.parse(
-    readFileSync(new URL(`./fixtures/instagram/${name}.json`, import.meta.url), 'utf8'),
-  ) as Record<string, unknown>;
-}
+const fixture = fixtureReader('instagram');
 
 function make(overrides: Partial<InstagramConnectorConfig> = {}): PlatformConnector {
   return createInstagramConnector({
@@ -39,20 +37,13 @@ function make(overrides: Partial<InstagramConnectorConfig> = {}): PlatformConnec
 }
 
 function context(): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'instagram',
-      accountExternalId: user,
-      accountHandle: 'acme.coffee',
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'instagram',
+    accountExternalId: user,
+    accountHandle: 'acme.coffee',
     tokens: { accessToken: 'IGLong', refreshToken: null, expiresAt: null, scopes: [] },
-    fetchMedia: async () => {
-      throw new Error('Instagram takes media by URL');
-    },
-  };
+    fetchMedia: mediaByUrlOnly('Instagram'),
+  });
 }
 
 const image = (id: string, altText?: string) => ({
@@ -65,28 +56,20 @@ const image = (id: string, altText?: string) => ({
 });
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Beans',
-    contentText: 'Fresh beans',
-    media: image('a'),
-    platformPayload: null,
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
+  return publishRequest(
+    {
+      groupTitle: 'Beans',
+      contentText: 'Fresh beans',
+      media: image('a'),
+      attemptStartedAt: now.toISOString(),
+    },
+    overrides,
   );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
 }
 
-const form = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.text));
+const failure = connectorFailure;
+
+const form = formFields;
 const v = (path: string) => `/v21.0/${path}`;
 
 function instagramApi(statuses: Record<string, string> = {}) {

@@ -1,29 +1,27 @@
 // The live Threads connector against a locally served Threads API: OAuth and long-lived tokens, refresh,
 // publishing by container (text, image, video, carousel, thread replies), pending containers, errors.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createThreadsConnector,
   type ThreadsConnectorConfig,
 } from '../../infra/connectors/threads/threads-connector.js';
+import type { CallContext, PlatformConnector, PublishRequest } from '../../infra/connectors/port.js';
 import {
-  ConnectorError,
-  type CallContext,
-  type PlatformConnector,
-  type PublishRequest,
-} from '../../infra/connectors/port.js';
-import { startFakePlatform, type FakePlatform, type RecordedRequest } from './support/fake-platform.js';
+  callContext,
+  connectorFailure,
+  fixtureReader,
+  formFields,
+  mediaByUrlOnly,
+  publishRequest,
+} from './support/connector-fixtures.js';
+import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const user = '17841400000000001';
 let fake: FakePlatform;
 let connector: PlatformConnector;
 
-function fixture(name: string): Record<string, unknown> {
-  return JSON.parse(
-    readFileSync(new URL(`./fixtures/threads/${name}.json`, import.meta.url), 'utf8'),
-  ) as Record<string, unknown>;
-}
+const fixture = fixtureReader('threads');
 
 function make(overrides: Partial<ThreadsConnectorConfig> = {}): PlatformConnector {
   return createThreadsConnector({
@@ -37,45 +35,25 @@ function make(overrides: Partial<ThreadsConnectorConfig> = {}): PlatformConnecto
 }
 
 function context(): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'threads',
-      accountExternalId: user,
-      accountHandle: 'acme.threads',
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'threads',
+    accountExternalId: user,
+    accountHandle: 'acme.threads',
     tokens: { accessToken: 'THLong', refreshToken: null, expiresAt: null, scopes: [] },
-    fetchMedia: async () => {
-      throw new Error('Threads takes media by URL');
-    },
-  };
+    fetchMedia: mediaByUrlOnly('Threads'),
+  });
 }
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Hello',
-    contentText: 'Hello Threads',
-    media: null,
-    platformPayload: null,
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
+  return publishRequest(
+    { groupTitle: 'Hello', contentText: 'Hello Threads', attemptStartedAt: now.toISOString() },
+    overrides,
   );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
 }
 
-const form = (r: RecordedRequest) => Object.fromEntries(new URLSearchParams(r.text));
+const failure = connectorFailure;
+
+const form = formFields;
 const v = (path: string) => `/v1.0/${path}`;
 
 /** A Threads API where containers are made in order (c1, c2, …), each with a status the test controls. */

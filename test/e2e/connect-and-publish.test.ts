@@ -3,36 +3,23 @@
 // account, the account listed as connected; then a group approved for two seconds ahead is published with its
 // URL, and post-now of an approved post publishes at once.
 import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { freePort } from '../../infra/db/embedded-postgres.js';
-import { runCli, startService, stopChild, type E2eSetup } from './support/service.js';
+import { cleanUp, newUserSetup, runCli, startService, type E2eSetup } from './support/service.js';
 
-let dataDir = '';
+// What a new user gets: no database, bus, platform mode or public address configured.
+const unconfigured = ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'];
+let machine: E2eSetup | undefined;
 let server: ChildProcess | null = null;
 
-afterAll(async () => {
-  if (server && server.exitCode === null) await stopChild(server, 'SIGTERM');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(machine, server));
 
 test(
   'a new user connects an X account in the sandbox and publishes through HTTP',
   { timeout: 240_000 },
   async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-connect-'));
-    // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
-    await chmod(dataDir, 0o755);
-    const port = await freePort();
+    const setup = (machine = await newUserSetup('sp-e2e-connect-', unconfigured));
+    const { port } = setup;
     const base = `http://127.0.0.1:${port}`;
-    // What a new user gets: no database, bus, platform mode or public address configured.
-    const setup: E2eSetup = {
-      dataDir,
-      port,
-      unset: ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'],
-    };
     server = (await startService(setup, '/readyz')).child;
 
     const userToken = (await runCli(setup, 'token', '--email', 'connector@example.org')).stdout

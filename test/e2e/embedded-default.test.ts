@@ -3,32 +3,24 @@
 // after a clean SIGTERM, and after a SIGKILL that leaves the embedded database running.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { freePort } from '../../infra/db/embedded-postgres.js';
-import { runCli, startService, stopChild, type E2eSetup } from './support/service.js';
+import { cleanUp, newUserSetup, runCli, startService, stopChild, type E2eSetup } from './support/service.js';
 
-let dataDir = '';
+// The embedded default is what a new user gets: no database or bus configured.
+const unconfigured = ['DATABASE_URL', 'NATS_URL', 'BUS'];
+let machine: E2eSetup | undefined;
 let server: ChildProcess | null = null;
 
-afterAll(async () => {
-  if (server && server.exitCode === null) await stopChild(server, 'SIGTERM');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(machine, server));
 
 test(
   'fresh clone: run, token, create, list, restart (clean and after SIGKILL)',
   { timeout: 240_000 },
   async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-e2e-'));
-    // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
-    await chmod(dataDir, 0o755);
-    const port = await freePort();
+    const setup = (machine = await newUserSetup('sp-e2e-', unconfigured));
+    const { port } = setup;
     const base = `http://127.0.0.1:${port}`;
-    // The embedded default is what a new user gets: no database or bus configured.
-    const setup: E2eSetup = { dataDir, port, unset: ['DATABASE_URL', 'NATS_URL', 'BUS'] };
 
     const first = await startService(setup, '/healthz');
     server = first.child;
@@ -59,7 +51,7 @@ test(
     // Clean stop: drains, stops the embedded database.
     expect(await stopChild(server, 'SIGTERM')).toBe(0);
     expect(first.output()).toContain('"msg":"stopped"');
-    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(setup.dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
 
     const second = await startService(setup, '/healthz');
     server = second.child;
@@ -75,12 +67,12 @@ test(
     server = third.child;
     expect(await listed()).toEqual([expect.objectContaining({ slug: 'newcomer' })]);
     expect(await stopChild(server, 'SIGINT')).toBe(0);
-    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(setup.dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
 
     // With no server running, the CLI starts the database itself and stops it again.
     const offline = await runCli(setup, 'projections', 'status');
     expect(offline.code, offline.stderr).toBe(0);
     expect(offline.stdout).toContain('workspaces');
-    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(setup.dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   },
 );

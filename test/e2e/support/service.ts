@@ -1,7 +1,10 @@
 // What the end-to-end tests share: the service (api/main.ts) and the CLI (api/cli.ts) as child processes on one
 // data folder and port, with the environment a new user has, started, waited for and stopped as a user would.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../../infra/db/embedded-postgres.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -10,6 +13,20 @@ export interface E2eSetup {
   dataDir: string;
   port: number;
   unset: readonly string[];
+}
+
+/** A new user's machine: an empty data folder and a free port. */
+export async function newUserSetup(folderPrefix: string, unset: readonly string[]): Promise<E2eSetup> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), folderPrefix));
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
+  await chmod(dataDir, 0o755);
+  return { dataDir, port: await freePort(), unset };
+}
+
+/** After the test: a service still running is stopped cleanly, then the data folder goes. */
+export async function cleanUp(setup: E2eSetup | undefined, server: ChildProcess | null): Promise<void> {
+  if (server && server.exitCode === null) await stopChild(server, 'SIGTERM');
+  if (setup) await rm(setup.dataDir, { recursive: true, force: true });
 }
 
 function childEnv(setup: E2eSetup): NodeJS.ProcessEnv {

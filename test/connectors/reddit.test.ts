@@ -1,9 +1,7 @@
 // The live Reddit connector against a locally served Reddit: OAuth with HTTP Basic, submissions of each kind,
 // Reddit's in-body errors and rate-limit headers, finding an unconfirmed post, and deletion.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  isConnectorError,
   type CallContext,
   type PublishRequest,
   type StatusQuery,
@@ -14,13 +12,16 @@ import {
   redditRateLimitWait,
   type RedditConnectorConfig,
 } from '../../infra/connectors/reddit/reddit-connector.js';
+import {
+  callContext,
+  connectorFailure,
+  expectNotConfigured,
+  fixtureReader,
+  publishRequest,
+} from './support/connector-fixtures.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`./fixtures/reddit/${name}.json`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+const fixture = fixtureReader('reddit');
 
 const now = new Date('2026-11-23T10:00:00.000Z');
 const userAgent = 'web:com.example.publisher:v1.0 (by /u/acme_dev)';
@@ -58,31 +59,26 @@ function connector(overrides: Partial<RedditConnectorConfig> = {}) {
 }
 
 function context(): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'reddit',
-      accountExternalId: '1w72',
-      accountHandle: 'acme_studio',
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'reddit',
+    accountExternalId: '1w72',
+    accountHandle: 'acme_studio',
     tokens,
     fetchMedia: async () => ({ data: imageBytes, contentType: 'image/png' }),
-  };
+  });
 }
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Launch',
-    contentText: 'We shipped.',
-    media: null,
-    platformPayload: { reddit: { subreddit: 'r/test', title: 'Launch day & friends' } },
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
+  return publishRequest(
+    {
+      groupTitle: 'Launch',
+      contentText: 'We shipped.',
+      media: null,
+      platformPayload: { reddit: { subreddit: 'r/test', title: 'Launch day & friends' } },
+      attemptStartedAt: now.toISOString(),
+    },
+    overrides,
+  );
 }
 
 function status(overrides: Partial<StatusQuery> = {}): StatusQuery {
@@ -118,14 +114,7 @@ function serveMediaUpload() {
   });
 }
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isConnectorError(error)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return error;
-}
+const failure = connectorFailure;
 
 const form = (text: string) => Object.fromEntries(new URLSearchParams(text));
 
@@ -136,16 +125,11 @@ describe('configuration and OAuth', () => {
       'REDDIT_CLIENT_SECRET',
       'REDDIT_USER_AGENT',
     ]);
-    expect(connector({ userAgent: undefined }).missingConfiguration()).toEqual(['REDDIT_USER_AGENT']);
-    const error = await failure(
-      connector({ userAgent: undefined }).startAuthorization({
-        state: 's',
-        callbackUrl: 'x',
-        codeChallenge: 'c',
-      }),
+    await expectNotConfigured(
+      connector({ userAgent: undefined }),
+      ['REDDIT_USER_AGENT'],
+      'REDDIT_USER_AGENT',
     );
-    expect(error.kind).toBe('permanent');
-    expect(error.message).toContain('REDDIT_USER_AGENT');
   });
 
   it('asks for a permanent grant with the four scopes', async () => {

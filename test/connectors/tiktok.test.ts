@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  isConnectorError,
   type CallContext,
   type PublishRequest,
   type StatusQuery,
@@ -13,6 +12,12 @@ import {
   createTikTokConnector,
   type TikTokConnectorConfig,
 } from '../../infra/connectors/tiktok/tiktok-connector.js';
+import {
+  callContext,
+  connectorFailure,
+  expectNotConfigured,
+  publishRequest,
+} from './support/connector-fixtures.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixtureText = (name: string) =>
@@ -53,21 +58,16 @@ function connector(overrides: Partial<TikTokConnectorConfig> = {}) {
 }
 
 function context(handle: string | null = 'acmestudio'): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'tiktok',
-      accountExternalId: 'afd97af1-b87b-48b9-ac98-410aghda5344',
-      accountHandle: handle,
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'tiktok',
+    accountExternalId: 'afd97af1-b87b-48b9-ac98-410aghda5344',
+    accountHandle: handle,
     tokens,
     fetchMedia: async (item) => {
       fetched.push(item.assetId);
       return { data: videoBytes, contentType: 'video/mp4' };
     },
-  };
+  });
 }
 
 const video = {
@@ -82,16 +82,15 @@ const video = {
 };
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Launch',
-    contentText: 'Launch day #acme',
-    media: video,
-    platformPayload: null,
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
+  return publishRequest(
+    {
+      groupTitle: 'Launch',
+      contentText: 'Launch day #acme',
+      media: video,
+      attemptStartedAt: now.toISOString(),
+    },
+    overrides,
+  );
 }
 
 function status(reference: string | null): StatusQuery {
@@ -123,25 +122,16 @@ function serveVideoInit() {
   }));
 }
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isConnectorError(error)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return error;
-}
+const failure = connectorFailure;
 
 describe('configuration and Login Kit', () => {
   it('names the missing environment variables', async () => {
-    const bare = createTikTokConnector({});
-    expect(bare.missingConfiguration()).toEqual(['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET']);
-    expect(connector().missingConfiguration()).toEqual([]);
-    const error = await failure(
-      bare.startAuthorization({ state: 's', callbackUrl: 'https://a/cb', codeChallenge: 'c' }),
+    await expectNotConfigured(
+      createTikTokConnector({}),
+      ['TIKTOK_CLIENT_KEY', 'TIKTOK_CLIENT_SECRET'],
+      'TIKTOK_CLIENT_KEY',
     );
-    expect(error.kind).toBe('permanent');
-    expect(error.message).toContain('TIKTOK_CLIENT_KEY');
+    expect(connector().missingConfiguration()).toEqual([]);
   });
 
   it('sends the user to TikTok with the client key, comma-separated scopes and PKCE', async () => {

@@ -1,18 +1,21 @@
 // The live YouTube connector against a locally served YouTube: OAuth, channel, resumable uploads, processing
 // polls, finding a lost upload, deletion, and how Google's errors map to connector failure kinds.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CallContext, type PublishRequest, type TokenSet } from '../../infra/connectors/port.js';
 import {
-  isConnectorError,
-  type CallContext,
-  type PublishRequest,
-  type TokenSet,
-} from '../../infra/connectors/port.js';
-import { createYouTubeConnector, msUntilPacificMidnight } from '../../infra/connectors/youtube/youtube-connector.js';
+  createYouTubeConnector,
+  msUntilPacificMidnight,
+} from '../../infra/connectors/youtube/youtube-connector.js';
+import {
+  callContext,
+  connectorFailure,
+  expectNotConfigured,
+  fixtureReader,
+  publishRequest,
+} from './support/connector-fixtures.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
-const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`./fixtures/youtube/${name}.json`, import.meta.url), 'utf8'));
+const fixture = fixtureReader('youtube');
 
 const now = new Date('2026-11-23T10:00:00.000Z');
 const videoBytes = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 1, 2, 3, 4]);
@@ -48,43 +51,37 @@ function connector(overrides: Record<string, unknown> = {}) {
 }
 
 function context(): CallContext {
-  return {
-    account: {
-      id: 'acc-1',
-      orgId: 'org-1',
-      platform: 'youtube',
-      accountExternalId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
-      accountHandle: 'acmestudio',
-      xSubscription: null,
-    },
+  return callContext({
+    platform: 'youtube',
+    accountExternalId: 'UC_x5XG1OV2P6uZZ5FSM9Ttw',
+    accountHandle: 'acmestudio',
     tokens,
     fetchMedia: async (item) => {
       fetched.push(item.assetId);
       return { data: videoBytes, contentType: 'video/mp4' };
     },
-  };
+  });
 }
 
 function request(overrides: Partial<PublishRequest> = {}): PublishRequest {
-  return {
-    postId: 'post-1',
-    idempotencyKey: 'publish:post-1:1',
-    groupTitle: 'Launch day',
-    contentText: 'We shipped.',
-    media: {
-      kind: 'video',
-      assetId: 'asset-video',
-      url: 'https://media.example/video.mp4',
-      contentType: 'video/mp4',
-      sizeBytes: videoBytes.byteLength,
-      durationSeconds: 12,
-      width: 1920,
-      height: 1080,
+  return publishRequest(
+    {
+      groupTitle: 'Launch day',
+      contentText: 'We shipped.',
+      media: {
+        kind: 'video',
+        assetId: 'asset-video',
+        url: 'https://media.example/video.mp4',
+        contentType: 'video/mp4',
+        sizeBytes: videoBytes.byteLength,
+        durationSeconds: 12,
+        width: 1920,
+        height: 1080,
+      },
+      attemptStartedAt: now.toISOString(),
     },
-    platformPayload: null,
-    attemptStartedAt: now.toISOString(),
-    ...overrides,
-  };
+    overrides,
+  );
 }
 
 /** The resumable session (Location header) and the upload that answers with a video resource. */
@@ -98,25 +95,16 @@ function serveUpload(
   fake.on('PUT', '/upload/youtube/v3/videos', upload);
 }
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isConnectorError(error)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return error;
-}
+const failure = connectorFailure;
 
 describe('configuration and authorization', () => {
   it('names the missing environment variables and refuses to start without them', async () => {
-    const bare = createYouTubeConnector({});
-    expect(bare.missingConfiguration()).toEqual(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']);
-    expect(connector().missingConfiguration()).toEqual([]);
-    const error = await failure(
-      bare.startAuthorization({ state: 's', callbackUrl: 'https://app/cb', codeChallenge: 'c' }),
+    await expectNotConfigured(
+      createYouTubeConnector({}),
+      ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+      'GOOGLE_CLIENT_ID',
     );
-    expect(error.kind).toBe('permanent');
-    expect(error.message).toContain('GOOGLE_CLIENT_ID');
+    expect(connector().missingConfiguration()).toEqual([]);
   });
 
   it('sends the user to Google with PKCE, offline access, forced consent and both YouTube scopes', async () => {

@@ -374,6 +374,32 @@ describe('publishing', () => {
     ).toEqual({ kind: 'not_found' });
   });
 
+  it('an image-only post (no text) whose answer was lost is found, not sent again', async () => {
+    fake.on('GET', v(`${user}/threads`), {
+      body: {
+        data: [
+          {
+            id: '18000000000000009',
+            timestamp: new Date(now.getTime() + 1000).toISOString().replace('.000Z', '+0000'),
+            permalink: 'https://www.threads.net/@acme.threads/post/Img',
+          },
+        ],
+      },
+    });
+    const found = await connector.checkStatus(context(), {
+      postId: 'p',
+      idempotencyKey: 'k',
+      reference: null,
+      contentText: '',
+      attemptStartedAt: now.toISOString(),
+    });
+    expect(found).toEqual({
+      kind: 'published',
+      externalId: '18000000000000009',
+      url: 'https://www.threads.net/@acme.threads/post/Img',
+    });
+  });
+
   it('deletes a post; an already deleted one is not_found', async () => {
     fake.on('DELETE', v('m1'), { body: { success: true, deleted_id: 'm1' } });
     expect(await connector.delete(context(), 'm1')).toEqual({ kind: 'deleted' });

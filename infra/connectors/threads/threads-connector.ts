@@ -104,7 +104,8 @@ export function createThreadsConnector(config: ThreadsConnectorConfig): Platform
     statusField: 'status',
     errorField: 'error_message',
     textField: 'text',
-    missingText: null,
+    // An image-only post has no text: it matches an attempt without text, so a lost answer is found, not resent.
+    missingText: '',
     profileUrl: (handle) => (handle ? `https://www.threads.net/@${handle}` : 'https://www.threads.net/'),
     pendingCheckMs,
   };

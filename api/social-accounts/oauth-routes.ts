@@ -9,7 +9,7 @@ import {
   type SocialAccountView,
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
 import {
   Forbidden,
   NotFound,
@@ -59,18 +59,6 @@ export function oauthCallbackUrl(
   const name = platform === 'linkedin' && linkedinTarget === 'page' ? 'linkedin-pages' : platform;
   return `${publicBaseUrl}/v1/marketing/oauth/${name}/callback`;
 }
-
-const platformNames: Record<Platform, string> = {
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  reddit: 'Reddit',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-};
 
 /** 503 `platform_not_configured` naming the environment variables a live connector still needs. */
 function requireConfigured(connector: PlatformConnector): void {

@@ -1,7 +1,14 @@
 // Owns the per-platform rules a post's content must meet before it can go out: text limits counted in each
 // platform's own unit, the media each platform accepts, where platform settings may appear, and their shapes.
 import twitterText from 'twitter-text';
-import type { ImageItem, MediaAsset, Platform, PlatformPayload, PostContent } from './post-content.js';
+import {
+  platformNames,
+  type ImageItem,
+  type MediaAsset,
+  type Platform,
+  type PlatformPayload,
+  type PostContent,
+} from './post-content.js';
 
 export interface ContentContext {
   xPremium?: boolean;
@@ -41,18 +48,6 @@ export const textLimits: Record<Platform, { max: number; unit: TextUnit }> = {
 
 /** X's limit for accounts with Premium (weighted the same way as the 280). */
 export const xPremiumTextLimit = 25_000;
-
-const platformNames: Record<Platform, string> = {
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  reddit: 'Reddit',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-};
 
 // The lexicon caps app.bsky.feed.post text at 3,000 bytes besides the 300 graphemes.
 const blueskyTextMaxBytes = 3_000;

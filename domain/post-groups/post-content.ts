@@ -16,6 +16,19 @@ export const platforms = [
 ] as const;
 export type Platform = (typeof platforms)[number];
 
+/** How each platform writes its own name, for messages people read. */
+export const platformNames: Record<Platform, string> = {
+  x: 'X',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+  reddit: 'Reddit',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  bluesky: 'Bluesky',
+  threads: 'Threads',
+};
+
 export interface ImageItem {
   assetId: string;
   url: string;

@@ -2,7 +2,7 @@
 // PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once) and injected faults.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import { platformNames, type Platform } from '../../../domain/post-groups/post-content.js';
 import {
   ConnectorError,
   type AccountProfile,
@@ -48,18 +48,6 @@ export interface SandboxDeps {
 const ACCESS_TOKEN_TTL_MS = 2 * 3_600_000;
 /** Facebook page tokens from a long-lived user token last about 60 days and cannot be refreshed. */
 const FACEBOOK_TOKEN_TTL_MS = 60 * 86_400_000;
-
-export const sandboxPlatformNames: Record<Platform, string> = {
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  reddit: 'Reddit',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-};
 
 const scopes: Record<Platform, string[]> = {
   x: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
@@ -140,7 +128,7 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     accountHandle: handle,
     profileImageUrl: null,
     profileUrl: `${base}/v1/sandbox/${platform}/accounts/${encodeURIComponent(externalId)}`,
-    accountBio: `A ${sandboxPlatformNames[platform]} sandbox account: posts stay on this service.`,
+    accountBio: `A ${platformNames[platform]} sandbox account: posts stay on this service.`,
     ...(platform === 'x' ? { xSubscription: 'none' as const } : {}),
   });
 
@@ -157,7 +145,7 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
   const connect = async (handle: string, extra: Record<string, unknown> = {}): Promise<ConnectedAccount> => {
     const externalId = sandboxExternalId(platform, handle);
-    const name = `${displayName(handle)} (${sandboxPlatformNames[platform]} sandbox)`;
+    const name = `${displayName(handle)} (${platformNames[platform]} sandbox)`;
     await recordSandboxAccount(db, { platform, externalId, handle, name });
     const platformExtra =
       platform === 'bluesky'

@@ -128,7 +128,7 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     accountHandle: handle,
     profileImageUrl: null,
     profileUrl: `${base}/v1/sandbox/${platform}/accounts/${encodeURIComponent(externalId)}`,
-    accountBio: `A ${platformNames[platform]} sandbox account: posts stay on this service.`,
+    accountBio: `Sandbox account on ${platformNames[platform]}: posts stay on this service.`,
     ...(platform === 'x' ? { xSubscription: 'none' as const } : {}),
   });
 

@@ -1390,6 +1390,17 @@ function updatePosts(
   return group.posts.map((p) => (set.has(p.id) ? { ...p, ...change(p), updatedAt: at } : p));
 }
 
+/** One post moves in the pipeline; the group follows its posts, so its status never depends on outcome order. */
+function publishingStep(
+  group: ActivePostGroup,
+  postId: string,
+  at: string,
+  change: (post: PostState) => Partial<PostState>,
+): ActivePostGroup {
+  const posts = updatePosts(group, [postId], at, change);
+  return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: at, posts };
+}
+
 function withApprovalGroup(group: ActivePostGroup, status: GroupStatus, at: string): ActivePostGroup {
   const approvedNow = status === 'approved' || status === 'scheduled';
   return {
@@ -1566,9 +1577,8 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
       };
     }
     case 'PostPublishAttemptStarted': {
-      // The group follows its posts on every publishing event, so its status never depends on outcome order.
       const d = event.data;
-      const posts = updatePosts(group, [d.postId], d.at, () => ({
+      return publishingStep(group, d.postId, d.at, () => ({
         status: 'publishing',
         socialAccountId: d.socialAccountId,
         attemptCount: d.attempt,
@@ -1578,11 +1588,10 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         publishReference: null,
         nextRetryAt: null,
       }));
-      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostPublished': {
       const d = event.data;
-      const posts = updatePosts(group, [d.postId], d.at, () => ({
+      return publishingStep(group, d.postId, d.at, () => ({
         status: 'published',
         publishedExternalId: d.externalId,
         publishedUrl: d.url,
@@ -1591,22 +1600,20 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         nextRetryAt: null,
         lastError: null,
       }));
-      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostAwaitingPlatform': {
       const d = event.data;
-      const posts = updatePosts(group, [d.postId], d.at, () => ({
+      return publishingStep(group, d.postId, d.at, () => ({
         status: 'awaiting_platform',
         attemptOpen: false,
         publishReference: d.reference,
         nextRetryAt: d.nextCheckAt,
       }));
-      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostPublishAttemptFailed': {
       const d = event.data;
       const retry = d.nextRetryAt !== null;
-      const posts = updatePosts(group, [d.postId], d.at, (p) => ({
+      return publishingStep(group, d.postId, d.at, (p) => ({
         // A retry keeps the post on the calendar (a post-now retry at the time it was asked for).
         status: retry ? 'scheduled' : 'failed',
         scheduledForUtc: retry ? (p.scheduledForUtc ?? p.lastAttemptAt ?? d.at) : p.scheduledForUtc,
@@ -1617,7 +1624,6 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
         nextRetryAt: d.nextRetryAt,
         lastError: d.error,
       }));
-      return { ...group, status: deriveGroupStatus(posts, group.status), updatedAt: d.at, posts };
     }
     case 'PostsAccountRemoved': {
       const d = event.data;

@@ -9,14 +9,12 @@ import {
   type ActivePostGroup,
   type GroupFields,
   type GroupStatus,
-  type NewPostInput,
   type PostGroupCommand,
   type PostGroupEvent,
   type PostGroupState,
   type PostState,
   type RejectReason,
   type SlotAssignment,
-  type StrategyLink,
 } from '../../domain/post-groups/post-group.js';
 import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
@@ -140,16 +138,11 @@ export async function loadPostGroup(
 
 // ------------------------------------------------------------------------------------------ creation
 
-export interface CreatePostGroupInput {
-  orgId: string;
-  groupId: string;
-  fields: GroupFields;
-  strategy: StrategyLink;
-  posts: NewPostInput[];
-  origin: 'post_groups' | 'drafts';
-  /** Which accounts have X Premium (their posts get the longer limit). */
-  contentContext?: ContentContext;
-}
+/** The creation command without what the handler fills in (actor, time, approval id). */
+export type CreatePostGroupInput = Omit<
+  Extract<PostGroupCommand, { type: 'CreatePostGroup' }>,
+  'type' | 'by' | 'now' | 'approvalId'
+>;
 
 export async function createPostGroup(
   deps: PostGroupDeps,

@@ -75,24 +75,20 @@ export function xPostRoutes(services: RouteServices) {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
       return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
-        let stored: { status: number; body: { data: XPostDeletion } } | undefined;
         const target = body.postId !== undefined ? { postId: body.postId } : { postUrl: body.postUrl! };
+        const answer = (deletion: XPostDeletion) => ({ status: 200, body: { data: deletion } });
         const result = await deleteXPost(
           deps,
           { orgId, target, socialAccountId: body.socialAccountId ?? null },
           commandMetadata(c, services),
           {
             ...(idempotencySeed ? { idempotencySeed } : {}),
-            // The answer is known before the append (the platform call came first), so it is stored with it.
-            sideWrite: async (trx) => {
-              if (stored) await record?.(trx, stored);
-            },
-          },
-          (answer) => {
-            stored = { status: 200, body: { data: answer } };
+            ...(record
+              ? { record: (trx: unknown, deletion: XPostDeletion) => record(trx, answer(deletion)) }
+              : {}),
           },
         );
-        return { response: { status: 200, body: { data: result.deletion } }, appended: result.appended };
+        return { response: answer(result.deletion), appended: result.appended };
       }) as never;
     });
   };

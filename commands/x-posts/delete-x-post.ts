@@ -43,6 +43,20 @@ export interface XPostDeletionDeps {
   connectors: ConnectorRegistry;
 }
 
+export interface XPostWriteOptions {
+  idempotencySeed?: string;
+  /** Stores the answer with the append (the platform call came first, so the answer is known by then). */
+  record?: (trx: unknown, deletion: XPostDeletion) => Promise<void>;
+}
+
+function writeOptions(options: XPostWriteOptions, deletion: XPostDeletion): WriteOptions {
+  const { idempotencySeed, record } = options;
+  return {
+    ...(idempotencySeed ? { idempotencySeed } : {}),
+    ...(record ? { sideWrite: (trx: unknown) => record(trx, deletion) } : {}),
+  };
+}
+
 export type XPostTarget = { postId: string } | { postUrl: string };
 
 const statusUrl =
@@ -123,9 +137,7 @@ export async function deleteXPost(
   deps: XPostDeletionDeps,
   input: { orgId: string; target: XPostTarget; socialAccountId: string | null },
   metadata: CommandMetadata,
-  options: WriteOptions = {},
-  /** Told the answer right before the append, so an idempotency record can be written with it. */
-  onAnswer: (deletion: XPostDeletion) => void = () => undefined,
+  options: XPostWriteOptions = {},
 ): Promise<{ deletion: XPostDeletion; appended: boolean }> {
   const { orgId } = input;
   let own: { postId: string; groupId: string } | null = null;
@@ -177,8 +189,8 @@ export async function deleteXPost(
       },
     ]);
   return post.status === 'published'
-    ? deletePublished(deps, group, post, input.socialAccountId, metadata, options, onAnswer)
-    : removeFromSchedule(deps, group, post, metadata, options, onAnswer);
+    ? deletePublished(deps, group, post, input.socialAccountId, metadata, options)
+    : removeFromSchedule(deps, group, post, metadata, options);
 }
 
 async function deletePublished(
@@ -187,8 +199,7 @@ async function deletePublished(
   post: PostState,
   socialAccountId: string | null,
   metadata: CommandMetadata,
-  options: WriteOptions,
-  onAnswer: (deletion: XPostDeletion) => void,
+  options: XPostWriteOptions,
 ): Promise<{ deletion: XPostDeletion; appended: boolean }> {
   const warnings: string[] = [];
   const account = await resolveAccount(deps, group.orgId, post.socialAccountId ?? socialAccountId);
@@ -204,12 +215,11 @@ async function deletePublished(
     socialAccountId: account.id,
     warnings,
   };
-  onAnswer(deletion);
   const result = await deletePost(
     deps.postGroups,
     { orgId: group.orgId, groupId: group.id, postId: post.id },
     metadata,
-    { ...options, deletedOnPlatform: { externalId: xPostId } },
+    { ...writeOptions(options, deletion), deletedOnPlatform: { externalId: xPostId } },
   );
   return { deletion, appended: result.appended };
 }
@@ -219,8 +229,7 @@ async function removeFromSchedule(
   group: ActivePostGroup,
   post: PostState,
   metadata: CommandMetadata,
-  options: WriteOptions,
-  onAnswer: (deletion: XPostDeletion) => void,
+  options: XPostWriteOptions,
 ): Promise<{ deletion: XPostDeletion; appended: boolean }> {
   if (post.status === 'publishing' || post.status === 'awaiting_platform')
     throw new Conflict('The post is being published; try again when it has finished', 'post_publishing');
@@ -235,13 +244,12 @@ async function removeFromSchedule(
   };
   if (post.status === 'canceled') warnings.push('The post was already canceled');
   else {
-    onAnswer(deletion);
     const result = await updatePost(
       deps.postGroups,
       { orgId: group.orgId, groupId: group.id, postId: post.id },
       { changes: {}, status: 'canceled' },
       metadata,
-      { ...options, maySchedule: false },
+      { ...writeOptions(options, deletion), maySchedule: false },
     );
     appended = result.appended;
   }

@@ -14,6 +14,7 @@ import { postView, type PostView } from '../../domain/post-groups/views.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import {
   findPostGroupIdOfPost,
+  findPostRow,
   listPosts,
   listSchedulerEvents,
   type PostFilter,
@@ -164,12 +165,7 @@ async function awaitPublishOutcome(
   const deadline = Date.now() + waitMs;
   for (let delay = 20; Date.now() < deadline; delay = Math.min(200, delay * 2)) {
     await new Promise((resolve) => setTimeout(resolve, delay));
-    const row = await services.readModels
-      .selectFrom('posts')
-      .select('body')
-      .where('org_id', '=', orgId)
-      .where('id', '=', postId)
-      .executeTakeFirst();
+    const row = await findPostRow(services.readModels, orgId, postId);
     if (!row) return null;
     if (row.body.status !== 'publishing') return row.body;
   }
@@ -250,12 +246,7 @@ export function postRoutes(services: RouteServices) {
         ),
       );
       const maySchedule = principalOf(c).permissions.includes('posts:schedule');
-      const row = await services.readModels
-        .selectFrom('posts')
-        .select('platform')
-        .where('org_id', '=', orgId)
-        .where('id', '=', postId)
-        .executeTakeFirst();
+      const row = await findPostRow(services.readModels, orgId, postId);
       const accounts = row
         ? await checkPostAccounts(services.readModels, orgId, [
             {

@@ -17,7 +17,7 @@ import {
 } from '../../infra/connectors/port.js';
 import type { Kysely } from 'kysely';
 import type { ReadModels } from '../../projections/read-models.js';
-import { findPostGroupIdOfPost } from '../../projections/post-groups/queries.js';
+import { findPostByExternalId, findPostGroupIdOfPost } from '../../projections/post-groups/queries.js';
 import {
   deletePost,
   loadPostGroup,
@@ -123,16 +123,6 @@ async function deleteOnX(deps: XPostDeletionDeps, account: AccountRef, xPostId: 
   }
 }
 
-async function findOwnPostByXId(db: Kysely<ReadModels>, orgId: string, xPostId: string) {
-  return db
-    .selectFrom('posts')
-    .select(['id', 'group_id'])
-    .where('org_id', '=', orgId)
-    .where('platform', '=', 'x')
-    .where((eb) => eb(eb.ref('body', '->>').key('publishedExternalId'), '=', xPostId))
-    .executeTakeFirst();
-}
-
 export async function deleteXPost(
   deps: XPostDeletionDeps,
   input: { orgId: string; target: XPostTarget; socialAccountId: string | null },
@@ -148,7 +138,7 @@ export async function deleteXPost(
     own = { postId: input.target.postId, groupId };
   } else {
     linked = parseXPostUrl(input.target.postUrl);
-    const row = await findOwnPostByXId(deps.readModels, orgId, linked.xPostId);
+    const row = await findPostByExternalId(deps.readModels, orgId, 'x', linked.xPostId);
     if (row) own = { postId: row.id, groupId: row.group_id };
   }
 

@@ -2,6 +2,7 @@
 // single posts and groups, and the scheduled times the slot finder must avoid.
 import { sql, type Kysely, type OrderByItemBuilder } from 'kysely';
 import type { PostGroupView, PostView } from '../../domain/post-groups/views.js';
+import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { ReadModels } from '../read-models.js';
 
 export type PostFilter =
@@ -102,6 +103,32 @@ export function listSchedulerEvents(
 }
 
 /** The group a post belongs to, within the workspace (null for another workspace's or an unknown post). */
+/** One post's row (its group, platform and spec body), or undefined when the workspace has no such post. */
+export async function findPostRow(db: Kysely<ReadModels>, orgId: string, postId: string) {
+  return db
+    .selectFrom('posts')
+    .select(['group_id', 'platform', 'body'])
+    .where('id', '=', postId)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+}
+
+/** The workspace's post published on the platform under this id (X post deletion by link). */
+export async function findPostByExternalId(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  platform: Platform,
+  externalId: string,
+) {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'group_id'])
+    .where('org_id', '=', orgId)
+    .where('platform', '=', platform)
+    .where((eb) => eb(eb.ref('body', '->>').key('publishedExternalId'), '=', externalId))
+    .executeTakeFirst();
+}
+
 export async function findPostGroupIdOfPost(
   db: Kysely<ReadModels>,
   orgId: string,

@@ -142,12 +142,7 @@ export class Publisher {
     const ref = { ...job, attempt };
     if (!resolved.ok) {
       // Nothing was sent: a post without a usable account fails at once, keeping its approval for later.
-      return this.record(ref, {
-        kind: 'failed',
-        error: resolved.message,
-        reason: 'account',
-        nextRetryAt: null,
-      });
+      return this.record(ref, failedForGood('account', resolved.message));
     }
     const claimed = claim.group.posts.find((p) => p.id === job.postId)!;
     const attemptStartedAt = claimed.lastAttemptAt!;
@@ -201,12 +196,13 @@ export class Publisher {
     const ref = { ...job, attempt: post.attemptCount };
     const resolved = await this.accountOf(job, post);
     if (!resolved.ok) {
-      return this.record(ref, {
-        kind: 'failed',
-        error: `The outcome of attempt ${post.attemptCount} is unknown and cannot be checked: ${resolved.message}`,
-        reason: 'unconfirmed',
-        nextRetryAt: null,
-      });
+      return this.record(
+        ref,
+        failedForGood(
+          'unconfirmed',
+          `The outcome of attempt ${post.attemptCount} is unknown and cannot be checked: ${resolved.message}`,
+        ),
+      );
     }
     return this.settleUnknown(
       ref,
@@ -239,12 +235,13 @@ export class Publisher {
         this.options.logger.warn({ postId: post.id, err: error }, 'status check failed; attempt left open');
         return 'left_open';
       }
-      return this.record(ref, {
-        kind: 'failed',
-        error: `Unconfirmed: ${cause.message}; the platform could not be asked whether the post exists (${asConnectorError(error).message})`,
-        reason: 'unconfirmed',
-        nextRetryAt: null,
-      });
+      return this.record(
+        ref,
+        failedForGood(
+          'unconfirmed',
+          `Unconfirmed: ${cause.message}; the platform could not be asked whether the post exists (${asConnectorError(error).message})`,
+        ),
+      );
     }
     switch (check.kind) {
       case 'published':
@@ -259,19 +256,15 @@ export class Publisher {
         // The platform confirms nothing was made: as safe to retry as any retryable failure.
         return this.record(ref, this.failure(ref.attempt, new ConnectorError('retryable', cause.message)));
       case 'failed':
-        return this.record(ref, {
-          kind: 'failed',
-          error: check.message,
-          reason: 'permanent',
-          nextRetryAt: null,
-        });
+        return this.record(ref, failedForGood('permanent', check.message));
       case 'unsupported':
-        return this.record(ref, {
-          kind: 'failed',
-          error: `Unconfirmed: ${cause.message}; the platform offers no way to check whether the post was made, so it is not sent again`,
-          reason: 'unconfirmed',
-          nextRetryAt: null,
-        });
+        return this.record(
+          ref,
+          failedForGood(
+            'unconfirmed',
+            `Unconfirmed: ${cause.message}; the platform offers no way to check whether the post was made, so it is not sent again`,
+          ),
+        );
     }
   }
 
@@ -282,12 +275,7 @@ export class Publisher {
     const startedAt = post.lastAttemptAt ?? post.updatedAt;
     const timedOut = this.now().getTime() >= Date.parse(startedAt) + settings.pendingTimeoutMs;
     if (!resolved.ok) {
-      return this.record(ref, {
-        kind: 'failed',
-        error: resolved.message,
-        reason: 'account',
-        nextRetryAt: null,
-      });
+      return this.record(ref, failedForGood('account', resolved.message));
     }
     let check: StatusCheck;
     try {
@@ -307,20 +295,16 @@ export class Publisher {
       case 'published':
         return this.record(ref, { kind: 'published', externalId: check.externalId, url: check.url });
       case 'failed':
-        return this.record(ref, {
-          kind: 'failed',
-          error: check.message,
-          reason: 'permanent',
-          nextRetryAt: null,
-        });
+        return this.record(ref, failedForGood('permanent', check.message));
       case 'pending':
         if (timedOut)
-          return this.record(ref, {
-            kind: 'failed',
-            error: `The platform did not finish processing the post within ${Math.round(settings.pendingTimeoutMs / 1000)} s`,
-            reason: 'platform_timeout',
-            nextRetryAt: null,
-          });
+          return this.record(
+            ref,
+            failedForGood(
+              'platform_timeout',
+              `The platform did not finish processing the post within ${Math.round(settings.pendingTimeoutMs / 1000)} s`,
+            ),
+          );
         return this.record(ref, {
           kind: 'pending',
           reference: post.publishReference ?? post.idempotencyKey ?? '',
@@ -335,12 +319,13 @@ export class Publisher {
           ),
         );
       case 'unsupported':
-        return this.record(ref, {
-          kind: 'failed',
-          error: 'Unconfirmed: the platform offers no way to check a post it is processing',
-          reason: 'unconfirmed',
-          nextRetryAt: null,
-        });
+        return this.record(
+          ref,
+          failedForGood(
+            'unconfirmed',
+            'Unconfirmed: the platform offers no way to check a post it is processing',
+          ),
+        );
     }
   }
 
@@ -380,16 +365,10 @@ export class Publisher {
     const { settings } = this.options;
     const retryable = error.kind === 'retryable' || error.kind === 'rate_limited';
     if (!retryable) {
-      const reason: PublishFailureReason = error.kind === 'auth' ? 'account' : 'permanent';
-      return { kind: 'failed', error: error.message, reason, nextRetryAt: null };
+      return failedForGood(error.kind === 'auth' ? 'account' : 'permanent', error.message);
     }
     if (attempt >= settings.maxAttempts) {
-      return {
-        kind: 'failed',
-        error: `${error.message} (gave up after ${attempt} attempts)`,
-        reason: 'attempts_exhausted',
-        nextRetryAt: null,
-      };
+      return failedForGood('attempts_exhausted', `${error.message} (gave up after ${attempt} attempts)`);
     }
     const delay = Math.max(retryDelayMs(attempt, settings, this.random), error.details.retryAfterMs ?? 0);
     return { kind: 'failed', error: error.message, reason: 'retryable', nextRetryAt: this.after(delay) };
@@ -423,6 +402,11 @@ export class Publisher {
   private after(ms: number): string {
     return new Date(this.now().getTime() + ms).toISOString();
   }
+}
+
+/** A failure with no retry: the post ends `failed`, keeping its approval. */
+function failedForGood(reason: PublishFailureReason, error: string): PublishOutcomeRecord {
+  return { kind: 'failed', error, reason, nextRetryAt: null };
 }
 
 function asConnectorError(error: unknown): ConnectorError {

@@ -18,6 +18,7 @@ function systemWrite(
   groupId: string,
   command: Parameters<typeof postGroupDecider.decide>[0],
   correlationId: string,
+  loaded?: { state: PostGroupState; revision: number },
 ): Promise<CommandOutcome<PostGroupState, PostGroupEvent>> {
   return handleCommand(deps, {
     stream: postGroupStream(groupId),
@@ -25,6 +26,7 @@ function systemWrite(
     command,
     metadata: { orgId, actor: 'system', correlationId, now: command.now },
     awaitReadModels: false,
+    ...(loaded ? { loaded } : {}),
   });
 }
 
@@ -43,6 +45,8 @@ export async function startPublishAttempt(
   ref: { orgId: string; groupId: string; postId: string; socialAccountId: string | null },
   now: Date,
   correlationId: string = randomUUID(),
+  /** The group as the worker read it: the claim is appended with this revision, without reading again. */
+  loaded?: { group: ActivePostGroup; revision: number },
 ): Promise<AttemptClaim> {
   const outcome = await systemWrite(
     deps,
@@ -56,6 +60,7 @@ export async function startPublishAttempt(
       now: now.toISOString(),
     },
     correlationId,
+    loaded ? { state: loaded.group, revision: loaded.revision } : undefined,
   );
   const event = outcome.events[0];
   if (outcome.state.kind !== 'active' || event?.type !== 'PostPublishAttemptStarted')

@@ -51,6 +51,8 @@ export interface HandleCommandArgs<State, Command, Event extends DomainEvent> {
   eventId?: (event: Event, index: number, revision: number) => string;
   /** Work committed with the append (idempotency record); receives the outcome it will report. */
   sideWrite?: (trx: unknown, outcome: CommandOutcome<State, Event>) => Promise<void>;
+  /** The aggregate as the caller already read it: the first decision uses it instead of reading again. */
+  loaded?: { state: State; revision: number | null };
   /** Skip the read-your-writes wait for intermediate steps of a multi-step command. */
   awaitReadModels?: boolean;
   schemaVersion?: number;
@@ -74,7 +76,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandOutcome<State, Event>> {
   const maxRetries = deps.maxRetries ?? 5;
   for (let attempt = 0; ; attempt++) {
-    const { state, revision } = await loadAggregate(deps.eventStore, args.stream, args.decider);
+    const { state, revision } =
+      attempt === 0 && args.loaded
+        ? args.loaded
+        : await loadAggregate(deps.eventStore, args.stream, args.decider);
     const command =
       typeof args.command === 'function'
         ? await (args.command as (s: State) => Command | Promise<Command>)(state)

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   publishWork,
+  type ActivePostGroup,
   type PostState,
   type PublishFailureReason,
   type PublishOutcomeRecord,
@@ -50,8 +51,8 @@ export interface PublishJob {
   postId: string;
 }
 
-/** A job with what was read for it: the group's title (YouTube and Reddit find a lost post by its title). */
-type LoadedJob = PublishJob & { groupTitle: string };
+/** A job with the group as it was read for it (the claim appends with that revision). */
+type LoadedJob = PublishJob & { group: ActivePostGroup; revision: number };
 
 export type JobResult =
   | 'published'
@@ -113,7 +114,7 @@ export class Publisher {
     const due =
       Date.parse(work.dueAt) + (work.action === 'reconcile' ? this.options.settings.staleAttemptMs : 0);
     if (due > now.getTime()) return 'not_due';
-    const context: LoadedJob = { ...job, groupTitle: loaded.group.title };
+    const context: LoadedJob = { ...job, group: loaded.group, revision: loaded.revision };
     switch (work.action) {
       case 'publish':
         return this.attempt(context, post);
@@ -133,6 +134,8 @@ export class Publisher {
         commands,
         { ...job, socialAccountId: resolved.ok ? resolved.account.id : post.socialAccountId },
         this.now(),
+        undefined,
+        { group: job.group, revision: job.revision },
       );
     } catch (error) {
       if (error instanceof Conflict) return 'claimed_elsewhere';
@@ -227,7 +230,7 @@ export class Publisher {
   ): Promise<JobResult> {
     let check: StatusCheck;
     try {
-      check = await this.checkStatus(account, post, idempotencyKey, null, attemptStartedAt, ref.groupTitle);
+      check = await this.checkStatus(account, post, idempotencyKey, null, attemptStartedAt, ref.group.title);
     } catch (error) {
       const giveUpAt = Date.parse(attemptStartedAt) + this.options.settings.pendingTimeoutMs;
       if (this.now().getTime() < giveUpAt) {
@@ -285,7 +288,7 @@ export class Publisher {
         post.idempotencyKey ?? '',
         post.publishReference,
         startedAt,
-        job.groupTitle,
+        job.group.title,
       );
     } catch (error) {
       check = { kind: 'pending' };

@@ -80,3 +80,61 @@ test('a conflict that outlasts the retries is a 409 concurrency_conflict, and no
   await expect(attempt).rejects.toMatchObject({ status: 409, code: 'concurrency_conflict' });
   expect(await store.readStream(workspaceStream(orgId))).toHaveLength(before.length);
 });
+
+test('a state the caller already read is decided on without reading again; if it is stale, the append is refused and the command is decided again on what the store has', async () => {
+  const orgId = randomUUID();
+  await createWorkspace(
+    { eventStore: store },
+    { orgId, slug: `ws-${orgId.slice(0, 8)}`, name: 'W', ownerId: randomUUID() },
+    meta(),
+  );
+  const stream = workspaceStream(orgId);
+  let reads = 0;
+  const counting = {
+    readStream: (s: string, o?: object) => ((reads += 1), store.readStream(s, o)),
+    appendToStream: (s: string, e: never, o: never) => store.appendToStream(s, e, o),
+  } as unknown as EventStore<unknown>;
+  const read = await store.readStream(stream);
+  const state = read.reduce(
+    (s, e) => workspaceDecider.evolve(s, { type: e.type, data: e.data } as never),
+    workspaceDecider.initialState,
+  );
+  const userId = randomUUID();
+  const add = (id: string) => ({
+    type: 'AddMember' as const,
+    userId: id,
+    role: 'viewer' as const,
+    now: new Date().toISOString(),
+  });
+  const fresh = { state, revision: read.at(-1)!.revision };
+  await handleCommand(
+    { eventStore: counting },
+    {
+      stream,
+      decider: workspaceDecider,
+      command: add(userId),
+      metadata: meta(),
+      loaded: fresh,
+    },
+  );
+  expect(reads).toBe(0);
+
+  // The same (now stale) state again: the store refuses the append, the handler reads and decides again.
+  const other = randomUUID();
+  await handleCommand(
+    { eventStore: counting },
+    {
+      stream,
+      decider: workspaceDecider,
+      command: add(other),
+      metadata: meta(),
+      loaded: fresh,
+    },
+  );
+  expect(reads).toBe(1);
+  const joined = (await store.readStream(stream)).filter((e) => e.type === 'MemberJoined');
+  expect(joined.map((e) => (e.data as { userId: string }).userId)).toEqual(
+    expect.arrayContaining([userId, other]),
+  );
+  expect(joined).toHaveLength(3);
+});

@@ -5,9 +5,8 @@
 // Sizes: BENCH_APPROVE (approvals per row, default 2000), BENCH_APPROVE_WORKSPACES (8),
 // BENCH_APPROVE_CONNECTIONS (32).
 import { sql } from 'kysely';
-import { ensureUser } from '../../commands/users/user-commands.js';
 import {
-  commandMetadata,
+  createWorkspaces,
   describeStatuses,
   envInt,
   fmt,
@@ -18,38 +17,8 @@ import {
   startService,
   type BenchContext,
   type BenchService,
+  type BenchWorkspace,
 } from './shared.js';
-
-interface BenchWorkspace {
-  orgId: string;
-  token: string;
-  base: string;
-}
-
-/** Workspaces made through the API, each with an owner token scoped to it (owners may draft and approve). */
-async function createWorkspaces(service: BenchService, count: number): Promise<BenchWorkspace[]> {
-  const { runtime } = service;
-  const { user } = await ensureUser(
-    runtime.commands,
-    { email: 'bench@example.org' },
-    commandMetadata('system'),
-  );
-  const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
-  const out: BenchWorkspace[] = [];
-  for (let i = 0; i < count; i++) {
-    const res = await fetch(`${service.origin}/v1/orgs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `Bench ${i}`, slug: `bench-approve-${process.pid}-${i}` }),
-    });
-    if (res.status !== 201)
-      throw new Error(`creating a workspace answered ${res.status}: ${await res.text()}`);
-    const orgId = ((await res.json()) as { data: { id: string } }).data.id;
-    const scoped = await runtime.auth.issueAccessToken({ userId: user.userId, orgId, role: 'owner' });
-    out.push({ orgId, token: scoped.token, base: `/v1/orgs/${orgId}/marketing` });
-  }
-  return out;
-}
 
 interface Group {
   workspace: BenchWorkspace;
@@ -66,7 +35,7 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
     service = await startService(database.url);
     await service.startBackground();
     const { runtime, origin } = service;
-    const workspaces = await createWorkspaces(service, workspaceCount);
+    const workspaces = await createWorkspaces(service, workspaceCount, 'bench-approve');
     const byOrg = new Map(workspaces.map((w) => [w.orgId, w]));
 
     console.error(`creating ${fmt(perRow * 2)} drafts over ${workspaceCount} workspaces…`);

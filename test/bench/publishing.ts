@@ -4,10 +4,9 @@
 //
 // Sizes: BENCH_PUBLISH_SPREAD (posts spread over the window, default 1000), BENCH_PUBLISH_WINDOW_S (20),
 // BENCH_PUBLISH_BURST (posts due at once, default 2000), BENCH_PUBLISH_CONCURRENCY (PUBLISH_CONCURRENCY, 16).
-import { ensureUser } from '../../commands/users/user-commands.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
 import {
-  commandMetadata,
+  createWorkspaces,
   envInt,
   fmt,
   freshDatabase,
@@ -16,12 +15,10 @@ import {
   startService,
   type BenchContext,
   type BenchService,
+  type BenchWorkspace,
 } from './shared.js';
 
-interface Workspace {
-  orgId: string;
-  token: string;
-  base: string;
+interface Workspace extends BenchWorkspace {
   accounts: { x: string; linkedin: string };
 }
 
@@ -44,33 +41,16 @@ async function pool<T>(items: readonly T[], width: number, run: (item: T) => Pro
   );
 }
 
+/** Workspaces with an X and a LinkedIn sandbox account each, connected as a user granting access would. */
 async function workspaces(service: BenchService, count: number): Promise<Workspace[]> {
-  const { runtime } = service;
-  const { user } = await ensureUser(
-    runtime.commands,
-    { email: 'bench@example.org' },
-    commandMetadata('system'),
+  const spaces = await createWorkspaces(service, count, 'bench-publish');
+  return Promise.all(
+    spaces.map(async (ws, i) => {
+      const x = await connectSandboxAccount(service, ws, 'x', { account: `bench_x_${i}` });
+      const linkedin = await connectSandboxAccount(service, ws, 'linkedin', { account: `bench_li_${i}` });
+      return { ...ws, accounts: { x: x.id, linkedin: linkedin.id } };
+    }),
   );
-  const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
-  const out: Workspace[] = [];
-  for (let i = 0; i < count; i++) {
-    const created = (await api(service, token, '/v1/orgs', {
-      name: `Publishing ${i}`,
-      slug: `bench-publish-${process.pid}-${i}`,
-    })) as { data: { id: string } };
-    const orgId = created.data.id;
-    const scoped = await runtime.auth.issueAccessToken({ userId: user.userId, orgId, role: 'owner' });
-    const ref = { orgId, userId: user.userId };
-    const x = await connectSandboxAccount(service, ref, 'x', { account: `bench_x_${i}` });
-    const linkedin = await connectSandboxAccount(service, ref, 'linkedin', { account: `bench_li_${i}` });
-    out.push({
-      orgId,
-      token: scoped.token,
-      base: `/v1/orgs/${orgId}/marketing`,
-      accounts: { x: x.id, linkedin: linkedin.id },
-    });
-  }
-  return out;
 }
 
 /** Groups of two posts (x + linkedin) in review, approved for the given times; returns the post ids. */

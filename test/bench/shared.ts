@@ -11,6 +11,7 @@ import { loadEnv } from '../../infra/config/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { freePort } from '../../infra/db/embedded-postgres.js';
 import { createRuntime, type Runtime } from '../../api/runtime.js';
+import { ensureUser } from '../../commands/users/user-commands.js';
 
 export const rows: Array<[string, string, string]> = [];
 
@@ -129,4 +130,41 @@ export function printTable(title: string): void {
   console.log(line(['benchmark', 'result', 'detail']));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
+}
+
+export interface BenchWorkspace {
+  orgId: string;
+  /** The owner the token is for. */
+  userId: string;
+  token: string;
+  base: string;
+}
+
+/** Workspaces made through the API, each with an owner token scoped to it (owners may draft and approve). */
+export async function createWorkspaces(
+  service: BenchService,
+  count: number,
+  slugPrefix: string,
+): Promise<BenchWorkspace[]> {
+  const { runtime } = service;
+  const { user } = await ensureUser(
+    runtime.commands,
+    { email: 'bench@example.org' },
+    commandMetadata('system'),
+  );
+  const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
+  const out: BenchWorkspace[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${service.origin}/v1/orgs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Bench ${i}`, slug: `${slugPrefix}-${process.pid}-${i}` }),
+    });
+    if (res.status !== 201)
+      throw new Error(`creating a workspace answered ${res.status}: ${await res.text()}`);
+    const orgId = ((await res.json()) as { data: { id: string } }).data.id;
+    const scoped = await runtime.auth.issueAccessToken({ userId: user.userId, orgId, role: 'owner' });
+    out.push({ orgId, userId: user.userId, token: scoped.token, base: `/v1/orgs/${orgId}/marketing` });
+  }
+  return out;
 }

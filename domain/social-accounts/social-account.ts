@@ -397,26 +397,13 @@ export const socialAccountDecider: Decider<SocialAccountState, SocialAccountComm
   },
 };
 
-/** The spec's SocialAccount. */
-export interface SocialAccountView {
-  id: string;
-  orgId: string;
-  platform: Platform;
-  accountExternalId: string;
-  accountName: string | null;
-  accountHandle: string | null;
-  status: SocialAccountStatus;
-  scopes: string[];
-  tokenExpiresAt: string | null;
-  lastRefreshedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  profileImageUrl: string | null;
-  profileUrl: string | null;
-  accountBio: string | null;
+/** The spec's SocialAccount: the account without its bookkeeping, and whether X Premium applies. */
+export type SocialAccountView = Omit<
+  SocialAccount,
+  'profileUrlSetByUser' | 'expiryWarnedFor' | 'statusReason'
+> & {
   xPremium: boolean | null;
-  xSubscription: XSubscription | null;
-}
+};
 
 export function socialAccountView(a: SocialAccount): SocialAccountView {
   return {

@@ -1,7 +1,8 @@
-// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox. Talks to the database
+// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi. Talks to the database
 // directly, so it works whether or not the server is running.
 import { loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
+import { OPENAPI_USAGE, openapiCommand } from './cli/openapi.js';
 import { projectionsCommand } from './cli/projections.js';
 import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
 import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
@@ -12,12 +13,13 @@ const USAGE = `usage: npm run cli -- <command>
   projections status                 every projection with version, checkpoint and lag
   projections rebuild <name>         rebuild a projection beside the serving one, then switch
   ${TOKEN_USAGE}
-  ${SANDBOX_USAGE}`;
+  ${SANDBOX_USAGE}
+  ${OPENAPI_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  if (command !== 'projections' && command !== 'token' && command !== 'sandbox') {
+  if (command !== 'projections' && command !== 'token' && command !== 'sandbox' && command !== 'openapi') {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         out,
       });
     }
+    if (command === 'openapi') return await openapiCommand(rest, { app: runtime.app, out });
     if (command === 'sandbox') {
       return await sandboxCommand(rest, {
         db: runtime.database.db,

@@ -1,5 +1,6 @@
-// The composition root: builds every adapter from the validated configuration and wires commands,
-// projections, processes and routes. main.ts, the CLI, the end-to-end tests and the benchmarks all use it.
+// The composition root: builds every adapter from the validated configuration, then runs what the slices
+// (api/slices.ts) declare: their migrations, projections, process managers, routes and background workers.
+// main.ts, the CLI, the end-to-end tests and the benchmarks all use it.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,10 +10,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Env } from '../infra/config/env.js';
 import { platforms } from '../domain/post-groups/post-content.js';
 import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
-import { embeddedUrl, findRunningPostgres, startEmbeddedPostgres } from '../infra/db/embedded-postgres.js';
+import {
+  findRunningPostgres,
+  runningEmbeddedUrl,
+  startEmbeddedPostgres,
+} from '../infra/db/embedded-postgres.js';
 import type { Logger } from '../infra/logging/logger.js';
 import type { EventStore } from '../infra/event-store/port.js';
-import { eventStoreMigrations } from '../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../infra/event-store/postgres/postgres-event-store.js';
 import type { Bus } from '../infra/bus/port.js';
 import { InProcessBus } from '../infra/bus/in-process-bus.js';
@@ -20,92 +24,53 @@ import { NatsBus } from '../infra/bus/nats-bus.js';
 import { TokenCipher } from '../infra/crypto/token-cipher.js';
 import type { ConnectorRegistry } from '../infra/connectors/port.js';
 import { liveConnectorFactories } from '../infra/connectors/live.js';
-import { blueskyOAuthMigrations } from '../infra/connectors/bluesky/oauth-stores.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
-import { sandboxMigrations } from '../infra/connectors/sandbox/migrations.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
 import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
 import type { CommandDeps } from '../commands/shared/command-handler.js';
-import { IdempotencyStore, idempotencyMigrations } from '../commands/shared/idempotency.js';
-import { isRole } from '../domain/workspaces/roles.js';
+import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
-import { projectionEngineMigrations } from '../projections/engine/migrations.js';
-import { ProjectionRunner } from '../projections/engine/runner.js';
 import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
-import { workspacesProjection } from '../projections/workspaces/workspaces-projection.js';
-import { usersProjection } from '../projections/users/users-projection.js';
-import { tagsProjection } from '../projections/tags/tags-projection.js';
-import { postGroupsProjection } from '../projections/post-groups/post-groups-projection.js';
-import { socialAccountsProjection } from '../projections/social-accounts/social-accounts-projection.js';
-import { socialAccountTokenMigrations } from '../infra/social-accounts/token-store.js';
-import { oauthStateMigrations } from '../infra/social-accounts/oauth-state-store.js';
 import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
-import { slotClaimMigrations } from '../projections/scheduler/migrations.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
-import { outboxMigrations } from '../processes/outbox/migrations.js';
-import { OutboxDispatcher } from '../processes/outbox/outbox-dispatcher.js';
-import { processRunnerMigrations } from '../processes/runner/migrations.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
-import { ProcessRunner } from '../processes/runner/process-runner.js';
 import { AccountAccess } from '../commands/social-accounts/account-access.js';
 import { tokenStoreFor } from '../commands/social-accounts/social-account-commands.js';
-import { publishingMigrations } from '../processes/publishing/migrations.js';
-import { Publisher, type PublisherOptions } from '../processes/publishing/publisher.js';
-import {
+import type { PublisherOptions } from '../processes/publishing/publisher.js';
+import type {
   PublishingService,
-  type PublishingServiceOptions,
+  PublishingServiceOptions,
 } from '../processes/publishing/publishing-service.js';
-import { createMediaFetcher } from '../processes/publishing/media-fetcher.js';
-import { accountRemovalProcess, consumeAccountRemovals } from '../processes/publishing/account-removal.js';
+import { Metrics } from '../infra/metrics/metrics.js';
+import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
-import { createAuthRoutes } from './auth/routes.js';
-import { createStorageRoutes } from './storage/routes.js';
-import { createSandboxRoutes } from './sandbox/routes.js';
+import { MembershipDirectory } from './auth/memberships.js';
 import type { RouteServices } from './shared/services.js';
-import { userRoutes } from './users/routes.js';
-import { tagRoutes } from './tags/routes.js';
-import { postGroupRoutes } from './post-groups/routes.js';
-import { postRoutes } from './posts/routes.js';
-import { xPostRoutes } from './x-posts/routes.js';
-import { socialAccountRoutes } from './social-accounts/routes.js';
-import { TokenRefresher } from '../processes/social-accounts/token-refresher.js';
-import { oauthRoutes } from './social-accounts/oauth-routes.js';
-import { workspaceRoutes } from './workspaces/routes.js';
+import { composeSlices, type RunningWorker, type Slice, type SliceContext } from './shared/slice.js';
+import { slices } from './slices.js';
+import { PUBLISHING_WORKER } from './publishing/slice.js';
 
-export const allMigrations = {
-  ...eventStoreMigrations,
-  ...projectionEngineMigrations,
-  ...outboxMigrations,
-  ...processRunnerMigrations,
-  ...idempotencyMigrations,
-  ...slotClaimMigrations,
-  ...socialAccountTokenMigrations,
-  ...oauthStateMigrations,
-  ...sandboxMigrations,
-  ...publishingMigrations,
-  ...blueskyOAuthMigrations,
-};
+const composed = composeSlices(slices);
+
+/** Every slice's migrations in number order (a repeated key or number stops the start, see composeSlices). */
+export const allMigrations = composed.migrations;
 
 /** Every read model the API serves; each is rebuilt with `npm run cli -- projections rebuild <name>`. */
-export const projections: readonly Projection[] = [
-  workspacesProjection,
-  usersProjection,
-  tagsProjection,
-  postGroupsProjection,
-  socialAccountsProjection,
-];
+export const projections: readonly Projection[] = composed.projections;
 
-/** Process managers react to events; the publishing pipeline and notifications join here. */
-export const processManagers: readonly ProcessManager[] = [accountRemovalProcess];
+/** Process managers react to events. */
+export const processManagers: readonly ProcessManager[] = composed.processManagers;
 
 export interface RuntimeOptions {
   env: Env;
   logger: Logger;
   /** `server` runs projections, processes and the outbox; `cli` only writes and reads. */
   mode: 'server' | 'cli';
+  /** Replaces the slices of api/slices.ts (tests add one to show a slice is one registration). */
+  slices?: readonly Slice[];
   /** Replaces the registered projections (tests slow them down to prove read-your-writes). */
   projections?: readonly Projection[];
   /**
@@ -136,7 +101,9 @@ export interface Runtime {
   /** The publishing clock and workers (server mode, once started). */
   publishing: PublishingService | null;
   app: ReturnType<typeof createApp>;
-  /** Starts projections, processes and the outbox dispatcher (server mode). */
+  /** Prometheus metrics of this process (`/metrics`). */
+  metrics: Metrics;
+  /** Starts the slices' background workers in slice order: projections, processes, outbox, … (server mode). */
   startBackground(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -156,7 +123,7 @@ export async function resolveDatabase(
   if (mode === 'cli') {
     // A running server's database is shared rather than started twice on one data directory.
     const running = await findRunningPostgres(dataDir);
-    if (running) return { url: embeddedUrl(running.port, 'app') };
+    if (running) return { url: await runningEmbeddedUrl(dataDir, running, 'app') };
   }
   logger.info({ dataDir }, 'starting embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres({
@@ -239,7 +206,10 @@ async function createStorage(env: Env): Promise<ObjectStorage> {
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { env, logger, mode } = options;
-  const projectionList = options.projections ?? projections;
+  // Checked before anything starts: two slices claiming one migration number stop the start here.
+  const sliceList = options.slices ?? slices;
+  const parts = options.slices ? composeSlices(sliceList) : composed;
+  const projectionList = options.projections ?? parts.projections;
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse())
@@ -254,7 +224,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       applicationName: `social-publishing-${mode}`,
     });
     stops.push(() => database.close());
-    await migrateToLatest(database.db, allMigrations);
+    await migrateToLatest(database.db, parts.migrations);
 
     const eventStore = await createEventStore(env, database);
     stops.push(() => eventStore.close());
@@ -271,14 +241,41 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         : null;
     if (bus) stops.push(() => bus.close());
     const storage = await createStorage(env);
-    const auth = await createAuthService(authOptionsFromEnv(env));
+    // The role in a workspace is checked on every request, cached briefly (see api/auth/memberships.ts).
+    const memberships = new MembershipDirectory({
+      load: (userId, orgId) => findMembershipRole(database.db, userId, orgId),
+      ...(mode === 'server' ? { url: database.url } : {}),
+    });
+    stops.push(() => memberships.close());
+    const auth = await createAuthService(authOptionsFromEnv(env, { currentRole: memberships.roleOf }));
 
+    const metrics = new Metrics();
+    metrics.readGaugesFrom({
+      projectionLag: async () =>
+        (
+          await projectionStatus(
+            { db: database.db, eventStore, projections: projectionList },
+            { lagCap: 1000 },
+          )
+        )
+          .filter((p) => p.status === 'serving')
+          .map((p) => ({ projection: p.name, events: p.lagEvents, seconds: p.lagMs / 1000 })),
+      outbox: async () => {
+        const row = (
+          await sql<{ depth: string; oldest: number | null }>`
+            select count(*) as depth, extract(epoch from now() - min(created_at))::float8 as oldest
+            from outbox where dispatched_at is null`.execute(database.db)
+        ).rows[0];
+        return { depth: Number(row?.depth ?? 0), oldestSeconds: row?.oldest ?? 0 };
+      },
+    });
     const waiter =
       mode === 'server' ? new ProjectionWaiter({ db: database.db, eventStore, url: database.url }) : null;
     if (waiter) stops.push(() => waiter.close());
     const commands: CommandDeps = {
       eventStore,
       readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+      metrics,
       // Named, so that a projection without a serving generation yet counts as not caught up.
       ...(waiter
         ? {
@@ -329,12 +326,35 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       accounts,
     };
     const owner = `${os.hostname()}:${process.pid}`;
+    const context: SliceContext = {
+      env,
+      logger,
+      mode,
+      database,
+      readModels,
+      eventStore,
+      bus,
+      storage,
+      auth,
+      commands,
+      idempotency,
+      connectors,
+      accounts,
+      tokenCipher,
+      metrics,
+      services,
+      publicBaseUrl: publicBaseUrl(env),
+      options,
+    };
+    /** Workers of the slices that run in this process, by name, once started. */
+    const running = new Map<string, RunningWorker>();
 
-    let background: { started: boolean; runner?: ProjectionRunner } = { started: false };
+    let background = { started: false };
     const app = createApp({
       logger,
       config: { bodyLimitBytes: env.BODY_LIMIT_BYTES, publicBaseUrl: publicBaseUrl(env) },
       auth,
+      metrics: { registry: metrics, ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}) },
       readiness: async () => {
         const checks: Record<string, { ok: boolean; detail?: string }> = {};
         try {
@@ -348,38 +368,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           : { ok: false, detail: 'projection runner not running' };
         return { ok: Object.values(checks).every((c) => c.ok), checks };
       },
-      routes: [
-        workspaceRoutes(services),
-        userRoutes(services),
-        tagRoutes(services),
-        postGroupRoutes(services),
-        postRoutes(services),
-        xPostRoutes(services),
-        socialAccountRoutes(services),
-        oauthRoutes(services),
-        createAuthRoutes({
-          auth,
-          lookupMembership: async (userId, orgId) => {
-            const role = await findMembershipRole(readModels, userId, orgId);
-            return role && isRole(role) ? role : null;
-          },
-        }),
-        ...(storage instanceof LocalObjectStorage
-          ? [
-              (a: ReturnType<typeof createApp>) =>
-                void a.route('/', createStorageRoutes(storage, { maxUploadBytes: 512 * 1024 * 1024 })),
-            ]
-          : []),
-        (a: ReturnType<typeof createApp>) =>
-          void a.route(
-            '/',
-            createSandboxRoutes({
-              db: database.db,
-              publicBaseUrl: publicBaseUrl(env),
-              sandboxPlatforms: sandboxPlatforms(env),
-            }),
-          ),
-      ],
+      routes: sliceList.flatMap((slice) => slice.routes?.(context) ?? []),
     });
 
     const runtime: Runtime = {
@@ -397,91 +386,31 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       connectors,
       accounts,
       tokenCipher,
-      publishing: null,
+      get publishing() {
+        return (running.get(PUBLISHING_WORKER) as PublishingService | undefined) ?? null;
+      },
       app,
+      metrics,
       async startBackground() {
         if (background.started) return;
-        const runner = new ProjectionRunner({
-          db: database.db,
-          eventStore,
+        const workerContext = {
+          ...context,
+          owner,
           projections: projectionList,
-          logger,
-          owner,
-        });
-        await runner.start();
-        stops.push(() => runner.stop());
-        const processes = new ProcessRunner({
-          db: database.db,
-          eventStore,
-          processes: processManagers,
-          owner,
-          logger,
-        });
-        await processes.start();
-        stops.push(() => processes.stop());
-        if (bus) {
-          const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
-          await dispatcher.start();
-          stops.push(() => dispatcher.stop());
-          const removals = await consumeAccountRemovals(bus, commands);
-          stops.push(() => removals.stop());
-          const seams = options.publishing ?? {};
-          const publishing = new PublishingService({
-            db: readModels,
-            bus,
-            logger,
-            owner,
-            publisher: new Publisher({
-              commands,
-              connectors,
-              accounts,
-              fetchMedia: createMediaFetcher({ storage, publicBaseUrl: publicBaseUrl(env) }),
-              settings: {
-                maxAttempts: env.PUBLISH_MAX_ATTEMPTS,
-                retryBaseMs: env.PUBLISH_RETRY_BASE_MS,
-                retryMaxMs: env.PUBLISH_RETRY_MAX_MS,
-                callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
-                staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
-                pollIntervalMs: env.PUBLISH_POLL_INTERVAL_MS,
-                pendingTimeoutMs: env.PUBLISH_PENDING_TIMEOUT_MS,
-              },
-              logger,
-              ...(seams.now ? { now: seams.now } : {}),
-              ...(seams.random ? { random: seams.random } : {}),
-              ...(seams.hooks ? { hooks: seams.hooks } : {}),
-            }),
-            sweepIntervalMs: env.PUBLISH_SWEEP_INTERVAL_MS,
-            leaseTtlMs: env.PUBLISH_LEASE_TTL_MS,
-            staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
-            redispatchMs: env.PUBLISH_REDISPATCH_MS,
-            concurrency: env.PUBLISH_CONCURRENCY,
-            ackWaitMs: env.PUBLISH_CALL_TIMEOUT_MS * 2 + 10_000,
-            ...(seams.sweep !== undefined ? { sweep: seams.sweep } : {}),
-            ...(seams.work !== undefined ? { work: seams.work } : {}),
-            ...(seams.onJobDone ? { onJobDone: seams.onJobDone } : {}),
-            ...(seams.now ? { now: seams.now } : {}),
-          });
-          await publishing.start();
-          stops.push(() => publishing.stop());
-          runtime.publishing = publishing;
+          processManagers: parts.processManagers,
+        };
+        for (const slice of sliceList) {
+          for (const worker of slice.workers ?? []) {
+            const instance = await worker.start(workerContext);
+            if (!instance) continue;
+            running.set(worker.name, instance);
+            stops.push(async () => {
+              running.delete(worker.name);
+              await instance.stop();
+            });
+          }
         }
-        const tokenRefresher = new TokenRefresher({
-          db: readModels,
-          tokenCipher,
-          commands,
-          connectors,
-          logger,
-        });
-        await tokenRefresher.start();
-        stops.push(() => tokenRefresher.stop());
-        const sweep = setInterval(() => {
-          idempotency
-            .purgeOlderThan(24)
-            .catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
-        }, 3_600_000);
-        sweep.unref();
-        stops.push(async () => clearInterval(sweep));
-        background = { started: true, runner };
+        background = { started: true };
       },
       async stop() {
         background = { started: false };

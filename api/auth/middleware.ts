@@ -26,7 +26,10 @@ function challenge(params: Record<string, string>): string {
   return parts.length > 0 ? `Bearer ${parts.join(', ')}` : 'Bearer';
 }
 
-/** Requires a valid bearer token and puts its Principal on the context; 401 otherwise. */
+/**
+ * Requires a valid bearer token and puts its Principal on the context; 401 otherwise, also for a token of a
+ * workspace the user is no longer an active member of (the role comes from the membership, not the token).
+ */
 export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> {
   const base = options.challengeParams ?? {};
   return async function authenticateMiddleware(c, next) {
@@ -77,7 +80,8 @@ export function requireWorkspace(
     if (principal.orgId === null) {
       throw new Forbidden('This token is not scoped to a workspace; exchange it at POST /v1/auth/token');
     }
-    const orgId = c.req.param(param);
+    // Lower-cased like every id at the edge (token ids are lower case already).
+    const orgId = c.req.param(param)?.toLowerCase();
     if (orgId !== undefined && orgId !== principal.orgId) {
       throw new Forbidden('This token does not give access to that workspace');
     }

@@ -5,7 +5,9 @@ import { NotFound } from '../../domain/shared/errors.js';
 import { roles, type Role } from '../../domain/workspaces/roles.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
+import { preventCaching } from '../platform/no-store.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { canonicalUuid } from '../shared/params.js';
 import type { AuthService } from './auth-service.js';
 import { principalOf, secured } from './middleware.js';
 
@@ -16,7 +18,7 @@ export interface AuthRoutesDeps {
 }
 
 export const TokenExchangeRequest = z
-  .strictObject({ orgId: z.uuid().openapi({ description: 'Workspace the new token is scoped to' }) })
+  .strictObject({ orgId: canonicalUuid().openapi({ description: 'Workspace the new token is scoped to' }) })
   .openapi('TokenExchangeRequest');
 
 export const AccessToken = z
@@ -38,11 +40,13 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
     ...secured({ auth: deps.auth, workspace: false }),
     method: 'post',
     path: '/v1/auth/token',
+    operationId: 'exchangeToken',
     tags: ['auth'],
     summary: 'Exchange the bearer token for one scoped to another workspace of the same user',
     description:
       'The new token carries the role and permissions the user holds in that workspace. A workspace the ' +
-      'user does not belong to answers 404, whether or not it exists.',
+      'user does not belong to answers 404, whether or not it exists. The new token belongs to the same ' +
+      'session as the one exchanged and expires at the end of that session at the latest.',
     request: { body: jsonBody(TokenExchangeRequest) },
     responses: {
       200: jsonResponse(dataOf(AccessToken), 'A token scoped to the requested workspace'),
@@ -53,6 +57,8 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
   const jwks = createRoute({
     method: 'get',
     path: '/.well-known/jwks.json',
+    operationId: 'getJwks',
+    security: [],
     tags: ['auth'],
     summary: "Public keys of this service's access tokens",
     responses: { 200: jsonResponse(Jwks, 'JSON Web Key Set') },
@@ -64,11 +70,14 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
       const { orgId } = c.req.valid('json');
       const role = await deps.lookupMembership(principal.userId, orgId);
       if (role === null) throw new NotFound('Workspace not found');
+      preventCaching(c); // a token: never kept by a browser or proxy, whatever the app-wide default
       const issued = await deps.auth.issueAccessToken({
         userId: principal.userId,
         ...(principal.email !== undefined ? { email: principal.email } : {}),
         orgId,
         role,
+        // The same session: exchanging renews the token, never the session.
+        session: principal.session,
       });
       return c.json(
         {

@@ -5,7 +5,13 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { AppError, TooManyRequests, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
+import {
+  AppError,
+  InvalidFields,
+  TooManyRequests,
+  ValidationError,
+  type ErrorDetail,
+} from '../../domain/shared/errors.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AppEnv } from './app-env.js';
 
@@ -122,6 +128,20 @@ export const defaultHook: Hook<unknown, AppEnv, string, undefined> = (result) =>
   );
 };
 
+/**
+ * Where a request carries a field the domain names (InvalidFields): every write takes the domain's fields in its
+ * JSON body under the same names, except the settings a post PATCH takes at the top level, which the domain
+ * names as the command's payload patch (`payloadPatch.poll.options` arrived as `body.poll.options`).
+ */
+export function requestPathOf(domainPath: string): string {
+  return `body.${domainPath.replace(/^payloadPatch\./, '')}`;
+}
+
+function detailsOf(error: AppError): ErrorDetail[] | undefined {
+  if (!(error instanceof InvalidFields) || error.details === undefined) return error.details;
+  return error.details.map((d) => ({ path: requestPathOf(d.path), message: d.message }));
+}
+
 /** Maps an error the platform does not know (e.g. WrongExpectedVersion) to an AppError, or passes. */
 export type ErrorMapper = (error: unknown) => AppError | undefined;
 
@@ -139,7 +159,8 @@ function render(error: unknown, mappers: readonly ErrorMapper[]): Rendered | und
   if (error instanceof AppError) {
     const body: Record<string, unknown> = { error: error.message };
     if (error.code !== undefined) body.code = error.code;
-    if (error.details !== undefined && error.details.length > 0) body.details = error.details;
+    const details = detailsOf(error);
+    if (details !== undefined && details.length > 0) body.details = details;
     const headers: Record<string, string> = {};
     if (error instanceof TooManyRequests) {
       const seconds = Math.max(0, Math.ceil(error.retryAfterSeconds));

@@ -1,9 +1,15 @@
 // The machine-readable description at /v1/openapi.json (OpenAPI 3.1, generated from the same route
-// definitions that validate requests) and the reference page at /docs rendered from it.
+// definitions that validate requests) and the reference page at /docs (Swagger UI, served from here).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { bearerSchemeName } from '../auth/middleware.js';
 import type { AppEnv } from './app-env.js';
-import { renderDocsPage } from './docs-page.js';
+import {
+  docsAsset,
+  docsAssets,
+  docsContentSecurityPolicy,
+  docsStartScript,
+  renderDocsPage,
+} from './docs-page.js';
 
 export const apiTitle = 'Social Publishing API';
 export const apiVersion = '1.0.0';
@@ -39,6 +45,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiO
 const openApiRoute = createRoute({
   method: 'get',
   path: '/v1/openapi.json',
+  operationId: 'getOpenApiDocument',
+  security: [],
   tags: ['openapi'],
   summary: 'This document (OpenAPI 3.1)',
   responses: {
@@ -52,8 +60,10 @@ const openApiRoute = createRoute({
 const docsRoute = createRoute({
   method: 'get',
   path: '/docs',
+  operationId: 'getApiReference',
+  security: [],
   tags: ['openapi'],
-  summary: 'Human-readable API reference',
+  summary: 'API reference (Swagger UI, with try-it-out)',
   responses: {
     200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } },
   },
@@ -69,13 +79,29 @@ export function registerOpenApiRoutes(app: OpenAPIHono<AppEnv>, options: OpenApi
   const getDocument = () => (document ??= buildOpenApiDocument(app, options));
 
   app.openapi(openApiRoute, (c) => c.json(getDocument() as unknown as Record<string, unknown>, 200));
+  const csp = docsContentSecurityPolicy(
+    options.publicBaseUrl ? new URL(options.publicBaseUrl).origin : undefined,
+  );
   app.openapi(docsRoute, (c) => {
-    page ??= renderDocsPage(getDocument());
-    // The page needs no script at all; say so, so an injected one would not run.
-    c.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    );
+    page ??= renderDocsPage(getDocument().info.title);
+    c.header('Content-Security-Policy', csp);
     return c.html(page, 200);
+  });
+  // The page's own script and the renderer's files: not API operations, so not in the document.
+  app.get('/docs/start.js', (c) =>
+    c.body(docsStartScript, 200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+    }),
+  );
+  app.get('/docs/assets/:name', async (c) => {
+    const name = c.req.param('name');
+    const bytes = await docsAsset(name);
+    if (!bytes) return c.json({ error: 'Not found' }, 404);
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': docsAssets[name]!,
+      'cache-control': 'public, max-age=86400',
+      'x-content-type-options': 'nosniff',
+    });
   });
 }

@@ -2,6 +2,7 @@
 // post endpoints, typed once in zod: requests are validated and the OpenAPI document generated from these.
 import { z } from '@hono/zod-openapi';
 import { groupStatuses, postStatuses, rejectReasons } from '../../domain/post-groups/post-group.js';
+import { inputLimits } from '../../domain/post-groups/content-rules.js';
 import { platforms, replySettingsValues } from '../../domain/post-groups/post-content.js';
 import { timezoneSchema } from '../shared/params.js';
 
@@ -21,7 +22,7 @@ const imageItemShape = {
   sizeBytes: z.number().int().min(0),
   width: z.number().int().min(1).optional(),
   height: z.number().int().min(1).optional(),
-  altText: z.string().max(5000).optional(),
+  altText: z.string().max(inputLimits.altText).optional(),
 };
 const imageItemSchema = z.object(imageItemShape).strict();
 
@@ -58,8 +59,8 @@ export const mediaAssetSchema = z
 
 export const redditSettingsSchema = z
   .object({
-    subreddit: z.string(),
-    title: z.string(),
+    subreddit: z.string().max(inputLimits.subreddit),
+    title: z.string().max(inputLimits.redditTitle),
     flairId: z.string().max(100).optional(),
     nsfw: z.boolean().optional(),
     spoiler: z.boolean().optional(),
@@ -67,7 +68,7 @@ export const redditSettingsSchema = z
   .strict();
 export const youtubeSettingsSchema = z
   .object({
-    title: z.string().optional(),
+    title: z.string().max(inputLimits.youtubeTitle).optional(),
     privacyStatus: z.enum(['public', 'unlisted', 'private']).optional(),
     madeForKids: z.boolean().optional(),
   })
@@ -80,7 +81,10 @@ export const tiktokSettingsSchema = z
   })
   .strict();
 export const pollSchema = z
-  .object({ options: z.array(z.string()), durationMinutes: z.number().int() })
+  .object({
+    options: z.array(z.string().max(inputLimits.pollOption)).max(inputLimits.pollOptions),
+    durationMinutes: z.number().int(),
+  })
   .strict()
   .openapi({ description: 'X poll: 2 to 4 options of up to 25 characters, 5 to 10,080 minutes' });
 
@@ -89,7 +93,7 @@ export const platformPayloadSchema = z
     reddit: redditSettingsSchema.optional(),
     youtube: youtubeSettingsSchema.optional(),
     tiktok: tiktokSettingsSchema.optional(),
-    thread: z.array(z.string()).max(100).optional(),
+    thread: z.array(z.string().max(inputLimits.threadItem)).max(inputLimits.threadItems).optional(),
     quoteTweetUrl: z.string().max(2048).optional(),
     communityUrl: z.string().max(2048).optional(),
     replySettings: replySettingsSchema.optional(),
@@ -173,7 +177,7 @@ export const groupWithPostsSchema = z
 
 const title = z.string().trim().min(1).max(300);
 const shortText = z.string().trim().max(500);
-const contentText = z.string().max(100_000);
+const contentText = z.string().max(inputLimits.contentText);
 const tagIds = z.array(z.uuid()).max(50);
 
 /** What every new post carries, in post groups and drafts alike. */

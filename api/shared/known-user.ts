@@ -1,5 +1,7 @@
 // Users of an external identity provider exist here from their first request on: registered by their
 // e-mail claim under the id derived from the provider's subject. Users of our own tokens always exist.
+// Registering claims the address (grants by e-mail go to its holder), so only an address the provider
+// verified counts: the principal carries no other (auth-service.ts).
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { registerUser, userStream } from '../../commands/users/user-commands.js';
@@ -15,7 +17,7 @@ export async function ensureKnownUser(c: Context<AppEnv>, services: RouteService
   const email = z.email().safeParse(principal.email);
   if (!email.success) {
     throw new Forbidden(
-      "The identity provider's token carries no e-mail address; one is needed to create your account",
+      "The identity provider's token carries no verified e-mail address; one is needed to create your account",
     );
   }
   await registerUser(

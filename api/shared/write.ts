@@ -1,67 +1,49 @@
-// Glue between a write route and the command path: command metadata from the request, and the
-// Idempotency-Key header handled the same way on every write endpoint.
+// Glue between a write route and the write use cases: what the request tells the write pipeline (tracing id,
+// time, the Idempotency-Key and the request it must be reused with), and the replay header on the answer.
 import type { Context } from 'hono';
-import {
-  hashRequest,
-  parseIdempotencyKey,
-  type IdempotencyRequest,
-  type StoredResponse,
-} from '../../commands/shared/idempotency.js';
-import { runIdempotent, type RecordResponse } from '../../commands/shared/idempotent.js';
+import { hashRequest } from '../../commands/shared/idempotency.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
+import { writeMetadata, type WriteRequest, type Written } from '../../commands/shared/write-pipeline.js';
+import { callerOf } from '../auth/caller.js';
 import type { AppEnv } from '../platform/app-env.js';
 import type { RouteServices } from './services.js';
 
-export function commandMetadata(c: Context<AppEnv>, services: RouteServices): CommandMetadata {
-  const principal = c.get('principal');
-  return {
-    orgId: principal.orgId,
-    actor: principal.userId,
+/** The metadata of commands a route runs outside the write use cases (registering an external user). */
+export function commandMetadata(c: Context<AppEnv>, services: Pick<RouteServices, 'now'>): CommandMetadata {
+  return writeMetadata(callerOf(c), {
     correlationId: c.get('requestId'),
-    causationId: null,
     now: (services.now?.() ?? new Date()).toISOString(),
-  };
+  });
 }
 
-export interface WriteContext {
-  /** Stores the response with the append; pass it to the command's sideWrite. */
-  record: RecordResponse | undefined;
-  /** Seed for ids derived from the key, so a retried request creates the same resources. */
-  idempotencySeed: string | undefined;
-}
-
-function idempotencyRequest(c: Context<AppEnv>, body: unknown): IdempotencyRequest | undefined {
-  const key = parseIdempotencyKey(c.req.header('idempotency-key'));
-  if (!key) return undefined;
+/**
+ * The write request of this HTTP request: `body` is what the Idempotency-Key must be reused with (with the
+ * method and path), `status` the success status the route answers with.
+ */
+export function writeRequest(
+  c: Context<AppEnv>,
+  services: Pick<RouteServices, 'now'>,
+  body: unknown,
+  status: 200 | 201 = 200,
+): WriteRequest {
+  const key = c.req.header('idempotency-key');
   return {
-    scope: c.get('principal').userId,
-    key,
-    requestHash: hashRequest(c.req.method, new URL(c.req.url).pathname, body),
+    correlationId: c.get('requestId'),
+    now: (services.now?.() ?? new Date()).toISOString(),
+    ...(key !== undefined
+      ? {
+          idempotency: {
+            key,
+            requestHash: hashRequest(c.req.method, new URL(c.req.url).pathname, body),
+            status,
+          },
+        }
+      : {}),
   };
 }
 
-/** The answer a keyed write finally gave (after a wait that followed its append) becomes the one replayed. */
-export async function amendIdempotentResponse(
-  c: Context<AppEnv>,
-  services: RouteServices,
-  body: unknown,
-  response: StoredResponse,
-): Promise<void> {
-  const request = idempotencyRequest(c, body);
-  if (request) await services.idempotency.amend(request, response);
-}
-
-/** Runs a write once per Idempotency-Key and answers with the (first) response. */
-export async function idempotentWrite(
-  c: Context<AppEnv>,
-  services: RouteServices,
-  body: unknown,
-  execute: (ctx: WriteContext) => Promise<{ response: StoredResponse; appended: boolean }>,
-): Promise<Response> {
-  const request = idempotencyRequest(c, body);
-  const result = await runIdempotent(services.idempotency, request, (record) =>
-    execute({ record, idempotencySeed: request ? `${request.scope}:${request.key}` : undefined }),
-  );
-  if (result.replayed) c.header('Idempotent-Replayed', 'true');
-  return c.json(result.body as object, result.status as 200);
+/** A write's output, marking a replayed answer with `Idempotent-Replayed: true`. */
+export function answered<Output>(c: Context<AppEnv>, written: Written<Output>): Output {
+  if (written.replayed) c.header('Idempotent-Replayed', 'true');
+  return written.output;
 }

@@ -1,41 +1,46 @@
-// Connecting social accounts: oauth/start, the platforms' callbacks (no bearer), Bluesky app passwords,
-// LinkedIn page choices and the Bluesky client metadata document. Connected accounts go through the commands.
-import { createHash, randomBytes } from 'node:crypto';
+// Connecting social accounts: oauth/start (binds the authorization to the caller's browser with a cookie), our
+// begin URL (only that browser is sent on to the platform)
+// and the platforms' callbacks (no bearer), Bluesky app passwords, LinkedIn page choices and the Bluesky client
+// metadata document. Connected accounts go through the commands.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { CookieOptions } from 'hono/utils/cookie';
+import {
+  blueskyHandleOf,
+  connectBlueskyAccount,
+  connectLinkedinPages,
+  connectorFailure,
+  listLinkedinPages,
+  newSecret,
+  startOAuth,
+  type ConnectionDeps,
+} from '../../commands/social-accounts/connection-use-cases.js';
 import {
   connectSocialAccounts,
   socialAccountDeps,
-  type SocialAccountView,
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
 import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
-import {
-  Forbidden,
-  NotFound,
-  ServiceUnavailable,
-  ValidationError,
-  type AppError,
-  type ErrorDetail,
-} from '../../domain/shared/errors.js';
+import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
 import { permissionsOf, isRole } from '../../domain/workspaces/roles.js';
 import { blueskyClientMetadata } from '../../infra/connectors/bluesky/client-metadata.js';
-import { isConnectorError, type PlatformConnector } from '../../infra/connectors/port.js';
-import type { Logger } from '../../infra/logging/logger.js';
 import {
+  authorizationLifetimeMinutes,
   OAuthStateStore,
+  secretDigest,
   type LinkedinTarget,
   type PendingAuthorization,
 } from '../../infra/social-accounts/oauth-state-store.js';
 import { findMembershipRole } from '../../projections/workspaces/queries.js';
+import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
-import { errorResponses } from '../platform/errors.js';
+import { errorResponses, zodDetails } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata, idempotentWrite } from '../shared/write.js';
-import { keyedWriteOptions, okAnswer } from './answers.js';
+import { answered, writeRequest } from '../shared/write.js';
 import {
   blueskyConnectBody,
   callbackQuery,
@@ -50,64 +55,74 @@ import {
 } from './oauth-schemas.js';
 import { socialAccountSchema } from './schemas.js';
 
+/** The callback family: every platform, plus LinkedIn pages (the spec's table and the ones it leaves out). */
+const callbackNames = [
+  'bluesky',
+  'facebook',
+  'instagram',
+  'linkedin',
+  'linkedin-pages',
+  'reddit',
+  'x',
+  'threads',
+  'tiktok',
+  'youtube',
+] as const;
+type CallbackName = (typeof callbackNames)[number];
+
+/** A callback name in operationIds: `beginXOAuth`, `completeLinkedinPagesOAuth`. */
+const operationNames: Record<CallbackName, string> = {
+  bluesky: 'Bluesky',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  linkedin: 'Linkedin',
+  'linkedin-pages': 'LinkedinPages',
+  reddit: 'Reddit',
+  x: 'X',
+  threads: 'Threads',
+  tiktok: 'Tiktok',
+  youtube: 'Youtube',
+};
+
+/** An authorization's path segment: its platform, or `linkedin-pages` for LinkedIn pages. */
+function callbackNameOf(platform: Platform, linkedinTarget?: LinkedinTarget | null): CallbackName {
+  return platform === 'linkedin' && linkedinTarget === 'page' ? 'linkedin-pages' : platform;
+}
+
+/** Which authorizations a callback or begin path serves: its platform and, for LinkedIn, the target. */
+function authorizationsOf(name: CallbackName): { platform: Platform; linkedinTarget?: LinkedinTarget } {
+  if (name === 'linkedin-pages') return { platform: 'linkedin', linkedinTarget: 'page' };
+  if (name === 'linkedin') return { platform: 'linkedin', linkedinTarget: 'profile' };
+  return { platform: name };
+}
+
 /** Where a platform sends the user back; LinkedIn pages have a callback of their own (the spec's table). */
 export function oauthCallbackUrl(
   publicBaseUrl: string,
   platform: Platform,
   linkedinTarget?: LinkedinTarget,
 ): string {
-  const name = platform === 'linkedin' && linkedinTarget === 'page' ? 'linkedin-pages' : platform;
-  return `${publicBaseUrl}/v1/marketing/oauth/${name}/callback`;
-}
-
-/** 503 `platform_not_configured` naming the environment variables a live connector still needs. */
-function requireConfigured(connector: PlatformConnector): void {
-  const missing = connector.missingConfiguration();
-  if (missing.length === 0) return;
-  throw new ServiceUnavailable(
-    `${platformNames[connector.platform]} is not configured on this server: set ${missing.join(', ')}`,
-    'platform_not_configured',
-    missing.map((name) => ({ path: `env.${name}`, message: 'not set' })),
-  );
+  return `${publicBaseUrl}/v1/marketing/oauth/${callbackNameOf(platform, linkedinTarget)}/callback`;
 }
 
 /**
- * A failed platform call as the spec's error body. The connector's own message stays out of the answer and the
- * log: platforms echo request parameters in error texts, and those may include a code or a token.
+ * The cookie binding an authorization to the browser that started it (set by oauth/start's answer): one per state (two
+ * authorizations in one browser do not clash), named after a prefix of the state's digest, holding a random
+ * nonce whose digest the pending authorization keeps. HttpOnly; SameSite=Lax, which a top-level GET redirect
+ * from the platform still carries; scoped to the platform's OAuth path as the browser sees it (under
+ * PUBLIC_BASE_URL's own path); Secure, with the `__Secure-` prefix, when PUBLIC_BASE_URL is https.
  */
-function connectorFailure(platform: Platform, error: unknown, logger: Logger | undefined): AppError {
-  if (!isConnectorError(error)) throw error;
-  logger?.warn(
-    { platform, kind: error.kind, status: error.details.status, platformCode: error.details.platformCode },
-    'platform call failed while connecting an account',
-  );
-  const name = platformNames[platform];
-  switch (error.kind) {
-    case 'rate_limited':
-      return new ServiceUnavailable(
-        `${name} is limiting requests; try again in a few minutes`,
-        'platform_rate_limited',
-      );
-    case 'auth':
-    case 'permanent':
-      return new ServiceUnavailable(
-        `${name} refused the authorization; start connecting the account again`,
-        'platform_authorization_failed',
-      );
-    case 'retryable':
-    case 'unknown_outcome':
-      return new ServiceUnavailable(`${name} did not answer; try again`, 'platform_unavailable');
-  }
-}
-
-/** PKCE S256 (RFC 7636): a 64-character verifier and its SHA-256 challenge. */
-function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(48).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-function newSecret(): string {
-  return randomBytes(32).toString('base64url');
+function browserCookie(publicBaseUrl: string, state: string, name: CallbackName) {
+  const base = new URL(publicBaseUrl);
+  const secure = base.protocol === 'https:';
+  const options: CookieOptions = {
+    path: `${base.pathname.replace(/\/$/, '')}/v1/marketing/oauth/${name}/`,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure,
+    ...(secure ? { prefix: 'secure' as const } : {}),
+  };
+  return { name: `oauth_${secretDigest(state).slice(0, 16)}`, options };
 }
 
 const accountsResponse = (description: string) =>
@@ -129,14 +144,33 @@ const callbackResult = z
       redirectUri: z.string(),
     }),
     z.object({
-      status: z.enum(['denied', 'error']),
+      status: z.literal('denied'),
       platform: z.string(),
-      error: z.string(),
+      error: z.string().openapi({ description: "The platform's error code", example: 'access_denied' }),
       errorDescription: z.string().nullable(),
       redirectUri: z.string(),
     }),
+    z.object({
+      status: z.literal('error'),
+      platform: z.string(),
+      error: z.string().openapi({
+        description:
+          "The platform's error code, or ours when the callback matches no authorization it may complete (nothing " +
+          'is connected or used up): `invalid_state` (unknown, expired, already used, or for another callback), ' +
+          '`invalid_request` (neither code nor error, or a malformed query), `browser_mismatch` (started in ' +
+          'another browser: only the one that called oauth/start may finish it)',
+        example: 'invalid_state',
+      }),
+      errorDescription: z.string().nullable(),
+      redirectUri: z.string().nullable().openapi({
+        description: 'As given to oauth/start; null when the callback names no open authorization',
+      }),
+    }),
   ])
   .openapi('OAuthCallbackResult');
+
+/** Why a callback completes nothing, as the `error` of a 200 `status: error` answer. */
+type CallbackRefusal = 'invalid_state' | 'invalid_request' | 'browser_mismatch';
 
 /** What a callback ends in, before the redirectUri every answer carries. */
 type CallbackOutcome<R = z.infer<typeof callbackResult>> = R extends unknown ? Omit<R, 'redirectUri'> : never;
@@ -148,10 +182,23 @@ const startRouteDef = createRoute({
   ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/accounts/{platform}/oauth/start',
+  operationId: 'startOAuth',
   summary: 'Start connecting an account: the URL to send the user to, and the single-use state',
+  description:
+    "Call it from the browser that will go through the authorization (the web app, with the user's token): " +
+    'the answer sets an HttpOnly cookie that binds the authorization to that browser. `authorizationUrl` ' +
+    'opened in any other browser (a forwarded link) answers 403 and connects nothing.',
   request: { params: platformParams, body: jsonBody(oauthStartBody) },
   responses: {
-    200: jsonResponse(dataOf(oauthStartResult), 'Where to send the user'),
+    200: {
+      ...jsonResponse(dataOf(oauthStartResult), 'Where to send the user'),
+      headers: {
+        'Set-Cookie': {
+          description: 'The browser binding: `oauth_<id>=<nonce>`, HttpOnly, SameSite=Lax, on the OAuth path',
+          schema: { type: 'string' },
+        },
+      },
+    },
     ...errorResponses(400, 401, 403, 413, 503),
   },
 });
@@ -160,6 +207,7 @@ const blueskyConnectRouteDef = createRoute({
   ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/accounts/bluesky/connect',
+  operationId: 'connectBlueskyAccount',
   summary: 'Connect a Bluesky account with an app password (the password is used once and never kept)',
   request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(blueskyConnectBody) },
   responses: {
@@ -172,6 +220,7 @@ const pagesListRouteDef = createRoute({
   ...managingAccounts,
   method: 'get',
   path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
+  operationId: 'listLinkedinPages',
   summary: 'The LinkedIn pages a pending choice offers',
   request: { params: orgParams, query: linkedinPagesQuery },
   responses: {
@@ -184,6 +233,7 @@ const pagesConnectRouteDef = createRoute({
   ...managingAccounts,
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
+  operationId: 'connectLinkedinPages',
   summary: 'Connect the LinkedIn pages picked from a pending choice',
   request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(linkedinPagesBody) },
   responses: {
@@ -195,6 +245,8 @@ const pagesConnectRouteDef = createRoute({
 const clientMetadataRouteDef = createRoute({
   method: 'get',
   path: '/v1/marketing/oauth/bluesky/client-metadata',
+  operationId: 'getBlueskyClientMetadata',
+  security: [],
   tags: ['oauth'],
   summary: 'Client metadata document for AT Protocol OAuth (its URL is the client_id)',
   responses: {
@@ -202,31 +254,52 @@ const clientMetadataRouteDef = createRoute({
   },
 });
 
-/** The callback family: every platform, plus LinkedIn pages (the spec's table and the ones it leaves out). */
-const callbackNames = [
-  'bluesky',
-  'facebook',
-  'instagram',
-  'linkedin',
-  'linkedin-pages',
-  'reddit',
-  'x',
-  'threads',
-  'tiktok',
-  'youtube',
-] as const;
-type CallbackName = (typeof callbackNames)[number];
+const beginQuery = z.object({
+  state: z
+    .string()
+    .min(1)
+    .max(1024)
+    .openapi({ param: { name: 'state', in: 'query' }, description: 'The state oauth/start answered' }),
+});
+
+function beginRouteDef(name: CallbackName) {
+  return createRoute({
+    method: 'get',
+    path: `/v1/marketing/oauth/${name}/begin`,
+    operationId: `begin${operationNames[name]}OAuth`,
+    security: [],
+    tags: ['oauth'],
+    summary: `The authorizationUrl of oauth/start for ${name === 'linkedin-pages' ? 'LinkedIn (pages)' : platformNames[name]}: on to the platform, for the browser that started it (its oauth/start cookie) only`,
+    request: { query: beginQuery },
+    responses: {
+      302: {
+        description: "To the platform's authorization page",
+        headers: {
+          Location: { description: "The platform's authorization page", schema: { type: 'string' } },
+        },
+      },
+      ...errorResponses(400, 403),
+    },
+  });
+}
 
 function callbackRouteDef(name: CallbackName) {
   return createRoute({
     method: 'get',
     path: `/v1/marketing/oauth/${name}/callback`,
+    operationId: `complete${operationNames[name]}OAuth`,
+    security: [],
     tags: ['oauth'],
     summary: `Where ${name === 'linkedin-pages' ? 'LinkedIn (pages)' : platformNames[name]} sends the user back`,
     request: { query: name === 'linkedin' ? linkedinCallbackQuery : callbackQuery },
     responses: {
-      200: jsonResponse(dataOf(callbackResult), 'Connected, denied, or pages to choose from'),
-      ...errorResponses(400, 403, 503),
+      200: jsonResponse(
+        dataOf(callbackResult),
+        'Connected, pages to choose from, denied, or an error with its reason: an unknown, expired or used ' +
+          'state, a malformed callback, one from another browser, a starter who can no longer manage ' +
+          "accounts, the platform refusing or not answering (`error` is the stable code, e.g. 'invalid_state', " +
+          "'browser_mismatch', 'not_allowed', 'platform_authorization_failed', 'platform_unavailable')",
+      ),
     },
   });
 }
@@ -236,48 +309,98 @@ const denialCodes = /^(access_denied|user_denied|user_cancelled_login|user_cance
 
 type CallbackQuery = z.infer<typeof callbackQuery>;
 
+const startedElsewhere = () =>
+  new Forbidden(
+    'This authorization was started in another browser; start connecting the account again in this one',
+  );
+
+const unknownState = () =>
+  new ValidationError(
+    'Unknown, expired or already used state; start connecting the account again',
+    undefined,
+    [{ path: 'query.state', message: 'unknown, expired or already used' }],
+  );
+
+/**
+ * A callback that completes nothing: 200 `status: error` with a stable code, as every callback answers (the app
+ * reads one shape). Nothing is connected or used up; the state, if open, stays usable by its own browser.
+ */
+function refuseCallback(
+  c: Context<AppEnv>,
+  name: CallbackName,
+  error: CallbackRefusal,
+  errorDescription: string,
+  redirectUri: string | null,
+) {
+  c.get('logger')?.info({ callback: name, error }, 'OAuth callback refused');
+  const platform: Platform = name === 'linkedin-pages' ? 'linkedin' : name;
+  return c.json({ data: { status: 'error' as const, platform, error, errorDescription, redirectUri } }, 200);
+}
+
 export function oauthRoutes(services: RouteServices) {
   const store = new OAuthStateStore(services.readModels, services.tokenCipher);
+  // The callback answer hands redirectUri to the app to navigate to: only our own address and the web apps'.
+  const redirectOrigins = new Set([new URL(services.publicBaseUrl).origin, ...services.env.APP_ORIGINS]);
   const accounts = socialAccountDeps(services);
   const now = () => services.now?.() ?? new Date();
-
-  /** The open LinkedIn page choice of this member in this workspace; 404 otherwise. */
-  async function openPageChoice(choice: string, owner: { orgId: string; userId: string }) {
-    const pending = await store.findPageChoice(choice, owner);
-    if (!pending) throw new NotFound('No open LinkedIn page choice with this id');
-    return pending;
-  }
+  /** What the connection use cases need, with this request's logger. */
+  const connection = (c: Context<AppEnv>): ConnectionDeps => ({
+    ...accounts,
+    idempotency: services.idempotency,
+    oauthStates: store,
+    redirectOrigins,
+    callbackUrl: (platform, linkedinTarget) =>
+      oauthCallbackUrl(services.publicBaseUrl, platform, linkedinTarget),
+    logger: c.get('logger'),
+  });
 
   /** The callback's user still has to manage accounts in the workspace: membership may have changed since start. */
-  async function requireStillManaging(pending: PendingAuthorization): Promise<void> {
+  async function stillManaging(pending: PendingAuthorization): Promise<boolean> {
     const role = await findMembershipRole(services.readModels, pending.userId, pending.orgId);
-    if (!role || !isRole(role) || !permissionsOf(role).includes('accounts:manage'))
-      throw new Forbidden(
-        'The user who started this connection can no longer manage accounts in that workspace',
-      );
+    return role !== null && isRole(role) && permissionsOf(role).includes('accounts:manage');
   }
 
-  async function handleCallback(
-    c: Context<AppEnv>,
-    name: CallbackName,
-    query: CallbackQuery,
-  ): Promise<Response> {
-    const platform: Platform = name === 'linkedin-pages' ? 'linkedin' : name;
-    if (query.error === undefined && query.code === undefined)
-      throw new ValidationError('Invalid request', undefined, [
-        { path: 'query.code', message: 'Required unless the platform sent an error' },
-      ]);
-    const pending = await store.consumeAuthorization(
-      query.state,
-      platform,
-      platform === 'linkedin' ? (name === 'linkedin-pages' ? 'page' : 'profile') : undefined,
+  /** Our begin URL: on to the platform, for the browser that started the authorization only. */
+  async function handleBegin(c: Context<AppEnv>, name: CallbackName, state: string) {
+    const where = authorizationsOf(name);
+    const cookie = browserCookie(services.publicBaseUrl, state, name);
+    const begun = await store.beginAuthorization(
+      state,
+      where,
+      getCookie(c, cookie.name, cookie.options.prefix),
     );
-    if (!pending)
-      throw new ValidationError(
-        'Unknown, expired or already used state; start connecting the account again',
-        undefined,
-        [{ path: 'query.state', message: 'unknown, expired or already used' }],
+    if (!begun) {
+      if (await store.isOpen(state, where)) throw startedElsewhere();
+      throw unknownState();
+    }
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(begun.platformAuthorizationUrl, 302);
+  }
+
+  async function handleCallback(c: Context<AppEnv>, name: CallbackName, query: CallbackQuery) {
+    const platform: Platform = name === 'linkedin-pages' ? 'linkedin' : name;
+    const where = authorizationsOf(name);
+    if (query.error === undefined && query.code === undefined)
+      return refuseCallback(
+        c,
+        name,
+        'invalid_request',
+        'The callback carries neither code nor error; start connecting the account again',
+        await store.openRedirectUri(query.state, where),
       );
+    const cookie = browserCookie(services.publicBaseUrl, query.state, name);
+    // Only the browser that started the authorization carries the nonce: a code or a denial from any other
+    // browser (someone the link was forwarded to, a leaked redirect) connects nothing and leaves the state alone.
+    const nonce = getCookie(c, cookie.name, cookie.options.prefix);
+    const pending = await store.consumeAuthorization(query.state, platform, where.linkedinTarget, nonce);
+    if (!pending) {
+      const openFor = await store.openRedirectUri(query.state, where);
+      if (openFor !== null)
+        return refuseCallback(c, name, 'browser_mismatch', startedElsewhere().message, openFor);
+      return refuseCallback(c, name, 'invalid_state', unknownState().message, null);
+    }
+    deleteCookie(c, cookie.name, cookie.options);
     // Every outcome names where the app wants the user back, as oauth/start was told.
     const answer = (data: CallbackOutcome) =>
       c.json({ data: { ...data, redirectUri: pending.redirectUri } }, 200);
@@ -290,7 +413,14 @@ export function oauthRoutes(services: RouteServices) {
         errorDescription: query.error_description ?? null,
       });
     }
-    await requireStillManaging(pending);
+    // The state is used up from here on: what goes wrong is answered as an outcome of this authorization.
+    const failed = (error: string, errorDescription: string) =>
+      answer({ status: 'error', platform, error, errorDescription });
+    if (!(await stillManaging(pending)))
+      return failed(
+        'not_allowed',
+        'The user who started this connection can no longer manage accounts in that workspace',
+      );
     const connector = services.connectors.get(platform);
     const params = Object.fromEntries(
       Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
@@ -305,7 +435,8 @@ export function oauthRoutes(services: RouteServices) {
         ...(pending.linkedinTarget ? { linkedinTarget: pending.linkedinTarget } : {}),
       });
     } catch (error) {
-      throw connectorFailure(platform, error, c.get('logger'));
+      const failure = connectorFailure(platform, error, c.get('logger'));
+      return failed(failure.code ?? 'platform_unavailable', failure.message);
     }
     if (result.kind === 'choice') {
       const choice = newSecret();
@@ -337,142 +468,69 @@ export function oauthRoutes(services: RouteServices) {
     app.openapi(startRouteDef, async (c) => {
       const { orgId, platform } = c.req.valid('param');
       const body = c.req.valid('json');
-      const problems: ErrorDetail[] = [];
-      if (body.linkedinTarget !== undefined && platform !== 'linkedin')
-        problems.push({ path: 'body.linkedinTarget', message: 'Only for linkedin' });
-      if (platform === 'bluesky' && body.blueskyHandle === undefined)
-        problems.push({ path: 'body.blueskyHandle', message: 'Required for bluesky' });
-      if (body.blueskyHandle !== undefined && platform !== 'bluesky')
-        problems.push({ path: 'body.blueskyHandle', message: 'Only for bluesky' });
-      if (problems.length > 0) throw new ValidationError('Invalid request', undefined, problems);
-
-      const connector = services.connectors.get(platform);
-      requireConfigured(connector);
-      const state = newSecret();
-      const pkce = pkcePair();
-      const blueskyHandle = body.blueskyHandle?.replace(/^@/, '');
-      let start;
-      try {
-        start = await connector.startAuthorization({
-          state,
-          callbackUrl: oauthCallbackUrl(services.publicBaseUrl, platform, body.linkedinTarget),
-          codeChallenge: pkce.challenge,
-          ...(body.linkedinTarget ? { linkedinTarget: body.linkedinTarget } : {}),
-          ...(blueskyHandle ? { blueskyHandle } : {}),
-        });
-      } catch (error) {
-        // A Bluesky handle that does not resolve is the caller's input, not a platform outage.
-        if (platform === 'bluesky' && isConnectorError(error) && error.kind === 'permanent')
-          throw new ValidationError('Invalid request', undefined, [
-            {
-              path: 'body.blueskyHandle',
-              message: 'Bluesky could not find an account server for this handle',
-            },
-          ]);
-        throw connectorFailure(platform, error, c.get('logger'));
-      }
-      await store.saveAuthorization(state, {
-        orgId,
-        userId: c.get('principal').userId,
-        platform,
-        redirectUri: body.redirectUri,
-        linkedinTarget: platform === 'linkedin' ? (body.linkedinTarget ?? 'profile') : null,
-        blueskyHandle: blueskyHandle ?? null,
-        codeVerifier: pkce.verifier,
-        context: start.context,
+      const started = await startOAuth(connection(c), callerOf(c), { orgId, platform, ...body });
+      // The caller's browser gets the cookie with this answer (the web app calls oauth/start from it, with the
+      // user's bearer token): no other browser can get it, so a forwarded authorizationUrl leads nowhere.
+      const name = callbackNameOf(platform, started.linkedinTarget);
+      const cookie = browserCookie(services.publicBaseUrl, started.state, name);
+      setCookie(c, cookie.name, started.browserNonce, {
+        ...cookie.options,
+        maxAge: authorizationLifetimeMinutes * 60,
       });
-      return c.json({ data: { authorizationUrl: start.authorizationUrl, state } }, 200);
+      c.header('Cache-Control', 'no-store');
+      // The user goes to our begin URL first, which checks the cookie, then on to the platform.
+      const begin = new URL(`${services.publicBaseUrl}/v1/marketing/oauth/${name}/begin`);
+      begin.searchParams.set('state', started.state);
+      return c.json({ data: { authorizationUrl: begin.toString(), state: started.state } }, 200);
     });
 
     app.openapi(blueskyConnectRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
-      const { appPassword, ...rest } = c.req.valid('json');
-      const handle = rest.handle.replace(/^@/, '');
-      const connector = services.connectors.get('bluesky');
-      requireConfigured(connector);
-      if (!connector.connectWithAppPassword)
-        throw new ServiceUnavailable(
-          'Bluesky app passwords are not supported by this server',
-          'platform_not_configured',
-        );
-      const connectWithAppPassword = connector.connectWithAppPassword.bind(connector);
-      // The request hash for Idempotency-Key covers the handle only, so no digest of the password is kept.
-      return idempotentWrite(c, services, { handle }, async (write) => {
-        let account;
-        try {
-          account = await connectWithAppPassword(handle, appPassword);
-        } catch (error) {
-          if (isConnectorError(error) && (error.kind === 'auth' || error.kind === 'permanent'))
-            throw new ValidationError('Bluesky did not accept this handle and app password', undefined, [
-              { path: 'body.appPassword', message: 'not accepted for this handle' },
-            ]);
-          throw connectorFailure('bluesky', error, c.get('logger'));
-        }
-        const [view] = await connectSocialAccounts(
-          accounts,
-          { orgId, platform: 'bluesky', accounts: [account] },
-          commandMetadata(c, services),
-          keyedWriteOptions(write, (views: SocialAccountView[]) => views[0]),
-        );
-        return { response: okAnswer(view), appended: true };
-      }) as never;
+      const body = c.req.valid('json');
+      // The Idempotency-Key is bound to the handle only, so no record keeps a digest of the password.
+      const request = writeRequest(c, services, { handle: blueskyHandleOf(body.handle) });
+      const written = await connectBlueskyAccount(connection(c), callerOf(c), { orgId, ...body }, request);
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(pagesListRouteDef, async (c) => {
-      const { orgId } = c.req.valid('param');
-      const { choice } = c.req.valid('query');
-      const pending = await openPageChoice(choice, { orgId, userId: c.get('principal').userId });
-      return c.json({ data: { pages: pending.options } }, 200);
+      const input = { ...c.req.valid('param'), ...c.req.valid('query') };
+      return c.json({ data: await listLinkedinPages({ oauthStates: store }, callerOf(c), input) }, 200);
     });
 
     app.openapi(pagesConnectRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const owner = { orgId, userId: c.get('principal').userId };
-      return idempotentWrite(c, services, body, async (write) => {
-        const pending = await openPageChoice(body.choice, owner);
-        const offered = new Set(pending.options.map((o) => o.id));
-        const unknown = body.organizationIds
-          .map((id, index) => ({ id, index }))
-          .filter(({ id }) => !offered.has(id));
-        if (unknown.length > 0)
-          throw new ValidationError(
-            `Not among the pages of this choice: ${unknown.map((u) => u.id).join(', ')}`,
-            undefined,
-            unknown.map(({ id, index }) => ({
-              path: `body.organizationIds.${index}`,
-              message: `${id} is not a page of this choice`,
-            })),
-          );
-        const connector = services.connectors.get('linkedin');
-        if (!connector.connectChoice)
-          throw new ServiceUnavailable(
-            'LinkedIn pages are not supported by this server',
-            'platform_not_configured',
-          );
-        let connected;
-        try {
-          connected = await connector.connectChoice(pending.tokens, [...new Set(body.organizationIds)]);
-        } catch (error) {
-          throw connectorFailure('linkedin', error, c.get('logger'));
-        }
-        const views = await connectSocialAccounts(
-          accounts,
-          { orgId, platform: 'linkedin', accounts: connected },
-          commandMetadata(c, services),
-          keyedWriteOptions(write),
-        );
-        await store.closePageChoice(body.choice, owner);
-        return { response: okAnswer(views), appended: true };
-      }) as never;
+      const input = { orgId, ...body };
+      const written = await connectLinkedinPages(
+        connection(c),
+        callerOf(c),
+        input,
+        writeRequest(c, services, body),
+      );
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(clientMetadataRouteDef, (c) => c.json(blueskyClientMetadata(services.publicBaseUrl), 200));
 
     for (const name of callbackNames) {
+      app.openapi(beginRouteDef(name), async (c) => handleBegin(c, name, c.req.valid('query').state));
       app.openapi(
         callbackRouteDef(name),
-        async (c) => handleCallback(c, name, c.req.valid('query')) as never,
+        async (c) => handleCallback(c, name, c.req.valid('query')),
+        // A malformed query (no state, LinkedIn's member callback without code, oversized values) is answered
+        // like any other refused callback, not with the API's 400.
+        (result, c) => {
+          if (result.success) return undefined;
+          const problems = zodDetails(result.error, 'query').map((d) => `${d.path}: ${d.message}`);
+          return refuseCallback(
+            c,
+            name,
+            'invalid_request',
+            `Invalid callback (${problems.join('; ')}); start connecting the account again`,
+            null,
+          );
+        },
       );
     }
   };

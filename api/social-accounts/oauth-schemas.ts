@@ -2,6 +2,7 @@
 // passwords and LinkedIn page choices. Typed once here; the routes and the OpenAPI document use the same ones.
 import { z } from '@hono/zod-openapi';
 import { platforms } from '../../domain/post-groups/post-content.js';
+import { blueskyIdentifierMessage, isBlueskyIdentifier } from '../../infra/connectors/bluesky/identifier.js';
 import { orgParams } from '../shared/params.js';
 
 export const platformParams = orgParams.extend({
@@ -20,14 +21,20 @@ export const oauthStartBody = z
       .enum(['profile', 'page'])
       .optional()
       .openapi({ description: 'LinkedIn only: connect the member profile or pick company pages' }),
+    // The identifier decides which servers we call next (its DID document, PDS and authorization server), so
+    // only forms that cannot name an internal host pass: no did:web with a port, path, IP address or localhost.
     blueskyHandle: z
       .string()
       .trim()
       .min(3)
-      .max(253)
-      .regex(/^@?[A-Za-z0-9.-]+$|^did:[a-z]+:[A-Za-z0-9._:%-]+$/, 'a handle (alice.bsky.social) or a DID')
+      .max(261)
+      .refine((value) => isBlueskyIdentifier(value.replace(/^@/, '')), blueskyIdentifierMessage)
       .optional()
-      .openapi({ description: 'Bluesky only (required there): the handle whose server authorizes' }),
+      .openapi({
+        description:
+          'Bluesky only, optional: the handle (or did:plc, or did:web on a public host name) whose server authorizes. ' +
+          'Without it the authorization starts at the entryway, https://bsky.social, where the user names their account',
+      }),
   })
   .strict()
   .openapi('OAuthStart');

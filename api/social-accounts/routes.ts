@@ -1,24 +1,21 @@
 // Social account routes: GET ORG/marketing/accounts, PATCH and DELETE ORG/marketing/accounts/{accountId}, and
 // GET …/{accountId}/tiktok/creator-info. Writes answer from the aggregate; the list comes from the read model.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { AccountAccess } from '../../commands/social-accounts/account-access.js';
+import { socialAccountDeps } from '../../commands/social-accounts/social-account-commands.js';
 import {
   deleteSocialAccount,
-  getLiveSocialAccount,
-  socialAccountDeps,
-  updateSocialAccountProfileUrl,
-} from '../../commands/social-accounts/social-account-commands.js';
-import { Conflict, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
-import { isConnectorError, type ConnectorErrorKind } from '../../infra/connectors/port.js';
+  getTiktokCreatorInfo,
+  updateSocialAccount,
+} from '../../commands/social-accounts/social-account-use-cases.js';
 import { listSocialAccounts } from '../../projections/social-accounts/queries.js';
+import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata, idempotentWrite } from '../shared/write.js';
-import { keyedWriteOptions, okAnswer } from './answers.js';
+import { answered, writeRequest } from '../shared/write.js';
 import {
   accountParams,
   socialAccountSchema,
@@ -30,6 +27,7 @@ const listRouteDef = createRoute({
   ...secured({ permission: 'posts:read' }),
   method: 'get',
   path: '/v1/orgs/{orgId}/marketing/accounts',
+  operationId: 'listSocialAccounts',
   tags: ['marketing'],
   summary: "The workspace's social accounts (deleted ones are not listed); an id is a post's socialAccountId",
   request: { params: orgParams },
@@ -46,6 +44,7 @@ const updateRouteDef = createRoute({
   ...secured({ permission: 'accounts:manage' }),
   method: 'patch',
   path: '/v1/orgs/{orgId}/marketing/accounts/{accountId}',
+  operationId: 'updateSocialAccount',
   tags: ['marketing'],
   summary: "Set the account's profile URL (null clears it); it is kept over the platform's on a reconnect",
   request: { params: accountParams, headers: idempotencyHeaders, body: jsonBody(updateSocialAccountBody) },
@@ -59,6 +58,7 @@ const deleteRouteDef = createRoute({
   ...secured({ permission: 'accounts:manage' }),
   method: 'delete',
   path: '/v1/orgs/{orgId}/marketing/accounts/{accountId}',
+  operationId: 'deleteSocialAccount',
   tags: ['marketing'],
   summary: 'Remove the account and its stored access; answers with the account as it was',
   request: { params: accountParams, headers: idempotencyHeaders },
@@ -72,6 +72,7 @@ const creatorInfoRouteDef = createRoute({
   ...secured({ permission: 'posts:read' }),
   method: 'get',
   path: '/v1/orgs/{orgId}/marketing/accounts/{accountId}/tiktok/creator-info',
+  operationId: 'getTiktokCreatorInfo',
   tags: ['marketing'],
   summary:
     'What TikTok lets this creator post now (privacy levels, interactions, video length); 400 for accounts of other platforms',
@@ -82,93 +83,41 @@ const creatorInfoRouteDef = createRoute({
   },
 });
 
-/** A platform failure behind creator-info, as the API says it; never the platform's raw answer. */
-function platformFailure(kind: ConnectorErrorKind, message: string): Error {
-  if (kind === 'auth') return new Conflict(message, 'account_needs_reconnecting');
-  return new ServiceUnavailable(
-    'TikTok did not answer the creator info request; try again shortly',
-    'platform_unavailable',
-  );
-}
-
 export function socialAccountRoutes(services: RouteServices) {
-  const deps = socialAccountDeps(services);
+  const deps = { ...socialAccountDeps(services), idempotency: services.idempotency };
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(listRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
-      return c.json({ data: await listSocialAccounts(services.readModels, orgId) }, 200);
+      return c.json({ data: await listSocialAccounts(services.readModels, callerOf(c), { orgId }) }, 200);
     });
 
     app.openapi(updateRouteDef, async (c) => {
       const { orgId, accountId } = c.req.valid('param');
       const body = c.req.valid('json');
-      return idempotentWrite(c, services, body, async (write) => {
-        const { account, appended } = await updateSocialAccountProfileUrl(
-          deps,
-          orgId,
-          accountId,
-          body.profileUrl,
-          commandMetadata(c, services),
-          keyedWriteOptions(write),
-        );
-        return { response: okAnswer(account), appended };
-      }) as never;
+      const input = { orgId, accountId, profileUrl: body.profileUrl };
+      const written = await updateSocialAccount(deps, callerOf(c), input, writeRequest(c, services, body));
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(deleteRouteDef, async (c) => {
-      const { orgId, accountId } = c.req.valid('param');
-      return idempotentWrite(c, services, undefined, async (write) => {
-        const { account, appended } = await deleteSocialAccount(
-          deps,
-          orgId,
-          accountId,
-          commandMetadata(c, services),
-          keyedWriteOptions(write),
-        );
-        return { response: okAnswer(account), appended };
-      }) as never;
+      const input = c.req.valid('param');
+      const written = await deleteSocialAccount(
+        deps,
+        callerOf(c),
+        input,
+        writeRequest(c, services, undefined),
+      );
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(creatorInfoRouteDef, async (c) => {
-      const { orgId, accountId } = c.req.valid('param');
-      const access = new AccountAccess({
-        db: services.readModels,
-        commands: services.commands,
-        tokens: deps.tokens,
-        connectors: services.connectors,
-        logger: c.get('logger'),
-        now: deps.now,
-      });
-      // Unknown, deleted or another workspace's: 404. Another platform's account exists but has no TikTok
-      // creator info: the path names the wrong kind of account, a 400.
-      const account = await getLiveSocialAccount(services.commands, orgId, accountId);
-      if (account.platform !== 'tiktok')
-        throw new ValidationError('Creator info exists for TikTok accounts only', 'not_a_tiktok_account', [
-          { path: 'param.accountId', message: `a ${account.platform} account, not a TikTok one` },
-        ]);
-      const resolved = await access.resolve({ orgId, platform: 'tiktok', socialAccountId: accountId });
-      if (!resolved.ok) throw new Conflict(resolved.message, 'account_needs_reconnecting');
-      const connector = services.connectors.get('tiktok');
-      const creatorInfo = connector.creatorInfo?.bind(connector);
-      if (!creatorInfo)
-        throw new ServiceUnavailable(
-          'The TikTok connector does not offer creator info',
-          'platform_unavailable',
-        );
-      try {
-        const info = await access.withTokens(resolved.account, (tokens) =>
-          creatorInfo({
-            account: resolved.account,
-            tokens,
-            fetchMedia: () => Promise.reject(new Error('creator info fetches no media')),
-            signal: c.req.raw.signal,
-          }),
-        );
-        return c.json({ data: info }, 200);
-      } catch (error) {
-        if (isConnectorError(error)) throw platformFailure(error.kind, error.message);
-        throw error;
-      }
+      const info = await getTiktokCreatorInfo(
+        { ...deps, logger: c.get('logger') },
+        callerOf(c),
+        c.req.valid('param'),
+        { signal: c.req.raw.signal },
+      );
+      return c.json({ data: info }, 200);
     });
   };
 }

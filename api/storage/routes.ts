@@ -1,5 +1,6 @@
 // Upload and download endpoints behind the local object storage's signed URLs (embedded mode only).
 // No bearer token: the URL's signature is the authority, checked before any byte is stored or served.
+import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
 import {
@@ -31,8 +32,14 @@ export function createStorageRoutes(storage: LocalObjectStorage, options: Storag
       );
     }
     const limit = Math.min(grant.maxBytes ?? Number.POSITIVE_INFINITY, options.maxUploadBytes);
-    const body = await readBodyWithLimit(c.req.raw, limit);
-    const stored = await storage.put(key, body, contentType);
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+    // Written to disk as it arrives: an upload is never held whole in memory.
+    const body = c.req.raw.body ?? (async function* () {})();
+    const stored = await storage.putStream(key, body as AsyncIterable<Uint8Array>, contentType, {
+      maxBytes: limit,
+      onTooLarge: () => tooLarge(limit),
+    });
     return c.json(
       { data: { key: stored.key, sizeBytes: stored.sizeBytes, contentType: stored.contentType } },
       200,
@@ -43,13 +50,13 @@ export function createStorageRoutes(storage: LocalObjectStorage, options: Storag
     const url = new URL(c.req.url);
     const key = keyFromPath(url.pathname);
     const grant = storage.verifyRequest('GET', key, url.searchParams);
-    const object = await storage.get(key);
+    const object = await storage.getStream(key);
     if (!object) throw new NotFound('Object not found', 'object_not_found');
     const maxAge = Math.max(0, grant.expiresAtSeconds - Math.floor(now() / 1000));
-    // Bodies are read from files into ordinary (never shared) ArrayBuffers, which is what c.body takes.
-    return c.body(object.body as Uint8Array<ArrayBuffer>, 200, {
+    // Streamed from the file: a download is never held whole in memory.
+    return c.body(Readable.toWeb(object.body) as ReadableStream<Uint8Array>, 200, {
       'Content-Type': object.contentType,
-      'Content-Length': String(object.body.byteLength),
+      'Content-Length': String(object.sizeBytes),
       // Uploaded bytes are served from our own origin: never let a browser sniff or run them as a page.
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; sandbox",
@@ -74,31 +81,4 @@ function tooLarge(limit: number): ValidationError {
   return new ValidationError(`The upload exceeds ${limit} bytes`, 'object_too_large', [
     { path: 'body', message: `must be at most ${limit} bytes` },
   ]);
-}
-
-// Reads at most `limit` bytes and stops at the first byte over, so an oversized upload is never buffered.
-async function readBodyWithLimit(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
-  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }

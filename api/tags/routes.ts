@@ -1,19 +1,17 @@
 // Tag routes: GET, POST ORG/marketing/tags and PATCH, DELETE ORG/marketing/tags/{tagId}.
 // Writes answer from the aggregate state; the list comes from the tags read model (caught up by the write).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { createTag, deleteTag, updateTag } from '../../commands/tags/tag-commands.js';
-import { newId } from '../../commands/shared/ids.js';
-import type { RecordResponse } from '../../commands/shared/idempotent.js';
-import { maxTagNameLength, tagColorPattern, type Tag } from '../../domain/tags/tags.js';
-import type { TagsTable } from '../../projections/read-models.js';
+import { createTag, deleteTag, updateTag } from '../../commands/tags/tag-use-cases.js';
+import { maxTagNameLength, tagColorPattern } from '../../domain/tags/tags.js';
 import { listTags } from '../../projections/tags/queries.js';
+import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { answered, writeRequest } from '../shared/write.js';
 
 export const tagSchema = z
   .object({
@@ -25,8 +23,6 @@ export const tagSchema = z
     updatedAt: z.string(),
   })
   .openapi('Tag');
-
-type TagBody = z.infer<typeof tagSchema>;
 
 const tagName = z.string().trim().min(1).max(maxTagNameLength).openapi({ example: 'Launch' });
 const tagColor = z
@@ -46,39 +42,11 @@ const tagParams = orgParams.extend({
   tagId: z.uuid().openapi({ param: { name: 'tagId', in: 'path' } }),
 });
 
-function fromAggregate(tag: Tag): TagBody {
-  return {
-    id: tag.tagId,
-    orgId: tag.orgId,
-    name: tag.name,
-    color: tag.color,
-    createdAt: tag.createdAt,
-    updatedAt: tag.updatedAt,
-  };
-}
-
-function fromReadModel(row: TagsTable): TagBody {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    color: row.color,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-const answer = (tag: Tag) => ({ status: 200, body: { data: fromAggregate(tag) } });
-
-/** The sideWrite that stores the answer with the append when the request carried an Idempotency-Key. */
-const recordWith = (record: RecordResponse | undefined) => async (trx: unknown, tag: Tag) => {
-  await record?.(trx, answer(tag));
-};
-
 const listRouteDef = createRoute({
   ...secured({ permission: 'posts:read' }),
   method: 'get',
   path: '/v1/orgs/{orgId}/marketing/tags',
+  operationId: 'listTags',
   tags: ['marketing'],
   summary: "The workspace's tags, sorted by name (case-insensitive)",
   request: { params: orgParams },
@@ -92,6 +60,7 @@ const createRouteDef = createRoute({
   ...secured({ permission: 'posts:draft' }),
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/tags',
+  operationId: 'createTag',
   tags: ['marketing'],
   summary: 'Create a tag; names are unique per workspace regardless of case',
   request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(createTagBody) },
@@ -105,6 +74,7 @@ const updateRouteDef = createRoute({
   ...secured({ permission: 'posts:draft' }),
   method: 'patch',
   path: '/v1/orgs/{orgId}/marketing/tags/{tagId}',
+  operationId: 'updateTag',
   tags: ['marketing'],
   summary: 'Rename or recolour a tag; omitted fields stay, a null color clears it',
   request: { params: tagParams, headers: idempotencyHeaders, body: jsonBody(updateTagBody) },
@@ -118,6 +88,7 @@ const deleteRouteDef = createRoute({
   ...secured({ permission: 'posts:draft' }),
   method: 'delete',
   path: '/v1/orgs/{orgId}/marketing/tags/{tagId}',
+  operationId: 'deleteTag',
   tags: ['marketing'],
   summary: 'Delete a tag; answers with the tag as it was',
   request: { params: tagParams, headers: idempotencyHeaders },
@@ -131,54 +102,38 @@ export function tagRoutes(services: RouteServices) {
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(listRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
-      const rows = await listTags(services.readModels, orgId);
-      return c.json({ data: rows.map(fromReadModel) }, 200);
+      return c.json({ data: await listTags(services.readModels, callerOf(c), { orgId }) }, 200);
     });
 
     app.openapi(createRouteDef, async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
-      return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
-        const tagId = newId(idempotencySeed ? [idempotencySeed, 'tag'] : undefined);
-        const { tag, appended } = await createTag(
-          services.commands,
-          orgId,
-          { tagId, name: body.name, color: body.color },
-          commandMetadata(c, services),
-          { sideWrite: recordWith(record) },
-        );
-        return { response: answer(tag), appended };
-      }) as never;
+      const written = await createTag(
+        services,
+        callerOf(c),
+        { orgId, ...body },
+        writeRequest(c, services, body),
+      );
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(updateRouteDef, async (c) => {
       const { orgId, tagId } = c.req.valid('param');
       const body = c.req.valid('json');
-      return idempotentWrite(c, services, body, async ({ record }) => {
-        const { tag, appended } = await updateTag(
-          services.commands,
-          orgId,
-          tagId,
-          body,
-          commandMetadata(c, services),
-          { sideWrite: recordWith(record) },
-        );
-        return { response: answer(tag), appended };
-      }) as never;
+      const input = { orgId, tagId, changes: body };
+      const written = await updateTag(services, callerOf(c), input, writeRequest(c, services, body));
+      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(deleteRouteDef, async (c) => {
       const { orgId, tagId } = c.req.valid('param');
-      return idempotentWrite(c, services, undefined, async ({ record }) => {
-        const { tag, appended } = await deleteTag(
-          services.commands,
-          orgId,
-          tagId,
-          commandMetadata(c, services),
-          { sideWrite: recordWith(record) },
-        );
-        return { response: answer(tag), appended };
-      }) as never;
+      const written = await deleteTag(
+        services,
+        callerOf(c),
+        { orgId, tagId },
+        writeRequest(c, services, undefined),
+      );
+      return c.json({ data: answered(c, written) }, 200);
     });
   };
 }

@@ -1,15 +1,14 @@
 // Workspace routes: POST /v1/orgs (create; the caller becomes owner) and GET /v1/orgs (the caller's workspaces).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { createWorkspace, type ActiveWorkspace } from '../../commands/workspaces/workspace-commands.js';
-import { newId } from '../../commands/shared/ids.js';
-import { isRole, roleNames } from '../../domain/workspaces/roles.js';
-import { listWorkspacesOfUser } from '../../projections/workspaces/queries.js';
+import { createWorkspace } from '../../commands/workspaces/workspace-use-cases.js';
+import { listWorkspaces } from '../../projections/workspaces/queries.js';
+import { callerOf } from '../auth/caller.js';
 import { authenticate } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { defineListQuery } from '../platform/paging.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { answered, writeRequest } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
 import { idempotencyHeaders } from '../shared/params.js';
 
@@ -64,22 +63,10 @@ export const workspaceListQuery = defineListQuery({
   maxLimit: 100,
 });
 
-export function toWorkspaceBody(w: ActiveWorkspace): z.infer<typeof workspaceSchema> {
-  return {
-    id: w.orgId,
-    slug: w.slug,
-    name: w.name,
-    status: 'active',
-    avatarUrl: w.avatarUrl,
-    ownerId: w.ownerId,
-    createdAt: w.createdAt,
-    updatedAt: w.updatedAt,
-  };
-}
-
 const createRouteDef = createRoute({
   method: 'post',
   path: '/v1/orgs',
+  operationId: 'createWorkspace',
   tags: ['orgs'],
   summary: 'Create a workspace; the caller becomes its owner',
   security: [{ bearerAuth: [] }],
@@ -100,6 +87,7 @@ const createRouteDef = createRoute({
 const listRouteDef = createRoute({
   method: 'get',
   path: '/v1/orgs',
+  operationId: 'listWorkspaces',
   tags: ['orgs'],
   summary: "The caller's workspaces, with the caller's role in each",
   security: [{ bearerAuth: [] }],
@@ -118,31 +106,19 @@ export function workspaceRoutes(services: RouteServices) {
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(createRouteDef, async (c) => {
       const body = c.req.valid('json');
-      const principal = c.get('principal');
       await ensureKnownUser(c, services);
-      return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
-        const orgId = newId(idempotencySeed ? [idempotencySeed, 'workspace'] : undefined);
-        let response = { status: 201, body: {} as unknown };
-        const { workspace, created } = await createWorkspace(
-          services.commands,
-          { orgId, slug: body.slug, name: body.name, ownerId: principal.userId },
-          commandMetadata(c, services),
-          {
-            idempotencySeed,
-            sideWrite: async (trx, w) => {
-              response = { status: 201, body: { data: toWorkspaceBody(w) } };
-              await record?.(trx, response);
-            },
-          },
-        );
-        if (!created) response = { status: 201, body: { data: toWorkspaceBody(workspace) } };
-        return { response, appended: created };
-      }) as never;
+      const written = await createWorkspace(
+        services,
+        callerOf(c),
+        body,
+        writeRequest(c, services, body, 201),
+      );
+      return c.json({ data: answered(c, written) }, 201);
     });
 
     app.openapi(listRouteDef, async (c) => {
       const query = c.req.valid('query');
-      const rows = await listWorkspacesOfUser(services.readModels, c.get('principal').userId, {
+      const data = await listWorkspaces(services.readModels, callerOf(c), {
         limit: query.limit,
         offset: query.offset,
         sortBy: query.sortBy,
@@ -153,15 +129,6 @@ export function workspaceRoutes(services: RouteServices) {
             : { field: f.field, op: f.op, value: String(f.value) },
         ),
       });
-      const data = rows.map((r) => ({
-        id: r.id,
-        slug: r.slug,
-        name: r.name,
-        status: r.status,
-        avatarUrl: r.avatar_url,
-        role: r.role,
-        roleName: isRole(r.role) ? roleNames[r.role] : r.role,
-      }));
       return c.json({ data }, 200);
     });
   };

@@ -1,14 +1,15 @@
 // X posts: POST ORG/marketing/x-posts/delete (Tool: delete_x_post) — one of the workspace's own X posts, named
 // by link or by our post id, deleted on X and removed here, or taken off the schedule when not sent yet.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { deleteXPost, type XPostDeletion } from '../../commands/x-posts/delete-x-post.js';
+import { deleteXPost } from '../../commands/x-posts/delete-x-post.js';
+import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
-import { idempotencyHeaders, orgParams } from '../shared/params.js';
+import { canonicalUuid, idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
-import { commandMetadata, idempotentWrite } from '../shared/write.js';
+import { answered, writeRequest } from '../shared/write.js';
 import { postGroupDeps } from '../post-groups/routes.js';
 
 const deleteXPostBody = z
@@ -18,9 +19,10 @@ const deleteXPostBody = z
       .min(1)
       .optional()
       .openapi({ example: 'https://x.com/acme/status/1790000000000000000' }),
-    postId: z.uuid().optional().openapi({ description: "A post of this workspace (the post's id here)" }),
-    socialAccountId: z
-      .uuid()
+    postId: canonicalUuid()
+      .optional()
+      .openapi({ description: "A post of this workspace (the post's id here)" }),
+    socialAccountId: canonicalUuid()
       .optional()
       .openapi({ description: 'The X account to delete with, for a link to a post published elsewhere' }),
   })
@@ -50,6 +52,7 @@ const deleteRoute = createRoute({
   ...secured({ permission: 'posts:delete' }),
   method: 'post',
   path: '/v1/orgs/{orgId}/marketing/x-posts/delete',
+  operationId: 'deleteXPost',
   tags: ['marketing'],
   summary: "Delete one of the workspace's own X posts",
   description:
@@ -69,27 +72,17 @@ export function xPostRoutes(services: RouteServices) {
     readModels: services.readModels,
     accounts: services.accounts,
     connectors: services.connectors,
+    idempotency: services.idempotency,
   };
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(deleteRoute, async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
-      return idempotentWrite(c, services, body, async ({ record, idempotencySeed }) => {
-        const target = body.postId !== undefined ? { postId: body.postId } : { postUrl: body.postUrl! };
-        const answer = (deletion: XPostDeletion) => ({ status: 200, body: { data: deletion } });
-        const result = await deleteXPost(
-          deps,
-          { orgId, target, socialAccountId: body.socialAccountId ?? null },
-          commandMetadata(c, services),
-          {
-            ...(idempotencySeed ? { idempotencySeed } : {}),
-            ...(record
-              ? { record: (trx: unknown, deletion: XPostDeletion) => record(trx, answer(deletion)) }
-              : {}),
-          },
-        );
-        return { response: answer(result.deletion), appended: result.appended };
-      }) as never;
+      // The body's refinement lets exactly one of postId and postUrl through.
+      const target = body.postId !== undefined ? { postId: body.postId } : { postUrl: body.postUrl ?? '' };
+      const input = { orgId, target, socialAccountId: body.socialAccountId ?? null };
+      const written = await deleteXPost(deps, callerOf(c), input, writeRequest(c, services, body));
+      return c.json({ data: answered(c, written) }, 200);
     });
   };
 }

@@ -19,7 +19,7 @@ import {
 import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
 import type { Decider } from '../../domain/shared/decider.js';
-import { Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import { Forbidden, InvalidFields, NotFound } from '../../domain/shared/errors.js';
 import { streamName } from '../../infra/event-store/port.js';
 import {
   handleCommand,
@@ -67,6 +67,7 @@ function inWorkspace(state: PostGroupState, orgId: string): ActivePostGroup {
 const stepsDecider: Decider<PostGroupState, PostGroupCommand[], PostGroupEvent> = {
   initialState: postGroupDecider.initialState,
   evolve: postGroupDecider.evolve,
+  codec: postGroupDecider.codec,
   decide(commands, state) {
     const events: PostGroupEvent[] = [];
     let current = state;
@@ -117,6 +118,9 @@ async function run(
   ]);
 }
 
+/** Who acted, as events name them: the user (also when an assistant acted for them), or `system`. */
+const byOf = (metadata: CommandMetadata) => metadata.userId ?? metadata.actor;
+
 function approvalIdFor(options: WriteOptions, revision: string): string {
   return newId(options.idempotencySeed ? [options.idempotencySeed, 'approval', revision] : undefined);
 }
@@ -153,7 +157,7 @@ export async function createPostGroup(
   const command: PostGroupCommand = {
     type: 'CreatePostGroup',
     ...input,
-    by: metadata.actor,
+    by: byOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, 'create'),
   };
@@ -209,7 +213,7 @@ export async function updatePostGroup(
         type: 'UpdatePostGroup',
         changes: input.changes,
         ...(simple ? { status } : {}),
-        by: metadata.actor,
+        by: byOf(metadata),
         now: metadata.now,
         approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
       },
@@ -229,7 +233,7 @@ export async function updatePostGroup(
             postId: p.id,
             changes: {},
             status: 'approved' as const,
-            by: metadata.actor,
+            by: byOf(metadata),
             now: metadata.now,
             approvalId: approvalIdFor(options, `unschedule:${p.id}:${p.updatedAt}`),
           })),
@@ -302,15 +306,15 @@ async function approveCommand(
     type: 'ApprovePostGroup' as const,
     ...(input.approvePosts !== undefined ? { approvePosts: input.approvePosts } : {}),
     ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-    by: metadata.actor,
+    by: byOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
     schedule: null,
   };
   // A past time is refused even when nothing is left to approve (the decider checks only times it uses).
   if (input.scheduledForUtc !== undefined && !(Date.parse(input.scheduledForUtc) > Date.parse(metadata.now)))
-    throw new ValidationError('The time must be in the future', undefined, [
-      { path: 'body.scheduledForUtc', message: `must be later than now (${metadata.now})` },
+    throw new InvalidFields('The time must be in the future', [
+      { path: 'scheduledForUtc', message: `must be later than now (${metadata.now})` },
     ]);
   const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
   if (!scheduling) return base;
@@ -347,7 +351,7 @@ export async function rejectPostGroup(
   return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => ({
     type: 'RejectPostGroup',
     ...input,
-    by: metadata.actor,
+    by: byOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, `reject:${group.updatedAt}`),
   }));
@@ -370,7 +374,7 @@ async function scheduleCommand(
     type: 'SchedulePostGroup' as const,
     ...(input.postIds !== undefined ? { postIds: input.postIds } : {}),
     ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-    by: metadata.actor,
+    by: byOf(metadata),
     now: metadata.now,
   };
   // The decider's own choice of posts, so only posts it will schedule get times (and slot claims).
@@ -426,7 +430,7 @@ export async function updatePost(
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.contentContext ? { contentContext: input.contentContext } : {}),
       ...(schedule ? { schedule } : {}),
-      by: metadata.actor,
+      by: byOf(metadata),
       now: metadata.now,
       approvalId: approvalIdFor(options, `post:${post.updatedAt}`),
     };
@@ -442,7 +446,7 @@ export async function requestPublishNow(
   return run(deps, ref.orgId, ref.groupId, metadata, options, () => ({
     type: 'RequestPublishNow',
     postId: ref.postId,
-    by: metadata.actor,
+    by: byOf(metadata),
     now: metadata.now,
   }));
 }
@@ -464,7 +468,7 @@ export async function deletePost(
     return {
       type: 'DeletePost',
       postId: ref.postId,
-      by: metadata.actor,
+      by: byOf(metadata),
       now: metadata.now,
       ...(options.deletedOnPlatform ? { deletedOnPlatform: options.deletedOnPlatform } : {}),
     };

@@ -1,6 +1,7 @@
 // The publishing pipeline's writes to a post group: claiming an attempt (the append with the expected revision
 // is the claim), recording what became of it, and detaching a removed social account from unsent posts.
 import { randomUUID } from 'node:crypto';
+import { sanitizeErrorText } from '../../infra/logging/redact.js';
 import {
   postGroupDecider,
   type ActivePostGroup,
@@ -83,7 +84,8 @@ export async function recordPublishOutcome(
       type: 'RecordPublishOutcome',
       postId: ref.postId,
       attempt: ref.attempt,
-      outcome,
+      // lastError is shown to users and kept in the stream for good: capped, one line, no tokens.
+      outcome: outcome.kind === 'failed' ? { ...outcome, error: sanitizeErrorText(outcome.error) } : outcome,
       by: 'system',
       now: now.toISOString(),
     },

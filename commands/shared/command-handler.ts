@@ -2,7 +2,8 @@
 // then wait until the read models show the change (read-your-writes) before the caller answers 2xx.
 import { randomUUID } from 'node:crypto';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
-import { Conflict, ServiceUnavailable } from '../../domain/shared/errors.js';
+import { AppError, Conflict, ServiceUnavailable } from '../../domain/shared/errors.js';
+import type { CommandMetrics, CommandOutcomeLabel } from '../../infra/metrics/metrics.js';
 import {
   WrongExpectedVersion,
   type Checkpoint,
@@ -18,12 +19,16 @@ export interface CommandDeps {
   readYourWritesTimeoutMs?: number;
   /** Attempts after a concurrency conflict before answering 409. */
   maxRetries?: number;
+  /** Counts each command's outcome (`/metrics`). */
+  metrics?: CommandMetrics;
 }
 
 export interface CommandMetadata {
   orgId: string | null;
   /** A user id, `system`, or `assistant:<clientId>`. */
   actor: string;
+  /** The user acting, or the user an assistant acts for (`by` in events); absent for the service's own work. */
+  userId?: string;
   correlationId: string;
   causationId?: string | null;
   now: string;
@@ -55,17 +60,17 @@ export interface HandleCommandArgs<State, Command, Event extends DomainEvent> {
   loaded?: { state: State; revision: number | null };
   /** Skip the read-your-writes wait for intermediate steps of a multi-step command. */
   awaitReadModels?: boolean;
-  schemaVersion?: number;
 }
 
+/** Reads and folds a stream; its events are decoded by the decider's codec (upcast, checked) on the way in. */
 export async function loadAggregate<State, Event extends DomainEvent>(
   eventStore: EventStore<unknown>,
   stream: string,
-  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve' | 'codec'>,
   options: { toRevision?: number } = {},
 ): Promise<{ state: State; revision: number | null; events: RecordedEvent[] }> {
   const events = await eventStore.readStream(stream, { toRevision: options.toRevision });
-  const state = fold(decider, events as unknown as Event[]);
+  const state = fold(decider, decider.codec.decodeAll(events));
   const last = events[events.length - 1];
   return { state, revision: last ? last.revision : null, events };
 }
@@ -73,6 +78,48 @@ export async function loadAggregate<State, Event extends DomainEvent>(
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   deps: CommandDeps,
   args: HandleCommandArgs<State, Command, Event>,
+): Promise<CommandOutcome<State, Event>> {
+  if (!deps.metrics) return decideAndAppend(deps, args);
+  const metrics = deps.metrics;
+  let type = 'unknown';
+  let retries = 0;
+  const counted = {
+    ...args,
+    onDecided: (command: Command, attempt: number) => {
+      type = commandType(command);
+      retries = attempt;
+    },
+  };
+  try {
+    const outcome = await decideAndAppend(deps, counted);
+    metrics.commandHandled(type, outcome.position ? 'appended' : 'unchanged', retries);
+    return outcome;
+  } catch (error) {
+    metrics.commandHandled(type, failureLabel(error), retries);
+    throw error;
+  }
+}
+
+/** The command's `type`; several steps decided together (an array) are named `A+B`. */
+function commandType(command: unknown): string {
+  if (Array.isArray(command)) return [...new Set(command.map(commandType))].join('+') || 'none';
+  const type =
+    typeof command === 'object' && command !== null ? (command as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : 'unknown';
+}
+
+function failureLabel(error: unknown): CommandOutcomeLabel {
+  if (error instanceof Conflict && error.code === 'concurrency_conflict') return 'conflict';
+  // Recorded, only not yet visible in the read models.
+  if (error instanceof ServiceUnavailable && error.code === 'read_models_lagging') return 'appended';
+  return error instanceof AppError && !(error instanceof ServiceUnavailable) ? 'refused' : 'failed';
+}
+
+async function decideAndAppend<State, Command, Event extends DomainEvent>(
+  deps: CommandDeps,
+  args: HandleCommandArgs<State, Command, Event> & {
+    onDecided?: (command: Command, attempt: number) => void;
+  },
 ): Promise<CommandOutcome<State, Event>> {
   const maxRetries = deps.maxRetries ?? 5;
   for (let attempt = 0; ; attempt++) {
@@ -84,6 +131,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
       typeof args.command === 'function'
         ? await (args.command as (s: State) => Command | Promise<Command>)(state)
         : args.command;
+    args.onDecided?.(command, attempt);
     const events = args.decider.decide(command, state);
     if (events.length === 0) return { state, before: state, events, revision, position: null };
 
@@ -99,7 +147,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         correlationId: args.metadata.correlationId,
         causationId: args.metadata.causationId ?? null,
         occurredAt: args.metadata.now,
-        schemaVersion: args.schemaVersion ?? 1,
+        schemaVersion: args.decider.codec.schemaVersion(event.type),
       },
     }));
     try {

@@ -63,6 +63,10 @@ export async function createWorkspace(
   const outcome = await handleCommand(deps, {
     stream: workspaceStream(input.orgId),
     decider: workspaceDecider,
+    // A new id names no stream yet, so the first decision is taken without reading one; should the stream exist
+    // after all (a retried request's id derived from its key), the append's expected revision refuses it and
+    // the handler decides again against what is there.
+    loaded: { state: workspaceDecider.initialState, revision: null },
     command: { type: 'CreateWorkspace', ...input, now: metadata.now },
     metadata: { ...metadata, orgId: input.orgId },
     eventId: deterministicEventIds(options.idempotencySeed && `${options.idempotencySeed}:workspace`),

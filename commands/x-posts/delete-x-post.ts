@@ -2,6 +2,7 @@
 // (`deleted_on_x`); a post not sent yet is canceled (`removed_from_schedule`); a link to a post published
 // elsewhere is deleted on X with the workspace's X account. The platform call comes first, so a retry converges.
 import type { ActivePostGroup, PostState } from '../../domain/post-groups/post-group.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
   Conflict,
   NotFound,
@@ -26,6 +27,8 @@ import {
   type WriteOptions,
 } from '../post-groups/post-group-commands.js';
 import type { CommandMetadata } from '../shared/command-handler.js';
+import type { IdempotencyStore } from '../shared/idempotency.js';
+import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { AccountAccess } from '../social-accounts/account-access.js';
 
 export interface XPostDeletion {
@@ -43,7 +46,12 @@ export interface XPostDeletionDeps {
   connectors: ConnectorRegistry;
 }
 
-export interface XPostWriteOptions {
+/** What the use case needs besides the deletion's own dependencies. */
+export interface DeleteXPostDeps extends XPostDeletionDeps {
+  idempotency: IdempotencyStore;
+}
+
+interface XPostWriteOptions {
   idempotencySeed?: string;
   /** Stores the answer with the append (the platform call came first, so the answer is known by then). */
   record?: (trx: unknown, deletion: XPostDeletion) => Promise<void>;
@@ -123,11 +131,38 @@ async function deleteOnX(deps: XPostDeletionDeps, account: AccountRef, xPostId: 
   }
 }
 
+export interface DeleteXPostInput {
+  orgId: string;
+  target: XPostTarget;
+  /** The X account to delete with, for a link to a post published elsewhere. */
+  socialAccountId: string | null;
+}
+
+/**
+ * Tool: delete_x_post. Needs posts:delete (an assistant, the posts:delete scope). The platform call comes before
+ * the append, so the answer recorded for the key is known by then; a retry converges.
+ */
 export async function deleteXPost(
+  deps: DeleteXPostDeps,
+  caller: Caller,
+  input: DeleteXPostInput,
+  request: WriteRequest,
+): Promise<Written<XPostDeletion>> {
+  authorize(caller, { orgId: input.orgId, permission: 'posts:delete', scope: 'posts:delete' });
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
+    const { deletion } = await deleteWith(deps, input, metadata, {
+      ...(idempotencySeed ? { idempotencySeed } : {}),
+      ...(record ? { record } : {}),
+    });
+    return deletion;
+  });
+}
+
+async function deleteWith(
   deps: XPostDeletionDeps,
-  input: { orgId: string; target: XPostTarget; socialAccountId: string | null },
+  input: DeleteXPostInput,
   metadata: CommandMetadata,
-  options: XPostWriteOptions = {},
+  options: XPostWriteOptions,
 ): Promise<{ deletion: XPostDeletion; appended: boolean }> {
   const { orgId } = input;
   let own: { postId: string; groupId: string } | null = null;

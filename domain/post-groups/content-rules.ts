@@ -1,6 +1,6 @@
 // Owns the per-platform rules a post's content must meet before it can go out: text limits counted in each
 // platform's own unit, the media each platform accepts, where platform settings may appear, and their shapes.
-import twitterText from 'twitter-text';
+import { graphemeCount, sumOverGraphemes } from './graphemes.js';
 import {
   platformNames,
   type ImageItem,
@@ -9,6 +9,7 @@ import {
   type PlatformPayload,
   type PostContent,
 } from './post-content.js';
+import { xWeightedLength } from './x-weighted-length.js';
 
 export interface ContentContext {
   xPremium?: boolean;
@@ -48,6 +49,43 @@ export const textLimits: Record<Platform, { max: number; unit: TextUnit }> = {
 
 /** X's limit for accounts with Premium (weighted the same way as the 280). */
 export const xPremiumTextLimit = 25_000;
+
+/**
+ * The most UTF-16 code units each text field takes at all, whatever its platform: a small multiple of the
+ * largest platform limit of the field, so a near miss still gets the platform's own message with its count.
+ * The API refuses longer input before anything is counted; checkPostContent, for any caller, counts no text
+ * longer than countedLengthMax and no alt text longer than `altText`.
+ */
+export const inputLimits = {
+  /** Facebook's 63,206 is the largest text limit. */
+  contentText: 100_000,
+  /** Twice X Premium's 25,000 (thread items are X, Bluesky and Threads posts). */
+  threadItem: 50_000,
+  /** Twice the 25 further items a thread may have. */
+  threadItems: 50,
+  /** Twice X's 25 characters and 4 options. */
+  pollOption: 50,
+  pollOptions: 8,
+  /** Twice Reddit's 300 and the 21 of a subreddit name (r/ included). */
+  redditTitle: 600,
+  subreddit: 50,
+  /** Twice YouTube's 100. */
+  youtubeTitle: 200,
+  /** More than twice X's 1,000 characters and as much as Bluesky's 2,000 graphemes of emoji. */
+  altText: 5_000,
+} as const;
+
+/**
+ * Beyond this many UTF-16 code units a text is refused without being counted, because the count of its platform
+ * grows at least as fast (Bluesky: its bytes; Threads: its weight) or, for X, because no post needs that much
+ * text before weighting (twice Premium's 25,000; a link counts 23 whatever its length, so twitter-text alone
+ * would take far longer texts). Counting stays cheap below these bounds.
+ */
+const countedLengthMax: Partial<Record<Platform, number>> = {
+  x: 2 * xPremiumTextLimit,
+  bluesky: 3_000,
+  threads: 2_000,
+};
 
 // The lexicon caps app.bsky.feed.post text at 3,000 bytes besides the 300 graphemes.
 const blueskyTextMaxBytes = 3_000;
@@ -121,14 +159,6 @@ const hashtagPattern = /(?<![\p{L}\p{N}_&/#＃])[#＃][\p{L}\p{M}\p{N}_]+/gu;
 // Threads weighs these as their UTF-8 size; keycaps and flags are emoji without being Extended_Pictographic.
 const emojiPattern = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-function graphemeCount(text: string): number {
-  let count = 0;
-  for (const _ of graphemes.segment(text)) count++;
-  return count;
-}
-
 function utf8Bytes(text: string): number {
   let bytes = 0;
   for (const char of text) {
@@ -140,17 +170,16 @@ function utf8Bytes(text: string): number {
 }
 
 function threadsLength(text: string): number {
-  let length = 0;
-  for (const { segment } of graphemes.segment(text)) {
-    length += emojiPattern.test(segment) ? utf8Bytes(segment) : segment.length;
-  }
-  return length;
+  // A plain character (null) is one UTF-16 unit and no emoji.
+  return sumOverGraphemes(text, (grapheme) =>
+    grapheme === null ? 1 : emojiPattern.test(grapheme) ? utf8Bytes(grapheme) : grapheme.length,
+  );
 }
 
 function textLength(platform: Platform, text: string): number {
   switch (platform) {
     case 'x':
-      return twitterText.parseTweet(text).weightedLength;
+      return xWeightedLength(text);
     case 'bluesky':
       return graphemeCount(text);
     case 'threads':
@@ -209,10 +238,14 @@ function lengthProblems(
   max = textLimitFor(platform, context),
 ): ContentProblem[] {
   const problems: ContentProblem[] = [];
+  const unitWord = textLimits[platform].unit === 'UTF-8 bytes' ? 'bytes' : 'characters';
+  const who = platform === 'x' && context.xPremium === true ? 'X Premium' : platformNames[platform];
+  const countedMax = countedLengthMax[platform];
+  if (countedMax !== undefined && text.length > countedMax) {
+    return [{ path, message: uncountedMessage(platform, text, subject, who, max, countedMax) }];
+  }
   const length = textLength(platform, text);
   if (length > max) {
-    const unitWord = textLimits[platform].unit === 'UTF-8 bytes' ? 'bytes' : 'characters';
-    const who = platform === 'x' && context.xPremium === true ? 'X Premium' : platformNames[platform];
     problems.push({
       path,
       message: `${who} allows ${n(max)} ${unitWord} (${countingNotes[platform]}); ${subject} has ${n(length)}`,
@@ -228,6 +261,27 @@ function lengthProblems(
     }
   }
   return problems;
+}
+
+/** Why a text longer than its platform counts is refused, without counting it. */
+function uncountedMessage(
+  platform: Platform,
+  text: string,
+  subject: string,
+  who: string,
+  max: number,
+  countedMax: number,
+): string {
+  const length = n(text.length);
+  if (platform === 'x') {
+    return `${who} allows ${n(max)} characters (${countingNotes.x}); ${subject} has ${length} characters before weighting, and X text is limited to ${n(countedMax)} before weighting`;
+  }
+  if (platform === 'bluesky') {
+    // Its UTF-8 size is at least its UTF-16 length, and counting bytes is cheap.
+    return `Bluesky caps a post at ${n(blueskyTextMaxBytes)} bytes of UTF-8 (an emoji takes 4 or more) and ${n(max)} characters; ${subject} has ${n(utf8Bytes(text))} bytes`;
+  }
+  // Threads weighs each character at least its UTF-16 length.
+  return `${who} allows ${n(max)} characters (${countingNotes[platform]}); ${subject} has at least ${length}`;
 }
 
 function checkText(content: PostContent, context: ContentContext, problems: ContentProblem[]): void {
@@ -298,6 +352,12 @@ function altTextProblem(
 ): ContentProblem | null {
   if (!rule.altText || image.altText === undefined) return null;
   const { max, unit } = rule.altText;
+  if (image.altText.length > inputLimits.altText) {
+    return {
+      path,
+      message: `${platformNames[platform]} allows ${n(max)} characters of alt text; ${subject} is ${n(image.altText.length)} characters long, over the ${n(inputLimits.altText)} accepted`,
+    };
+  }
   const length = unit === 'graphemes' ? graphemeCount(image.altText) : image.altText.length;
   if (length <= max) return null;
   return {

@@ -1,6 +1,6 @@
 // The spec's PostGroup and Post shapes, rendered from the aggregate state. One rendering serves command
 // responses, the read models (which store it) and the auditors' point-in-time view, so they never drift.
-import type { ActivePostGroup, PostState, StrategyLink } from './post-group.js';
+import type { ActivePostGroup, PostState, StrategyLink } from './state.js';
 
 /** The group as the spec shows it: its state without internal bookkeeping, strategy links flattened. */
 export type PostGroupView = Omit<ActivePostGroup, 'kind' | 'everApproved' | 'strategy' | 'posts'> &

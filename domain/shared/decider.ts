@@ -1,5 +1,6 @@
 // The decider shape every aggregate follows: pure decide/evolve, time and ids handed in with the command.
 // `decide` throws a typed AppError when the command is refused; it returns [] when nothing needs to change.
+import type { EventCodec } from './event-codec.js';
 
 export interface DomainEvent<Type extends string = string, Data = unknown> {
   type: Type;
@@ -10,6 +11,8 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   readonly initialState: State;
   readonly evolve: (state: State, event: Event) => State;
   readonly decide: (command: Command, state: State) => Event[];
+  /** How the aggregate's events are read back from the store, and the schema version each is written with. */
+  readonly codec: EventCodec<Event>;
 }
 
 export function fold<State, Event extends DomainEvent>(

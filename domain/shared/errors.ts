@@ -2,7 +2,10 @@
 // Domain code throws these; nothing below api/ knows about HTTP otherwise.
 
 export interface ErrorDetail {
-  /** Dotted path of the offending field, e.g. `posts.0.contentText` or `query.filter[status]`. */
+  /**
+   * Dotted path of the offending field, in the terms of whoever refused it: the domain names its own fields
+   * (`posts.0.contentText`, `title`; see InvalidFields), the API the request's (`body.title`, `query.filter[status]`).
+   */
   path: string;
   message: string;
 }
@@ -21,6 +24,16 @@ export abstract class AppError extends Error {
 
 export class ValidationError extends AppError {
   readonly status = 400;
+}
+/**
+ * The domain refuses a command for some of its fields, named in the domain's terms (`title`, `posts.0.contentText`,
+ * `approvePosts.1`, `payloadPatch.poll.options`), never by where a request carried them: the API maps them to the
+ * request in one place (api/platform/errors.ts).
+ */
+export class InvalidFields extends ValidationError {
+  constructor(message: string, details: ErrorDetail[]) {
+    super(message, undefined, details);
+  }
 }
 export class Unauthorized extends AppError {
   readonly status = 401;

@@ -2,8 +2,9 @@
 // One stream per platform account and workspace (`socialAccount-<id>`, id derived from both), so reconnecting finds it.
 import type { Platform } from '../post-groups/post-content.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { NotFound, ValidationError } from '../shared/errors.js';
+import { InvalidFields, NotFound } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';
+import { socialAccountEventCodec } from './event-codec.js';
 
 export const socialAccountCategory = 'socialAccount';
 
@@ -144,9 +145,9 @@ export function validateProfileUrl(profileUrl: string | null): string | null {
     url = null;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || profileUrl.length > 2048) {
-    throw new ValidationError('Invalid profile URL', undefined, [
+    throw new InvalidFields('Invalid profile URL', [
       {
-        path: 'body.profileUrl',
+        path: 'profileUrl',
         message: 'an absolute http or https URL (at most 2048 characters), or null',
       },
     ]);
@@ -188,6 +189,7 @@ function changeAccount(
 
 export const socialAccountDecider: Decider<SocialAccountState, SocialAccountCommand, SocialAccountEvent> = {
   initialState: { kind: 'absent' },
+  codec: socialAccountEventCodec,
 
   decide(command, state) {
     switch (command.type) {

@@ -1,7 +1,8 @@
 // The workspace tags aggregate: every tag of one workspace, with name uniqueness and the tag limit.
 // One stream per workspace (`workspaceTags-<orgId>`) so that uniqueness is decided against a single state.
-import { Conflict, NotFound, ValidationError } from '../shared/errors.js';
+import { Conflict, InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
+import { tagEventCodec } from './event-codec.js';
 
 export const workspaceTagsCategory = 'workspaceTags';
 
@@ -42,8 +43,8 @@ export type WorkspaceTagsState =
 export function validateTagName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > maxTagNameLength) {
-    throw new ValidationError('Invalid tag name', undefined, [
-      { path: 'body.name', message: `1 to ${maxTagNameLength} characters after trimming` },
+    throw new InvalidFields('Invalid tag name', [
+      { path: 'name', message: `1 to ${maxTagNameLength} characters after trimming` },
     ]);
   }
   return trimmed;
@@ -52,8 +53,8 @@ export function validateTagName(name: string): string {
 export function normalizeTagColor(color: string | null | undefined): string | null {
   if (color === null || color === undefined) return null;
   if (!tagColorPattern.test(color)) {
-    throw new ValidationError('Invalid tag color', undefined, [
-      { path: 'body.color', message: 'a hex colour, #rgb or #rrggbb' },
+    throw new InvalidFields('Invalid tag color', [
+      { path: 'color', message: 'a hex colour, #rgb or #rrggbb' },
     ]);
   }
   return color.toLowerCase();
@@ -70,6 +71,7 @@ function assertNameFree(tags: Readonly<Record<string, Tag>>, name: string, excep
 
 export const workspaceTagsDecider: Decider<WorkspaceTagsState, TagCommand, TagEvent> = {
   initialState: { status: 'empty' },
+  codec: tagEventCodec,
 
   decide(command, state) {
     switch (command.type) {

@@ -2,6 +2,7 @@
 // E-mail uniqueness is the email-claim aggregate below (`userEmail-<sha256 of the lower-cased e-mail>`).
 import { Conflict, ValidationError } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
+import { userEmailEventCodec, userEventCodec } from './event-codec.js';
 
 export const userCategory = 'user';
 export const userEmailCategory = 'userEmail';
@@ -48,6 +49,7 @@ const profileKeys = ['name', 'avatarUrl', 'activeOrgId', 'locale', 'timezone'] a
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: { status: 'absent' },
+  codec: userEventCodec,
   decide(command, state) {
     switch (command.type) {
       case 'RegisterUser':
@@ -116,6 +118,7 @@ export type UserEmailState = { status: 'free' } | { status: 'claimed'; userId: s
 
 export const userEmailDecider: Decider<UserEmailState, UserEmailCommand, UserEmailEvent> = {
   initialState: { status: 'free' },
+  codec: userEmailEventCodec,
   decide(command, state) {
     if (state.status === 'claimed') {
       if (state.userId === command.userId) return [];

@@ -2,6 +2,7 @@
 // reserved for one workspace id before that workspace is created. See docs/decisions.md, "Uniqueness".
 import { Conflict } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
+import { slugReservationEventCodec } from './event-codec.js';
 
 export const slugReservationCategory = 'workspaceSlug';
 
@@ -31,6 +32,7 @@ export const slugReservationDecider: Decider<
   SlugReservationEvent
 > = {
   initialState: { status: 'free' },
+  codec: slugReservationEventCodec,
   decide(command, state) {
     switch (command.type) {
       case 'ReserveSlug': {

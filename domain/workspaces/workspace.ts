@@ -1,8 +1,9 @@
 // The workspace (organisation) aggregate: creation, members and their roles. Stream `workspace-<orgId>`.
 // Slug uniqueness lives in its own aggregate (slug-reservation.ts) because it spans workspaces.
-import { Conflict, NotFound, ValidationError } from '../shared/errors.js';
+import { Conflict, InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import type { Role } from './roles.js';
+import { workspaceEventCodec } from './event-codec.js';
 
 export const workspaceCategory = 'workspace';
 
@@ -41,14 +42,15 @@ export const slugPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function validateSlug(slug: string): void {
   if (!slugPattern.test(slug)) {
-    throw new ValidationError('Invalid slug', undefined, [
-      { path: 'body.slug', message: 'lowercase letters, digits and inner hyphens, 1 to 63 characters' },
+    throw new InvalidFields('Invalid slug', [
+      { path: 'slug', message: 'lowercase letters, digits and inner hyphens, 1 to 63 characters' },
     ]);
   }
 }
 
 export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent> = {
   initialState: { status: 'absent' },
+  codec: workspaceEventCodec,
 
   decide(command, state) {
     switch (command.type) {
@@ -61,9 +63,7 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         validateSlug(command.slug);
         const name = command.name.trim();
         if (name.length === 0) {
-          throw new ValidationError('Invalid name', undefined, [
-            { path: 'body.name', message: 'must not be blank' },
-          ]);
+          throw new InvalidFields('Invalid name', [{ path: 'name', message: 'must not be blank' }]);
         }
         return [
           {

@@ -17,14 +17,77 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
+/** Comma-separated http(s) origins (scheme, host and port; no path), normalised as `URL.origin` writes them. */
+const originList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const item of (value ?? '').split(',').map((s) => s.trim())) {
+      if (item === '') continue;
+      const url = URL.canParse(item) ? new URL(item) : null;
+      const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+      if (!url || !bare || !/^https?:$/.test(url.protocol)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be comma-separated http(s) origins without a path, e.g. https://app.example.org',
+        });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
 
-export const envSchema = z
-  .object({
+/**
+ * A slice's own environment variables: a zod object fragment, and checks across them that run once every
+ * variable of the environment has parsed. `envSchema` below merges the fragments into one object.
+ */
+export interface Settings<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  shape: Shape;
+  check?(env: z.output<z.ZodObject<Shape>>, ctx: z.RefinementCtx): void;
+}
+
+export function defineSettings<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  check?: (env: z.output<z.ZodObject<Shape>>, ctx: z.RefinementCtx) => void,
+): Settings<Shape> {
+  return check ? { shape, check } : { shape };
+}
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The fragments' shapes as one object type. */
+type MergedShape<U> = { [K in keyof Intersection<U>]: Intersection<U>[K] };
+
+/** One object of every fragment's variables (a variable declared twice stops the start) and all their checks. */
+export function composeSettings<const F extends readonly Settings[]>(fragments: F) {
+  const shape: Record<string, z.core.$ZodType> = {};
+  for (const fragment of fragments) {
+    for (const [name, schema] of Object.entries(fragment.shape)) {
+      if (name in shape) throw new Error(`${name} is declared by two settings fragments`);
+      shape[name] = schema;
+    }
+  }
+  return z.object(shape as MergedShape<F[number]['shape']>).superRefine((env, ctx) => {
+    for (const fragment of fragments) fragment.check?.(env, ctx);
+  });
+}
+
+/**
+ * The platform's own variables (api/platform/slice.ts): the process, database, event store, bus, token
+ * encryption, request limits and logging.
+ */
+export const platformSettings = defineSettings(
+  {
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: port.default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     PUBLIC_BASE_URL: optionalUrl,
+    /** Origins of the web apps: oauth/start accepts a redirectUri there (or under PUBLIC_BASE_URL) only. */
+    APP_ORIGINS: originList,
     DATA_DIR: z.string().min(1).default('.data'),
+    /** Bearer token `/metrics` requires; unset, only unforwarded loopback callers may scrape it. */
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     DATABASE_URL: optionalUrl,
     DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
     EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
@@ -40,6 +103,65 @@ export const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens of letters, digits, _ or -')
       .default('work'),
+    TOKEN_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+        .optional(),
+    ),
+    /** Version of TOKEN_ENCRYPTION_KEY, written with every sealed token (bump it when rotating). */
+    TOKEN_ENCRYPTION_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    /** Earlier keys still readable during a rotation: `<version>:<base64 key>`, comma-separated. */
+    TOKEN_ENCRYPTION_OLD_KEYS: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^\d+:[A-Za-z0-9+/]{43}=(,\d+:[A-Za-z0-9+/]{43}=)*$/,
+          'must be <version>:<base64 32-byte key>[,…]',
+        )
+        .optional(),
+    ),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(50 * 1024 * 1024)
+      .default(1024 * 1024),
+    READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  },
+  (env, ctx) => {
+    if (env.EVENT_STORE === 'eventstoredb' && !env.EVENTSTOREDB_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EVENTSTOREDB_URL'],
+        message: 'is required when EVENT_STORE=eventstoredb',
+      });
+    }
+    if (env.BUS === 'nats' && !env.NATS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['NATS_URL'], message: 'is required when BUS=nats' });
+    }
+    // A key version names one key: the cipher looks keys up by the version written with each sealed token.
+    const versions = new Set([env.TOKEN_ENCRYPTION_KEY_VERSION]);
+    for (const entry of (env.TOKEN_ENCRYPTION_OLD_KEYS ?? '').split(',').filter(Boolean)) {
+      const version = Number(entry.split(':')[0]);
+      const problem =
+        version < 1
+          ? `key versions are integers from 1 (got version ${version})`
+          : version === env.TOKEN_ENCRYPTION_KEY_VERSION
+            ? `has a key with version ${version}, the current key's (TOKEN_ENCRYPTION_KEY_VERSION); give each key its own version`
+            : versions.has(version)
+              ? `has version ${version} more than once; give each key its own version`
+              : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', path: ['TOKEN_ENCRYPTION_OLD_KEYS'], message: problem });
+      versions.add(version);
+    }
+  },
+);
+
+/** Object storage (the storage slice, api/storage/slice.ts). */
+export const storageSettings = defineSettings(
+  {
     OBJECT_STORAGE: z.enum(['local', 's3']).default('local'),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -48,48 +170,79 @@ export const envSchema = z
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: bool.default(true),
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  },
+  (env, ctx) => {
+    if (env.OBJECT_STORAGE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when OBJECT_STORAGE=s3' });
+    }
+  },
+);
+
+/** Tokens and identity providers (the auth slice, api/auth/slice.ts). */
+export const authSettings = defineSettings(
+  {
     AUTH_MODE: z.enum(['local', 'jwks']).default('local'),
     AUTH_SIGNING_KEY: optionalString,
     AUTH_ISSUER: z.string().min(1).optional(),
     AUTH_AUDIENCE: z.string().min(1).optional(),
     AUTH_JWKS_URL: optionalUrl,
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
-    TOKEN_ENCRYPTION_KEY: optionalString.pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
-        .optional(),
-    ),
-    /** `sandbox` (default): every platform is simulated locally; `live`: the real platform APIs below. */
-    PLATFORM_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
-    /** Platforms that stay in the sandbox when PLATFORM_MODE=live (comma-separated platform values). */
-    SANDBOX_PLATFORMS: optionalString,
-    X_CLIENT_ID: optionalString,
-    X_CLIENT_SECRET: optionalString,
-    LINKEDIN_CLIENT_ID: optionalString,
-    LINKEDIN_CLIENT_SECRET: optionalString,
-    /** LinkedIn's `LinkedIn-Version` header (YYYYMM); LinkedIn retires versions after a year. */
-    LINKEDIN_API_VERSION: z
-      .string()
-      .regex(/^\d{6}$/, 'must be YYYYMM, e.g. 202611')
-      .default('202611'),
-    FACEBOOK_APP_ID: optionalString,
-    FACEBOOK_APP_SECRET: optionalString,
-    INSTAGRAM_APP_ID: optionalString,
-    INSTAGRAM_APP_SECRET: optionalString,
-    THREADS_APP_ID: optionalString,
-    THREADS_APP_SECRET: optionalString,
-    GOOGLE_CLIENT_ID: optionalString,
-    GOOGLE_CLIENT_SECRET: optionalString,
-    TIKTOK_CLIENT_KEY: optionalString,
-    TIKTOK_CLIENT_SECRET: optionalString,
-    REDDIT_CLIENT_ID: optionalString,
-    REDDIT_CLIENT_SECRET: optionalString,
-    REDDIT_USER_AGENT: optionalString,
-    /** Sandbox faults for a share of calls, e.g. `fail=0.2,timeout=0.05,pending=0.3` (also set at run time by the CLI). */
-    SANDBOX_FAULTS: optionalString,
-    /** How long a sandbox publish answered "pending" stays pending. */
-    SANDBOX_PENDING_MS: z.coerce.number().int().min(0).max(3_600_000).default(1500),
+    /** A session (a sign-in and every token exchanged from it) ends this long after it began: 24 hours. */
+    SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(300).max(2_592_000).default(86_400),
+  },
+  (env, ctx) => {
+    if (env.AUTH_MODE === 'jwks') {
+      for (const key of ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const) {
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH_MODE=jwks' });
+      }
+    }
+  },
+);
+
+/**
+ * Platform connectors, their credentials and the sandbox (the social accounts slice,
+ * api/social-accounts/slice.ts).
+ */
+export const socialAccountSettings = defineSettings({
+  /** `sandbox` (default): every platform is simulated locally; `live`: the real platform APIs below. */
+  PLATFORM_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** Platforms that stay in the sandbox when PLATFORM_MODE=live (comma-separated platform values). */
+  SANDBOX_PLATFORMS: optionalString,
+  X_CLIENT_ID: optionalString,
+  X_CLIENT_SECRET: optionalString,
+  LINKEDIN_CLIENT_ID: optionalString,
+  LINKEDIN_CLIENT_SECRET: optionalString,
+  /** LinkedIn's `LinkedIn-Version` header (YYYYMM); LinkedIn retires versions after a year. */
+  LINKEDIN_API_VERSION: z
+    .string()
+    .regex(/^\d{6}$/, 'must be YYYYMM, e.g. 202611')
+    .default('202611'),
+  FACEBOOK_APP_ID: optionalString,
+  FACEBOOK_APP_SECRET: optionalString,
+  INSTAGRAM_APP_ID: optionalString,
+  INSTAGRAM_APP_SECRET: optionalString,
+  THREADS_APP_ID: optionalString,
+  THREADS_APP_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  TIKTOK_CLIENT_KEY: optionalString,
+  TIKTOK_CLIENT_SECRET: optionalString,
+  REDDIT_CLIENT_ID: optionalString,
+  REDDIT_CLIENT_SECRET: optionalString,
+  REDDIT_USER_AGENT: optionalString,
+  /** Sandbox faults for a share of calls, e.g. `fail=0.2,timeout=0.05,pending=0.3` (also set at run time by the CLI). */
+  SANDBOX_FAULTS: optionalString,
+  /** How long a sandbox publish answered "pending" stays pending. */
+  SANDBOX_PENDING_MS: z.coerce.number().int().min(0).max(3_600_000).default(1500),
+});
+
+/**
+ * The publishing pipeline and how long post-now waits for it (the publishing slice,
+ * api/publishing/slice.ts).
+ */
+export const publishingSettings = defineSettings(
+  {
     /** Attempts before a post fails for good (the first attempt included). */
     PUBLISH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
     /** First retry delay; each further retry doubles it (with jitter), up to PUBLISH_RETRY_MAX_MS. */
@@ -112,35 +265,8 @@ export const envSchema = z
     PUBLISH_LEASE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     /** How long post-now waits for the attempt's outcome before answering with the post as it is. */
     POST_NOW_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
-    /** Version of TOKEN_ENCRYPTION_KEY, written with every sealed token (bump it when rotating). */
-    TOKEN_ENCRYPTION_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
-    /** Earlier keys still readable during a rotation: `<version>:<base64 key>`, comma-separated. */
-    TOKEN_ENCRYPTION_OLD_KEYS: optionalString.pipe(
-      z
-        .string()
-        .regex(
-          /^\d+:[A-Za-z0-9+/]{43}=(,\d+:[A-Za-z0-9+/]{43}=)*$/,
-          'must be <version>:<base64 32-byte key>[,…]',
-        )
-        .optional(),
-    ),
-    BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .max(50 * 1024 * 1024)
-      .default(1024 * 1024),
-    READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  })
-  .superRefine((env, ctx) => {
-    if (env.EVENT_STORE === 'eventstoredb' && !env.EVENTSTOREDB_URL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['EVENTSTOREDB_URL'],
-        message: 'is required when EVENT_STORE=eventstoredb',
-      });
-    }
+  },
+  (env, ctx) => {
     if (env.PUBLISH_STALE_ATTEMPT_MS <= env.PUBLISH_CALL_TIMEOUT_MS) {
       // A check while the call may still land could find nothing and publish a second time.
       ctx.addIssue({
@@ -148,9 +274,6 @@ export const envSchema = z
         path: ['PUBLISH_STALE_ATTEMPT_MS'],
         message: `must be longer than PUBLISH_CALL_TIMEOUT_MS (${env.PUBLISH_CALL_TIMEOUT_MS})`,
       });
-    }
-    if (env.BUS === 'nats' && !env.NATS_URL) {
-      ctx.addIssue({ code: 'custom', path: ['NATS_URL'], message: 'is required when BUS=nats' });
     }
     if (env.PUBLISH_LEASE_TTL_MS <= env.PUBLISH_SWEEP_INTERVAL_MS) {
       // The holder renews once per sweep, so a shorter lease would lapse between its own sweeps.
@@ -160,16 +283,23 @@ export const envSchema = z
         message: 'must be longer than PUBLISH_SWEEP_INTERVAL_MS',
       });
     }
-    if (env.OBJECT_STORAGE === 's3' && !env.S3_BUCKET) {
-      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when OBJECT_STORAGE=s3' });
-    }
-    if (env.AUTH_MODE === 'jwks') {
-      for (const key of ['AUTH_JWKS_URL', 'AUTH_ISSUER', 'AUTH_AUDIENCE'] as const) {
-        if (!env[key])
-          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH_MODE=jwks' });
-      }
-    }
-  });
+  },
+);
+
+/**
+ * Every fragment the environment is made of, platform first. A slice's `settings` must be one of these (the
+ * runtime refuses to start otherwise): the environment is parsed before anything else is built, so its schema
+ * is composed here, statically, and the adapters share its type.
+ */
+export const settingsFragments = [
+  platformSettings,
+  storageSettings,
+  authSettings,
+  socialAccountSettings,
+  publishingSettings,
+] as const;
+
+export const envSchema = composeSettings(settingsFragments);
 
 export type Env = z.infer<typeof envSchema>;
 

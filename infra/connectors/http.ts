@@ -1,5 +1,6 @@
 // One HTTP call helper for live connectors: timeouts, JSON, and the mapping of failures to ConnectorError
 // kinds, so every connector classifies a 401, a 429 or a lost answer the same way.
+import { sanitizeErrorText } from '../logging/redact.js';
 import { ConnectorError } from './port.js';
 
 export interface LiveConnectorOptions {
@@ -64,7 +65,12 @@ function encodeBody(body: unknown, headers: Record<string, string>): RequestInit
   return JSON.stringify(body);
 }
 
+/** What the platform said went wrong: one line, at most 400 characters, tokens redacted. */
 function platformMessage(body: unknown, fallback: string): string {
+  return sanitizeErrorText(rawPlatformMessage(body) || fallback, 400) || fallback;
+}
+
+function rawPlatformMessage(body: unknown): string {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     for (const key of ['detail', 'message', 'error_description', 'title', 'error']) {
@@ -74,8 +80,7 @@ function platformMessage(body: unknown, fallback: string): string {
         return (value as { message: string }).message;
     }
   }
-  if (typeof body === 'string' && body) return body.slice(0, 300);
-  return fallback;
+  return typeof body === 'string' ? body.slice(0, 4000) : '';
 }
 
 /**

@@ -1,5 +1,7 @@
 // The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion and account info.
 // Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
+import type { Readable } from 'node:stream';
+import { sanitizeErrorText } from '../logging/redact.js';
 import type { MediaAsset, Platform, PlatformPayload } from '../../domain/post-groups/post-content.js';
 
 export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
@@ -79,12 +81,37 @@ export interface AuthorizationChoice {
 export type AuthorizationResult =
   { kind: 'accounts'; accounts: ConnectedAccount[] } | { kind: 'choice'; choice: AuthorizationChoice };
 
-/** Bytes of a media item, for platforms that take uploads rather than URLs. */
+/**
+ * A media item as connectors upload it: on disk (spooled while it arrived, capped per kind), never whole in
+ * memory unless it is small. Whoever supplies `fetchMedia` disposes the files after the platform call.
+ */
+export interface MediaFile {
+  readonly assetId: string;
+  readonly contentType: string;
+  /** In bytes. */
+  readonly size: number;
+  /** The whole file; refused (permanent) above IN_MEMORY_LIMIT (20 MiB): images, not videos. */
+  bytes(): Promise<Uint8Array>;
+  /** `length` bytes from `offset`: one chunk of a chunked upload. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** A Blob backed by the file, for request bodies and forms: sent with its length, streamed from disk. */
+  blob(): Promise<Blob>;
+  stream(): Readable;
+  /** Removes the spooled file; idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** A media item's file, for platforms that take uploads rather than URLs. */
 export type MediaFetcher = (item: {
   url: string;
   contentType: string;
   assetId: string;
-}) => Promise<{ data: Uint8Array; contentType: string }>;
+  /**
+   * The workspace of the post the media belongs to. Connectors leave it out: the publisher's call context sets
+   * it, and files in our own storage are only read for the workspace that owns them.
+   */
+  orgId?: string;
+}) => Promise<MediaFile>;
 
 export interface CallContext {
   account: AccountRef;
@@ -191,7 +218,9 @@ export class ConnectorError extends Error {
     message: string,
     readonly details: { status?: number; platformCode?: string; retryAfterMs?: number } = {},
   ) {
-    super(message);
+    // Messages carry what platforms answered: on their way to logs, API answers and a post's lastError they
+    // are capped, kept on one line and cleared of anything that looks like a token.
+    super(sanitizeErrorText(message));
     this.name = 'ConnectorError';
   }
 }

@@ -2,8 +2,9 @@
 // kept across restarts. We run the binaries ourselves so that the server is stopped last, on our signal, not
 // by the package's own exit hook or by a Ctrl-C sent to the whole process group.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { chown, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { chmod, chown, link, mkdir, mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,10 +17,48 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
-const password = 'postgres';
+/** The superuser password of data directories initialised before passwords were generated. */
+const legacyPassword = 'postgres';
 
-export function embeddedUrl(port: number, database: string): string {
-  return `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+export function embeddedUrl(port: number, database: string, password: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** The superuser password of a data directory: a file beside it (so under DATA_DIR), mode 0600. */
+export function embeddedPasswordFile(dataDir: string): string {
+  return `${path.resolve(dataDir)}.password`;
+}
+
+/**
+ * The data directory's superuser password: read from its file, or generated and written there (0600) when there
+ * is none. Two processes starting at once agree: the file appears complete or not at all, and the first wins.
+ */
+export async function embeddedPassword(dataDir: string): Promise<string> {
+  const file = embeddedPasswordFile(dataDir);
+  const read = async () => {
+    try {
+      await chmod(file, 0o600);
+      return (await readFile(file, 'utf8')).trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  const existing = await read();
+  if (existing) return existing;
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+  const written = await read();
+  if (!written) throw new Error(`Could not keep the embedded PostgreSQL password in ${file}`);
+  return written;
 }
 
 export async function freePort(): Promise<number> {
@@ -86,7 +125,40 @@ export async function findRunningPostgres(dataDir: string): Promise<{ pid: numbe
   return { pid, port };
 }
 
-async function waitUntilReady(url: string, pid: number, logFile: string): Promise<void> {
+/**
+ * A data directory initialised before passwords were generated (or a start that crashed between writing the
+ * password file and setting the password) still has the old password: connect with it once and set ours.
+ */
+async function adoptLegacyPassword(port: number, password: string, file: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString: embeddedUrl(port, 'postgres', legacyPassword),
+    connectionTimeoutMillis: 5000,
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(
+      `Embedded PostgreSQL refuses the password in ${file}. Restore the file that belongs to this data ` +
+        'directory, or set DATABASE_URL.',
+      { cause: error },
+    );
+  }
+  try {
+    await client.query(`alter role postgres with password ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function waitUntilReady(
+  port: number,
+  password: string,
+  pid: number,
+  logFile: string,
+  passwordFile: string,
+): Promise<void> {
+  const url = embeddedUrl(port, 'postgres', password);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
@@ -95,6 +167,11 @@ async function waitUntilReady(url: string, pid: number, logFile: string): Promis
       await client.query('select 1');
       return;
     } catch (error) {
+      // 28P01 invalid_password: the server is up but still has the old password.
+      if ((error as { code?: string }).code === '28P01') {
+        await adoptLegacyPassword(port, password, passwordFile);
+        continue;
+      }
       if (!alive(pid)) {
         const log = existsSync(logFile)
           ? (await readFile(logFile, 'utf8')).split('\n').slice(-15).join('\n')
@@ -107,6 +184,26 @@ async function waitUntilReady(url: string, pid: number, logFile: string): Promis
       await client.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The URL of `database` on a server already running on this data directory (the CLI beside a running service),
+ * with the data directory's password (moved over from the old one first if need be).
+ */
+export async function runningEmbeddedUrl(
+  dataDir: string,
+  running: { pid: number; port: number },
+  database: string,
+): Promise<string> {
+  const password = await embeddedPassword(dataDir);
+  await waitUntilReady(
+    running.port,
+    password,
+    running.pid,
+    `${path.resolve(dataDir)}.log`,
+    embeddedPasswordFile(dataDir),
+  );
+  return embeddedUrl(running.port, database, password);
 }
 
 async function stopServer(pid: number): Promise<void> {
@@ -141,15 +238,24 @@ export async function startEmbeddedPostgres(options: {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (owner) await chownTree(dataDir, owner);
 
+  const password = await embeddedPassword(dataDir);
+  const passwordFile = embeddedPasswordFile(dataDir);
+
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    const pwfile = path.join(os.tmpdir(), `pg-pw-${process.pid}-${Date.now()}`);
-    await writeFile(pwfile, `${password}\n`, { mode: 0o644 });
+    // initdb reads the password from a file: a private one in a folder of our own, readable by its user only.
+    const pwdir = await mkdtemp(path.join(os.tmpdir(), 'pg-pw-'));
+    const pwfile = path.join(pwdir, 'password');
+    await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+    if (owner) {
+      await chown(pwdir, owner.uid, owner.gid);
+      await chown(pwfile, owner.uid, owner.gid);
+    }
     try {
       execFileSync(
         bin.initdb,
         [
           `--pgdata=${dataDir}`,
-          '--auth=password',
+          '--auth=scram-sha-256',
           '--username=postgres',
           `--pwfile=${pwfile}`,
           '--encoding=UTF8',
@@ -168,7 +274,7 @@ export async function startEmbeddedPostgres(options: {
       }
       throw error;
     } finally {
-      await rm(pwfile, { force: true });
+      await rm(pwdir, { recursive: true, force: true });
     }
   }
 
@@ -208,9 +314,8 @@ export async function startEmbeddedPostgres(options: {
     pid = child.pid;
   }
 
-  const adminUrl = embeddedUrl(port, 'postgres');
-  await waitUntilReady(adminUrl, pid, logFile);
-  const admin = new pg.Client({ connectionString: adminUrl });
+  await waitUntilReady(port, password, pid, logFile, passwordFile);
+  const admin = new pg.Client({ connectionString: embeddedUrl(port, 'postgres', password) });
   await admin.connect();
   try {
     const found = await admin.query('select 1 from pg_database where datname = $1', [database]);
@@ -222,7 +327,7 @@ export async function startEmbeddedPostgres(options: {
   }
   return {
     port,
-    url: embeddedUrl(port, database),
+    url: embeddedUrl(port, database, password),
     stop: () => stopServer(pid),
   };
 }

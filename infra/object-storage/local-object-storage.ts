@@ -1,7 +1,8 @@
 // Local-folder object storage for the embedded mode: objects as files under one root, and upload/download
 // URLs signed by the service itself (HMAC-SHA256) and served by api/storage/routes.ts.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
 import {
@@ -187,16 +188,62 @@ export class LocalObjectStorage implements ObjectStorage {
     validateContentType(contentType);
     const { dir, base } = this.location(key);
     await mkdir(dir, { recursive: true });
-    const previous = await this.readSidecar(key);
     const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
     await this.writeAtomically(path.join(dir, dataFile), body);
-    const sidecar: Sidecar = {
-      key,
-      contentType,
+    return this.commit(key, contentType, dataFile, {
       sizeBytes: body.byteLength,
       etag: createHash('md5').update(body).digest('hex'),
-      dataFile,
-    };
+    });
+  }
+
+  /**
+   * Stores a body as it arrives, never holding it whole: written to the data file while counted and hashed,
+   * refused with `onTooLarge()`'s error at the first byte over `maxBytes` (the partial file removed).
+   */
+  async putStream(
+    key: string,
+    body: AsyncIterable<Uint8Array>,
+    contentType: string,
+    limit: { maxBytes: number; onTooLarge: () => Error },
+  ): Promise<StoredObject> {
+    validateObjectKey(key);
+    validateContentType(contentType);
+    const { dir, base } = this.location(key);
+    await mkdir(dir, { recursive: true });
+    const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
+    const target = path.join(dir, dataFile);
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const hash = createHash('md5');
+    let size = 0;
+    const handle = await open(temporary, 'w');
+    try {
+      for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (size > limit.maxBytes) throw limit.onTooLarge();
+        hash.update(chunk);
+        await handle.write(chunk);
+      }
+      await handle.sync();
+      await handle.close();
+      await rename(temporary, target);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return this.commit(key, contentType, dataFile, { sizeBytes: size, etag: hash.digest('hex') });
+  }
+
+  /** Makes a written data file the object: the sidecar's rename is the commit point. */
+  private async commit(
+    key: string,
+    contentType: string,
+    dataFile: string,
+    written: { sizeBytes: number; etag: string },
+  ): Promise<StoredObject> {
+    const { dir, base } = this.location(key);
+    const previous = await this.readSidecar(key);
+    const sidecar: Sidecar = { key, contentType, ...written, dataFile };
     // The sidecar's rename is the commit point: before it readers see the old object, after it the new one.
     await this.writeAtomically(path.join(dir, `${base}.json`), JSON.stringify(sidecar));
     if (previous && previous.dataFile !== dataFile)
@@ -217,6 +264,28 @@ export class LocalObjectStorage implements ObjectStorage {
         return {
           body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
           contentType: sidecar.contentType,
+        };
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return null;
+  }
+
+  async getStream(key: string): Promise<{ body: Readable; contentType: string; sizeBytes: number } | null> {
+    validateObjectKey(key);
+    const { dir } = this.location(key);
+    // As in get: a concurrent put may replace the body file. Once open, the file reads to its end even if a
+    // put or delete removes it meanwhile.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const sidecar = await this.readSidecar(key);
+      if (!sidecar) return null;
+      try {
+        const handle = await open(path.join(dir, sidecar.dataFile), 'r');
+        return {
+          body: handle.createReadStream(),
+          contentType: sidecar.contentType,
+          sizeBytes: sidecar.sizeBytes,
         };
       } catch (error) {
         if (!isMissing(error)) throw error;

@@ -1,5 +1,6 @@
 // The object storage port: what media, brand and launch-kit features may ask of any object store.
 // Both adapters (local folder, S3-compatible) pass one contract suite in test/object-storage/.
+import type { Readable } from 'node:stream';
 import { ValidationError } from '../../domain/shared/errors.js';
 
 /** Where and how a client uploads one object directly, without holding our credentials. */
@@ -35,9 +36,29 @@ export interface ObjectStorage {
   createDownloadUrl(key: string, options: { expiresInSeconds: number }): Promise<string>;
   put(key: string, body: Uint8Array, contentType: string): Promise<StoredObject>;
   get(key: string): Promise<{ body: Uint8Array; contentType: string } | null>;
+  /**
+   * The object as a stream, for bodies too large to hold in memory (media for the publisher). Read it to the
+   * end or destroy it: it holds a file or a connection until then.
+   */
+  getStream(key: string): Promise<{ body: Readable; contentType: string; sizeBytes: number } | null>;
   head(key: string): Promise<StoredObject | null>;
   /** Deleting a missing key is not an error (as in S3). */
   delete(key: string): Promise<void>;
+}
+
+/**
+ * Every object a workspace owns lives under `orgs/<orgId>/`: features that create keys for a workspace build
+ * them with this prefix, and readers acting for a workspace (the publisher) accept no key outside it.
+ */
+export function workspaceObjectPrefix(orgId: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(orgId)) throw new Error('A workspace id cannot name an object key prefix');
+  return `orgs/${orgId}/`;
+}
+
+/** Whether `key` names an object of the workspace (under its prefix, with something after it). */
+export function isWorkspaceObjectKey(key: string, orgId: string): boolean {
+  const prefix = workspaceObjectPrefix(orgId);
+  return key.length > prefix.length && key.startsWith(prefix);
 }
 
 /** S3 refuses presigned URLs valid for longer than a week; both adapters share the limit. */

@@ -1,5 +1,7 @@
 // S3-compatible object storage for the distributed mode (AWS S3, MinIO in docker-compose, Ceph RGW):
 // presigned PUT/GET URLs that the store itself enforces, plus direct put/get/head/delete.
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -107,6 +109,28 @@ export class S3ObjectStorage implements ObjectStorage {
       const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const body = result.Body ? await result.Body.transformToByteArray() : new Uint8Array(0);
       return { body, contentType: result.ContentType ?? 'application/octet-stream' };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<{ body: Readable; contentType: string; sizeBytes: number } | null> {
+    validateObjectKey(key);
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      // On Node the SDK's body is the response stream itself; anything else is adapted, never buffered.
+      const body =
+        result.Body instanceof Readable
+          ? result.Body
+          : result.Body
+            ? Readable.fromWeb(result.Body.transformToWebStream() as WebReadableStream<Uint8Array>)
+            : Readable.from([]);
+      return {
+        body,
+        contentType: result.ContentType ?? 'application/octet-stream',
+        sizeBytes: result.ContentLength ?? 0,
+      };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;

@@ -1,5 +1,6 @@
-// Pending OAuth authorizations (one per oauth/start, consumed once by its callback) and pending LinkedIn page
-// choices, in PostgreSQL so any instance can answer the callback. Secrets are sealed; states are stored hashed.
+// Pending OAuth authorizations (one per oauth/start, bound to the first browser that opens it, consumed once by
+// its callback from that browser) and pending LinkedIn page choices, in PostgreSQL so any instance can answer.
+// Secrets are sealed; states and browser nonces are stored hashed.
 import { createHash } from 'node:crypto';
 import { sql, type Migration, type QueryExecutorProvider } from 'kysely';
 import type { Platform } from '../../domain/post-groups/post-content.js';
@@ -47,6 +48,15 @@ export const oauthStateMigrations: Record<string, Migration> = {
       await sql`drop table oauth_pending_authorizations`.execute(db);
     },
   },
+  '0016_oauth_browser_binding': {
+    async up(db) {
+      // SHA-256 of the nonce in the cookie of the browser that opened the authorization first; null until then.
+      await sql`alter table oauth_pending_authorizations add column browser_hash text null`.execute(db);
+    },
+    async down(db) {
+      await sql`alter table oauth_pending_authorizations drop column browser_hash`.execute(db);
+    },
+  },
 };
 
 /** How long a user has between oauth/start and the platform's callback. */
@@ -65,6 +75,21 @@ export interface PendingAuthorization {
   blueskyHandle: string | null;
   codeVerifier: string;
   context: Record<string, unknown> | undefined;
+}
+
+/** What oauth/start keeps: the authorization, and the platform's URL our begin URL sends the browser on to. */
+export interface NewAuthorization extends PendingAuthorization {
+  /** Carries the raw state, so it is sealed with the verifier. */
+  platformAuthorizationUrl: string;
+  /** The nonce of the starter's browser cookie; only its digest is kept. */
+  browserNonce: string;
+}
+
+/** An open authorization, opened by the browser that started it. */
+export interface BegunAuthorization {
+  platform: Platform;
+  linkedinTarget: LinkedinTarget | null;
+  platformAuthorizationUrl: string;
 }
 
 export interface PageOption {
@@ -90,6 +115,13 @@ const stateAad = (hash: string, orgId: string, userId: string, platform: string)
   `oauthState:${hash}:${orgId}:${userId}:${platform}`;
 const choiceAad = (hash: string, orgId: string, userId: string) =>
   `linkedinPageChoice:${hash}:${orgId}:${userId}`;
+
+interface SealedSecrets {
+  codeVerifier: string;
+  context: Record<string, unknown> | null;
+  /** Absent in rows saved before browser binding (they cannot be begun, and expire within 10 minutes). */
+  platformAuthorizationUrl?: string;
+}
 
 interface AuthorizationRow {
   org_id: string;
@@ -118,44 +150,110 @@ export class OAuthStateStore {
     private readonly cipher: TokenCipher,
   ) {}
 
-  async saveAuthorization(state: string, pending: PendingAuthorization): Promise<void> {
+  async saveAuthorization(state: string, pending: NewAuthorization): Promise<void> {
     const hash = secretDigest(state);
+    const secrets: SealedSecrets = {
+      codeVerifier: pending.codeVerifier,
+      context: pending.context ?? null,
+      platformAuthorizationUrl: pending.platformAuthorizationUrl,
+    };
     const sealed = this.cipher.encrypt(
-      JSON.stringify({ codeVerifier: pending.codeVerifier, context: pending.context ?? null }),
+      JSON.stringify(secrets),
       stateAad(hash, pending.orgId, pending.userId, pending.platform),
     );
     await sql`delete from oauth_pending_authorizations where expires_at < now()`.execute(this.db);
     await sql`
       insert into oauth_pending_authorizations
-        (state_hash, org_id, user_id, platform, redirect_uri, linkedin_target, bluesky_handle, sealed_secrets, expires_at)
+        (state_hash, org_id, user_id, platform, redirect_uri, linkedin_target, bluesky_handle, sealed_secrets,
+         browser_hash, expires_at)
       values (${hash}, ${pending.orgId}, ${pending.userId}, ${pending.platform}, ${pending.redirectUri},
-        ${pending.linkedinTarget}, ${pending.blueskyHandle}, ${sealed},
+        ${pending.linkedinTarget}, ${pending.blueskyHandle}, ${sealed}, ${secretDigest(pending.browserNonce)},
         now() + make_interval(mins => ${authorizationLifetimeMinutes}))`.execute(this.db);
   }
 
   /**
+   * The platform's authorization URL of an open authorization, for the browser that started it only (it
+   * presents the nonce of the cookie oauth/start set). Null when the state is unknown, expired, used, for
+   * another callback, or started in another browser (see `isOpen`). Reading does not consume: the same browser
+   * may open it again (the back button).
+   */
+  async beginAuthorization(
+    state: string,
+    where: { platform: Platform; linkedinTarget?: LinkedinTarget },
+    browserNonce: string | undefined,
+  ): Promise<BegunAuthorization | null> {
+    if (browserNonce === undefined) return null;
+    const hash = secretDigest(state);
+    const result = await sql<
+      Pick<AuthorizationRow, 'org_id' | 'user_id' | 'platform' | 'linkedin_target' | 'sealed_secrets'>
+    >`
+      select org_id, user_id, platform, linkedin_target, sealed_secrets from oauth_pending_authorizations
+      where state_hash = ${hash} and platform = ${where.platform} and used_at is null and expires_at > now()
+        and (${where.linkedinTarget ?? null}::text is null or linkedin_target = ${where.linkedinTarget ?? null})
+        and browser_hash = ${secretDigest(browserNonce)}`.execute(this.db);
+    const row = result.rows[0];
+    if (!row) return null;
+    const secrets = this.unseal(hash, row);
+    if (!secrets.platformAuthorizationUrl) return null;
+    return {
+      platform: row.platform as Platform,
+      linkedinTarget: row.linkedin_target as LinkedinTarget | null,
+      platformAuthorizationUrl: secrets.platformAuthorizationUrl,
+    };
+  }
+
+  /** Whether the state is open (unused, unexpired) for this callback, whichever browser it is bound to. */
+  async isOpen(
+    state: string,
+    where: { platform: Platform; linkedinTarget?: LinkedinTarget },
+  ): Promise<boolean> {
+    return (await this.openRedirectUri(state, where)) !== null;
+  }
+
+  /**
+   * The redirectUri oauth/start stored for an open state (unused, unexpired, for this callback), whichever
+   * browser it is bound to; null otherwise. Reading does not consume. It is one of our own origins (checked at
+   * start), so a callback that is refused can still name where the app wants the user back.
+   */
+  async openRedirectUri(
+    state: string,
+    where: { platform: Platform; linkedinTarget?: LinkedinTarget },
+  ): Promise<string | null> {
+    const result = await sql<Pick<AuthorizationRow, 'redirect_uri'>>`
+      select redirect_uri from oauth_pending_authorizations
+      where state_hash = ${secretDigest(state)} and platform = ${where.platform}
+        and used_at is null and expires_at > now()
+        and (${where.linkedinTarget ?? null}::text is null or linkedin_target = ${where.linkedinTarget ?? null})`.execute(
+      this.db,
+    );
+    return result.rows[0]?.redirect_uri ?? null;
+  }
+
+  /**
    * Marks the state used and returns what oauth/start stored, or null when it is unknown, expired, already
-   * used or was started for another platform (or, for LinkedIn, another target: the member and the pages
-   * callbacks are separate). One statement, so of two racing callbacks exactly one wins.
+   * used, was started for another platform (or, for LinkedIn, another target: the member and the pages
+   * callbacks are separate), or the browser's nonce is missing or not the one that opened it. One statement,
+   * so of two racing callbacks exactly one wins.
    */
   async consumeAuthorization(
     state: string,
     platform: Platform,
-    linkedinTarget?: LinkedinTarget,
+    linkedinTarget: LinkedinTarget | undefined,
+    browserNonce: string | undefined,
   ): Promise<PendingAuthorization | null> {
+    if (browserNonce === undefined) return null;
     const hash = secretDigest(state);
     const result = await sql<AuthorizationRow>`
       update oauth_pending_authorizations set used_at = now()
       where state_hash = ${hash} and platform = ${platform} and used_at is null and expires_at > now()
         and (${linkedinTarget ?? null}::text is null or linkedin_target = ${linkedinTarget ?? null})
+        and browser_hash = ${secretDigest(browserNonce)}
       returning org_id, user_id, platform, redirect_uri, linkedin_target, bluesky_handle, sealed_secrets`.execute(
       this.db,
     );
     const row = result.rows[0];
     if (!row) return null;
-    const secrets = JSON.parse(
-      this.cipher.decrypt(row.sealed_secrets, stateAad(hash, row.org_id, row.user_id, row.platform)),
-    ) as { codeVerifier: string; context: Record<string, unknown> | null };
+    const secrets = this.unseal(hash, row);
     return {
       orgId: row.org_id,
       userId: row.user_id,
@@ -166,6 +264,15 @@ export class OAuthStateStore {
       codeVerifier: secrets.codeVerifier,
       context: secrets.context ?? undefined,
     };
+  }
+
+  private unseal(
+    hash: string,
+    row: Pick<AuthorizationRow, 'org_id' | 'user_id' | 'platform' | 'sealed_secrets'>,
+  ): SealedSecrets {
+    return JSON.parse(
+      this.cipher.decrypt(row.sealed_secrets, stateAad(hash, row.org_id, row.user_id, row.platform)),
+    ) as SealedSecrets;
   }
 
   async savePageChoice(choice: string, pending: PendingPageChoice): Promise<void> {

@@ -6,6 +6,7 @@ import type { Bus, Consumer } from '../../infra/bus/port.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import { removeSocialAccountFromGroup } from '../../commands/publishing/publish-commands.js';
 import { NotFound } from '../../domain/shared/errors.js';
+import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
 import {
   outboxMessageId,
   type AnyDatabase,
@@ -29,7 +30,7 @@ export const accountRemovalProcess: ProcessManager = {
   name: 'account-removal',
   eventTypes: ['SocialAccountDeleted'],
   async handle(trx: Transaction<AnyDatabase>, event: RecordedEvent, ctx: ProcessContext) {
-    const { accountId, orgId } = event.data as { accountId: string; orgId: string };
+    const { accountId, orgId } = socialAccountEventCodec.decode(event).data;
     const account = await sql<{ handle: string | null; platform: string }>`
       select body->>'accountHandle' as handle, platform from social_accounts where id = ${accountId}`.execute(
       trx,

@@ -1,43 +1,133 @@
-// Media bytes for connectors that upload: files in our own storage are read from it; other URLs go through
-// the SSRF-safe fetcher. A media file that cannot be read is a permanent failure of the attempt.
+// Media files for connectors that upload: files in our own storage are read from it; other URLs go through
+// the SSRF-safe fetcher. Either way the bytes stream into a private spool file, capped per kind (images,
+// documents, videos) while they arrive, and connectors read the file in the pieces they upload; the caller
+// disposes it after the platform call. A media file that cannot be read, or is over its cap, is a permanent
+// failure of the attempt, and nothing of it reaches the platform.
+// A URL on our own origin is never fetched over HTTP: it is read from storage only when it is a signed object
+// URL whose signature verifies and whose key lies under the post's workspace prefix, and refused otherwise.
+import { Forbidden } from '../../domain/shared/errors.js';
 import { ConnectorError, type MediaFetcher } from '../../infra/connectors/port.js';
-import type { ObjectStorage } from '../../infra/object-storage/port.js';
-import { STORAGE_OBJECTS_PATH } from '../../infra/object-storage/local-object-storage.js';
-import { safeFetch } from '../../infra/http/safe-fetch.js';
+import {
+  DEFAULT_MEDIA_LIMITS,
+  mediaKindOf,
+  mediaTooLarge,
+  spoolMedia,
+  type MediaKind,
+} from '../../infra/connectors/media-file.js';
+import {
+  isWorkspaceObjectKey,
+  validateObjectKey,
+  type ObjectStorage,
+} from '../../infra/object-storage/port.js';
+import { LocalObjectStorage, STORAGE_OBJECTS_PATH } from '../../infra/object-storage/local-object-storage.js';
+import { ResponseTooLargeError, safeFetchStream, type OutboundPolicy } from '../../infra/http/safe-fetch.js';
 
-export function createMediaFetcher(options: {
+export interface MediaFetcherOptions {
   storage: ObjectStorage;
   publicBaseUrl: string;
-  maxBytes?: number;
+  /** Caps per kind of media (DEFAULT_MEDIA_LIMITS: images 20 MiB, documents 100 MiB, videos 512 MiB). */
+  limits?: Partial<Record<MediaKind, number>>;
+  /** One deadline for fetching a remote file, body included. */
   timeoutMs?: number;
-  allowPrivate?: boolean;
-}): MediaFetcher {
-  const ownPrefix = `${options.publicBaseUrl.replace(/\/$/, '')}${STORAGE_OBJECTS_PATH}`;
+  /** Where spool folders are made (default the OS's temporary folder, i.e. TMPDIR). */
+  tmpDir?: string;
+  /** Tests only (OutboundPolicy): loopback or private servers the fetcher may reach anyway. */
+  allowPrivate?: OutboundPolicy['allowPrivate'];
+}
+
+export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
+  const limits = { ...DEFAULT_MEDIA_LIMITS, ...options.limits };
+  const readOwn = ownStorageReader(options.storage, options.publicBaseUrl);
   return async (item) => {
-    if (item.url.startsWith(ownPrefix)) {
-      const key = decodeURIComponent(new URL(item.url).pathname.slice(STORAGE_OBJECTS_PATH.length));
-      const object = await options.storage.get(key);
-      if (!object) throw new ConnectorError('permanent', `Media ${item.assetId} is no longer in storage`);
-      return { data: object.body, contentType: object.contentType };
-    }
-    try {
-      const result = await safeFetch(item.url, {
-        maxBytes: options.maxBytes ?? 512 * 1024 * 1024,
-        timeoutMs: options.timeoutMs ?? 60_000,
-        allowPrivate: options.allowPrivate === true,
+    const kind = mediaKindOf(item.contentType);
+    const maxBytes = limits[kind];
+    const spool = (body: AsyncIterable<Uint8Array>, contentType: string) =>
+      spoolMedia(body, {
+        assetId: item.assetId,
+        contentType,
+        kind,
+        maxBytes,
+        ...(options.tmpDir !== undefined ? { tmpDir: options.tmpDir } : {}),
       });
-      if (result.status !== 200)
+    try {
+      const own = await readOwn(item);
+      if (own) {
+        if (own.sizeBytes > maxBytes) {
+          own.body.destroy();
+          throw mediaTooLarge(item.assetId, kind, maxBytes);
+        }
+        return await spool(own.body, own.contentType);
+      }
+      const response = await safeFetchStream(item.url, {
+        maxBytes,
+        timeoutMs: options.timeoutMs ?? 60_000,
+        allowPrivate: options.allowPrivate ?? false,
+      });
+      if (response.status !== 200) {
+        await response.body.cancel();
         throw new ConnectorError(
           'permanent',
-          `Media ${item.assetId} could not be read (HTTP ${result.status})`,
+          `Media ${item.assetId} could not be read (HTTP ${response.status})`,
         );
-      return { data: result.body, contentType: item.contentType || result.contentType };
+      }
+      return await spool(response.body, item.contentType || response.contentType);
     } catch (error) {
       if (error instanceof ConnectorError) throw error;
+      if (error instanceof ResponseTooLargeError) throw mediaTooLarge(item.assetId, kind, maxBytes);
       throw new ConnectorError(
         'permanent',
         `Media ${item.assetId} could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+  };
+}
+
+type MediaItem = Parameters<MediaFetcher>[0];
+type OwnObject = NonNullable<Awaited<ReturnType<ObjectStorage['getStream']>>>;
+
+/**
+ * Opens a media item pointing at our own origin in storage, for the item's workspace only; `null` when the URL
+ * is not on our origin (the caller fetches it). Throws a permanent ConnectorError for anything else on our origin.
+ */
+function ownStorageReader(
+  storage: ObjectStorage,
+  publicBaseUrl: string,
+): (item: MediaItem) => Promise<OwnObject | null> {
+  const base = new URL(publicBaseUrl);
+  const objectsPath = `${base.pathname.replace(/\/+$/, '')}${STORAGE_OBJECTS_PATH}`;
+  return async (item) => {
+    let url: URL;
+    try {
+      url = new URL(item.url);
+    } catch {
+      return null;
+    }
+    if (url.origin !== base.origin) return null;
+    const refuse = (why: string) =>
+      new ConnectorError('permanent', `Media ${item.assetId} cannot be used: ${why}`);
+    // Only the local store serves objects on our origin; with S3 nothing there is media.
+    if (!url.pathname.startsWith(objectsPath) || !(storage instanceof LocalObjectStorage))
+      throw refuse('it points at this service but not at a file in its storage');
+    if (!item.orgId) throw refuse("the post's workspace is not known, so no file of our storage is read");
+    let key: string;
+    try {
+      key = url.pathname.slice(objectsPath.length).split('/').map(decodeURIComponent).join('/');
+      validateObjectKey(key);
+    } catch {
+      throw refuse('it does not name a file in our storage');
+    }
+    if (!isWorkspaceObjectKey(key, item.orgId))
+      throw refuse("the file does not belong to the post's workspace");
+    try {
+      storage.verifyRequest('GET', key, url.searchParams);
+    } catch (error) {
+      // An expired URL still proves we signed it for this key: a post scheduled after its download URL lapsed
+      // keeps its media. Any other failure means we never signed it.
+      if (!(error instanceof Forbidden && error.code === 'url_expired'))
+        throw refuse('its signed URL does not verify');
+    }
+    const object = await storage.getStream(key);
+    if (!object) throw new ConnectorError('permanent', `Media ${item.assetId} is no longer in storage`);
+    return object;
   };
 }

@@ -21,6 +21,8 @@ import {
   type StatusCheck,
   type TokenSet,
 } from '../../infra/connectors/port.js';
+import { mediaScope } from '../../infra/connectors/media-file.js';
+import type { PublishMetrics } from '../../infra/metrics/metrics.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Platform } from '../../domain/post-groups/post-content.js';
 
@@ -71,6 +73,8 @@ export interface PublisherOptions {
   fetchMedia: MediaFetcher;
   settings: PublishingSettings;
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  /** Counts each job's outcome per platform (`/metrics`). */
+  metrics?: PublishMetrics;
   now?: () => Date;
   random?: () => number;
   /** Test seam: runs right before and right after the platform call (crash tests kill the process there). */
@@ -115,14 +119,14 @@ export class Publisher {
       Date.parse(work.dueAt) + (work.action === 'reconcile' ? this.options.settings.staleAttemptMs : 0);
     if (due > now.getTime()) return 'not_due';
     const context: LoadedJob = { ...job, group: loaded.group, revision: loaded.revision };
-    switch (work.action) {
-      case 'publish':
-        return this.attempt(context, post);
-      case 'reconcile':
-        return this.reconcile(context, post);
-      case 'poll':
-        return this.poll(context, post);
-    }
+    const result =
+      work.action === 'publish'
+        ? await this.attempt(context, post)
+        : work.action === 'reconcile'
+          ? await this.reconcile(context, post)
+          : await this.poll(context, post);
+    this.options.metrics?.publishOutcome(post.platform, result);
+    return result;
   }
 
   private async attempt(job: LoadedJob, post: PostState): Promise<JobResult> {
@@ -151,10 +155,12 @@ export class Publisher {
     const attemptStartedAt = claimed.lastAttemptAt!;
     const connector = connectors.get(post.platform);
     await this.options.hooks?.beforeCall?.(job);
+    // Media files the call spools are removed once it is over, whatever its outcome.
+    const media = mediaScope(this.options.fetchMedia);
     let outcome;
     try {
       outcome = await accounts.withTokens(resolved.account, (tokens) =>
-        connector.publish(this.context(resolved.account, tokens), {
+        connector.publish(this.context(resolved.account, tokens, media.fetchMedia), {
           postId: post.id,
           idempotencyKey: claim.idempotencyKey,
           groupTitle: claim.group.title,
@@ -183,6 +189,8 @@ export class Publisher {
         );
       }
       return this.record(ref, this.failure(attempt, failure));
+    } finally {
+      await media.dispose();
     }
     await this.options.hooks?.afterCall?.(job);
     if (outcome.kind === 'published')
@@ -393,11 +401,17 @@ export class Publisher {
     return outcome.nextRetryAt ? 'retry_scheduled' : 'failed';
   }
 
-  private context(account: AccountRef, tokens: TokenSet): CallContext {
+  private context(
+    account: AccountRef,
+    tokens: TokenSet,
+    fetchMedia: MediaFetcher = this.options.fetchMedia,
+  ): CallContext {
     return {
       account,
       tokens,
-      fetchMedia: this.options.fetchMedia,
+      // Accounts are resolved within the post's workspace (AccountAccess checks it), so the account's workspace
+      // is the post's: media in our own storage is only read for it.
+      fetchMedia: (item) => fetchMedia({ ...item, orgId: account.orgId }),
       signal: AbortSignal.timeout(this.options.settings.callTimeoutMs),
     };
   }

@@ -119,6 +119,37 @@ export async function releaseLease(
     where name = ${target.name} and generation = ${target.generation} and lease_owner = ${owner}`.execute(db);
 }
 
-export async function notifyCheckpoint(trx: Transaction<AnyDatabase>, name: string): Promise<void> {
-  await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${name})`.execute(trx);
+/** What a checkpoint notification says: the generation whose checkpoint (or status) the transaction commits. */
+export interface CheckpointChange {
+  name: string;
+  generation: number;
+  status: GenerationStatus;
+  checkpoint: string;
+}
+
+/**
+ * Notifies the change inside the transaction that commits it (so it arrives once the rows are visible). The
+ * payload carries the new checkpoint, so read-your-writes learns it without reading the catalog.
+ */
+export async function notifyCheckpoint(
+  trx: Transaction<AnyDatabase>,
+  change: CheckpointChange,
+): Promise<void> {
+  await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);
+}
+
+/** The change a notification announces; null for a payload of another shape (e.g. an older version's bare name). */
+export function parseCheckpointChange(payload: string | undefined): CheckpointChange | null {
+  if (!payload?.startsWith('{')) return null;
+  try {
+    const c = JSON.parse(payload) as Partial<CheckpointChange>;
+    return typeof c.name === 'string' &&
+      typeof c.generation === 'number' &&
+      typeof c.status === 'string' &&
+      typeof c.checkpoint === 'string'
+      ? (c as CheckpointChange)
+      : null;
+  } catch {
+    return null;
+  }
 }

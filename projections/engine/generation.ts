@@ -114,7 +114,12 @@ export async function foldNextBatch(
           caught_up_at = case when ${page.isEnd} and caught_up_at is null then now() else caught_up_at end,
           updated_at = now()
       where name = ${target.name} and generation = ${target.generation}`.execute(trx);
-    await notifyCheckpoint(trx, target.name);
+    await notifyCheckpoint(trx, {
+      name: target.name,
+      generation: target.generation,
+      status: target.status,
+      checkpoint: page.checkpoint,
+    });
   });
   return { checkpoint: page.checkpoint, applied: page.events.length, isEnd: page.isEnd, committed: true };
 }
@@ -267,7 +272,12 @@ export async function switchToGeneration(
           caught_up_at = coalesce(caught_up_at, now()), updated_at = now()
       where name = ${projection.name} and generation = ${target.generation}
       returning *`.execute(trx);
-    await notifyCheckpoint(trx, projection.name);
+    await notifyCheckpoint(trx, {
+      name: projection.name,
+      generation: target.generation,
+      status: 'serving',
+      checkpoint,
+    });
     return {
       switched: true as const,
       generation: toGeneration(updated.rows[0]!),

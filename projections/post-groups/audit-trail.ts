@@ -5,6 +5,7 @@ import {
   combinedContentHash,
   postGroupCategory,
   postGroupDecider,
+  postGroupEventCodec,
   type ActivePostGroup,
   type ApprovalAction,
   type ApprovalLevel,
@@ -51,8 +52,7 @@ function actorOf(event: RecordedEvent, userId: string): AuditActor {
   return { type: 'user', userId: actor };
 }
 
-function entriesOf(recorded: RecordedEvent): AuditEntry[] {
-  const event = { type: recorded.type, data: recorded.data } as PostGroupEvent;
+function entriesOf(recorded: RecordedEvent, event: PostGroupEvent): AuditEntry[] {
   const common = { revision: recorded.revision, occurredAt: recorded.metadata.occurredAt };
   switch (event.type) {
     case 'PostGroupSubmittedForApproval': {
@@ -135,9 +135,10 @@ export async function postGroupAuditTrail(
     stream,
     at.revision !== undefined ? { toRevision: at.revision } : {},
   );
-  const first = all[0];
-  if (!first || (first.data as { orgId?: string }).orgId !== orgId)
-    throw new NotFound('Post group not found');
+  // Decoded once, on the way in: upcast to today's shapes and checked.
+  const decoded = postGroupEventCodec.decodeAll(all);
+  const first = decoded[0];
+  if (!first || first.data.orgId !== orgId) throw new NotFound('Post group not found');
   let events = all;
   if (at.revision !== undefined && all[all.length - 1]!.revision < at.revision) {
     throw new ValidationError('No such revision', undefined, [
@@ -153,13 +154,13 @@ export async function postGroupAuditTrail(
     if (cut === 0) throw new NotFound('The post group did not exist at that time');
     if (cut > 0) events = events.slice(0, cut);
   }
-  const state: PostGroupState = fold(postGroupDecider, events as unknown as PostGroupEvent[]);
+  const state: PostGroupState = fold(postGroupDecider, decoded.slice(0, events.length));
   if (state.kind === 'absent') throw new NotFound('Post group not found');
   return {
     groupId,
     revision: events[events.length - 1]!.revision,
     asOf: at.asOf ?? null,
-    entries: events.flatMap(entriesOf),
+    entries: events.flatMap((recorded, index) => entriesOf(recorded, decoded[index]!)),
     group: state,
   };
 }

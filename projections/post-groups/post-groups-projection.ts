@@ -4,6 +4,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import {
   evolvePostGroup,
+  postGroupEventCodec,
   postGroupEventTypes,
   publishWork,
   type ActivePostGroup,
@@ -11,12 +12,21 @@ import {
   type PostGroupEvent,
   type PostGroupState,
 } from '../../domain/post-groups/post-group.js';
+import { tagEventCodec } from '../../domain/tags/event-codec.js';
+import type { TagEvent } from '../../domain/tags/tags.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
 import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import type { AnyDatabase, Projection } from '../engine/projection.js';
 
 /** Events of other features that change these rows: a deleted tag leaves every group it was on. */
 const tagDeleted = 'TagDeleted';
+type TagDeleted = Extract<TagEvent, { type: typeof tagDeleted }>;
+
+/** Each event decoded once, on the way in (upcast to today's shape and checked): a group's, or a tag's deletion. */
+function decode(recorded: RecordedEvent): PostGroupEvent | TagDeleted {
+  if (recorded.type !== tagDeleted) return postGroupEventCodec.decode(recorded);
+  return tagEventCodec.decode(recorded) as TagDeleted;
+}
 
 export const postGroupsProjection: Projection = {
   name: 'post_groups',
@@ -216,23 +226,24 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     }
   };
 
-  const groupIdOf = (e: RecordedEvent) => (e.data as { groupId: string }).groupId;
-  await load(events.filter((e) => e.type !== tagDeleted).map(groupIdOf));
-  for (const recorded of events) {
-    if (recorded.type === tagDeleted) {
+  const decoded = events.map(decode);
+  await load(decoded.flatMap((e) => (e.type === tagDeleted ? [] : [e.data.groupId])));
+  for (const [index, event] of decoded.entries()) {
+    if (event.type === tagDeleted) {
       // Written rows first, then the tag leaves every group and post; groups are read again after it.
       await flush();
       entries.clear();
-      await removeTag(db, recorded.data as { orgId: string; tagId: string });
+      await removeTag(db, event.data);
       continue;
     }
-    const groupId = groupIdOf(recorded);
+    const { revision } = events[index]!;
+    const groupId = event.data.groupId;
     await load([groupId]);
     const entry = entries.get(groupId)!;
     // Idempotent: an event the row already reflects is skipped.
-    if (entry.revision >= recorded.revision) continue;
-    entry.next = evolvePostGroup(entry.next, { type: recorded.type, data: recorded.data } as PostGroupEvent);
-    entry.revision = recorded.revision;
+    if (entry.revision >= revision) continue;
+    entry.next = evolvePostGroup(entry.next, event);
+    entry.revision = revision;
     entry.dirty = true;
   }
   await flush();

@@ -1,17 +1,22 @@
-// Queries over the social accounts read model: the workspace's accounts, one account, and a platform's accounts.
+// Queries over the social accounts read model: the workspace's accounts (for a caller), one account, and a
+// platform's accounts.
 // Deleted accounts are invisible to all three; the rows stay so that a reconnect restores the same id.
 import type { Kysely } from 'kysely';
 import type { Platform } from '../../domain/post-groups/post-content.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
 import type { SocialAccountView } from '../../domain/social-accounts/social-account.js';
 import type { ReadModels } from '../read-models.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The workspace's accounts, by platform then in connection order. */
+/** Tool: list_social_accounts. The workspace's accounts, by platform then in connection order. */
 export async function listSocialAccounts(
   db: Kysely<ReadModels>,
-  orgId: string,
+  caller: Caller,
+  input: { orgId: string },
 ): Promise<SocialAccountView[]> {
+  const { orgId } = input;
+  authorize(caller, { orgId, permission: 'posts:read', scope: 'mcp:read' });
   const rows = await db
     .selectFrom('social_accounts')
     .select('body')

@@ -5,9 +5,9 @@ import {
   socialAccountDecider,
   socialAccountEventTypes,
   socialAccountView,
-  type SocialAccountEvent,
   type SocialAccountState,
 } from '../../domain/social-accounts/social-account.js';
+import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import type { AnyDatabase, Projection } from '../engine/projection.js';
 
@@ -39,7 +39,7 @@ export const socialAccountsProjection: Projection = {
 
   async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
     const db = trx.withSchema(schema);
-    const event = { type: recorded.type, data: recorded.data } as SocialAccountEvent;
+    const event = socialAccountEventCodec.decode(recorded);
     const accountId = event.data.accountId;
     const found: unknown = await db
       .selectFrom('social_accounts')

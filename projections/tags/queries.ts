@@ -1,20 +1,39 @@
-// Queries over the tags read model: a workspace's tags by name, one tag, and which of some ids are its tags.
-// Callers that take tag ids in a body use existingTagIds to refuse unknown ones with a 400.
+// Queries over the tags read model: a workspace's tags by name (for a caller), one tag, and which of some ids
+// are its tags. Use cases that take tag ids use existingTagIds to refuse unknown ones.
 import { sql, type Kysely } from 'kysely';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import type { TagView } from '../../domain/tags/views.js';
 import type { ReadModels, TagsTable } from '../read-models.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+function tagView(row: TagsTable): TagView {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    color: row.color,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
 /** The workspace's tags sorted by name, case-insensitively (id breaks ties between e.g. `a` and `A`). */
-export async function listTags(db: Kysely<ReadModels>, orgId: string): Promise<TagsTable[]> {
-  return db
+export async function listTags(
+  db: Kysely<ReadModels>,
+  caller: Caller,
+  input: { orgId: string },
+): Promise<TagView[]> {
+  authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
+  const rows = await db
     .selectFrom('tags')
     .selectAll()
-    .where('org_id', '=', orgId)
+    .where('org_id', '=', input.orgId)
     .orderBy(sql`lower(name)`)
     .orderBy('name')
     .orderBy('id')
     .execute();
+  return rows.map(tagView);
 }
 
 export async function getTag(

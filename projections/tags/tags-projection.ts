@@ -2,7 +2,7 @@
 // Every event carries the tag's full values, so applying one twice writes the same row again.
 import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { TagEvent } from '../../domain/tags/tags.js';
+import { tagEventCodec } from '../../domain/tags/event-codec.js';
 import type { Projection } from '../engine/projection.js';
 import type { ReadModels } from '../read-models.js';
 
@@ -27,7 +27,7 @@ export const tagsProjection: Projection = {
   },
 
   async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = { type: recorded.type, data: recorded.data } as TagEvent;
+    const event = tagEventCodec.decode(recorded);
     const db = trx.withSchema(schema);
     switch (event.type) {
       case 'TagCreated': {

@@ -1,7 +1,7 @@
 // Read model of users for GET /v1/users/me: one row per user with the profile fields of the spec.
 import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { UserEvent } from '../../domain/users/user.js';
+import { userEventCodec } from '../../domain/users/event-codec.js';
 import type { Projection } from '../engine/projection.js';
 import type { ReadModels } from '../read-models.js';
 
@@ -37,7 +37,7 @@ export const usersProjection: Projection = {
   },
 
   async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = { type: recorded.type, data: recorded.data } as UserEvent;
+    const event = userEventCodec.decode(recorded);
     const db = trx.withSchema(schema);
     switch (event.type) {
       case 'UserRegistered': {

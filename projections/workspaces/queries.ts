@@ -1,5 +1,8 @@
 // Queries over the workspaces read model: the caller's workspaces (GET /v1/orgs) and membership look-ups.
 import type { Kysely } from 'kysely';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { isRole, roleNames } from '../../domain/workspaces/roles.js';
+import type { WorkspaceListItem } from '../../domain/workspaces/views.js';
 import type { ReadModels } from '../read-models.js';
 
 export interface ListFilter {
@@ -53,6 +56,25 @@ export async function listWorkspacesOfUser(
     .limit(params.limit)
     .offset(params.offset)
     .execute();
+}
+
+/** The caller's workspaces (where they are an active member), with their role in each. */
+export async function listWorkspaces(
+  db: Kysely<ReadModels>,
+  caller: Caller,
+  params: ListParams,
+): Promise<WorkspaceListItem[]> {
+  authorize(caller, { scope: 'mcp:read' });
+  const rows = await listWorkspacesOfUser(db, caller.userId, params);
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    status: r.status,
+    avatarUrl: r.avatar_url,
+    role: r.role,
+    roleName: isRole(r.role) ? roleNames[r.role] : r.role,
+  }));
 }
 
 export async function findMembershipRole(

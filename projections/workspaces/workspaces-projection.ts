@@ -1,10 +1,12 @@
 // Read model of workspaces and their members, shaped for GET /v1/orgs (the caller's workspaces with role,
-// filters on name/slug/status, sort by name/slug/status) and for membership checks.
+// filters on name/slug/status, sort by name/slug/status) and for membership checks. Every event naming a member
+// is announced (membership-changes.ts), so the API's membership cache drops that member at once.
 import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
+import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
 import type { Projection } from '../engine/projection.js';
 import type { ReadModels } from '../read-models.js';
+import { announceMembershipChange } from './membership-changes.js';
 
 export const workspacesProjection: Projection = {
   name: 'workspaces',
@@ -41,8 +43,14 @@ export const workspacesProjection: Projection = {
   },
 
   async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = { type: recorded.type, data: recorded.data } as WorkspaceEvent;
+    const event = workspaceEventCodec.decode(recorded);
     const db = trx.withSchema(schema);
+    // Whatever the event does to the member's row (join, role, and later suspension or removal) takes effect
+    // at the commit, like the announcement, which goes first so a cache never keeps the row as it was.
+    const member = event.data as { orgId: string; userId?: string };
+    if (member.userId !== undefined) {
+      await announceMembershipChange(trx, { orgId: member.orgId, userId: member.userId });
+    }
     switch (event.type) {
       case 'WorkspaceCreated': {
         const d = event.data;

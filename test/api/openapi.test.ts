@@ -1,5 +1,12 @@
-// The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths.
+// The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths;
+// every operation has a stable camelCase operationId (the spec's tool names where it labels one) and declares its
+// security; and a client generator (openapi-typescript) makes types from it that type-check.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestService, type TestService } from '../support/runtime.js';
 
@@ -28,5 +35,144 @@ test('GET /v1/openapi.json is a valid OpenAPI 3.1 document of the mounted routes
   expect(Object.keys(doc.paths['/v1/orgs']!)).toEqual(expect.arrayContaining(['get', 'post']));
   const docs = await service.request('GET', '/docs');
   expect(docs.status).toBe(200);
-  expect(await docs.text()).toContain('/v1/orgs');
+  // The reference page renders this very document (Swagger UI reads it in the browser).
+  expect(await docs.text()).toContain('/docs/start.js');
+  expect(await (await service.request('GET', '/docs/start.js')).text()).toContain('/v1/openapi.json');
+});
+
+interface Operation {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, unknown>;
+}
+type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
+
+async function document(): Promise<Document> {
+  const res = await service.request('GET', '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  return (await res.json()) as Document;
+}
+
+const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+function operations(doc: Document): Array<{ method: string; path: string; operation: Operation }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => methods.has(method))
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
+}
+
+/**
+ * The endpoints the spec labels `Tool: <name>` (part 1, publishing) that this service serves, with the tool name:
+ * their operationId is its camelCase counterpart, so an assistant-tool server can map one onto the other.
+ */
+const toolLabelled: Array<[string, string, string]> = [
+  ['patch', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}', 'update_post_group'],
+  ['post', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}/approve', 'approve_post_group'],
+  ['post', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}/reject', 'reject_post_group'],
+  ['post', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}/schedule', 'schedule_post_group'],
+  ['post', '/v1/orgs/{orgId}/marketing/drafts', 'create_draft_post'],
+  ['get', '/v1/orgs/{orgId}/marketing/posts', 'list_posts'],
+  ['patch', '/v1/orgs/{orgId}/marketing/posts/{postId}', 'update_post'],
+  ['post', '/v1/orgs/{orgId}/marketing/posts/{postId}/post-now', 'post_now'],
+  ['get', '/v1/orgs/{orgId}/marketing/accounts', 'list_social_accounts'],
+  ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
+];
+
+const camelCase = (tool: string) => tool.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+test('every operation has a unique camelCase operationId; tool-labelled endpoints carry the tool name', async () => {
+  const doc = await document();
+  const all = operations(doc);
+  expect(all.length).toBeGreaterThan(50);
+  const ids = all.map(({ method, path, operation }) => {
+    expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    return operation.operationId!;
+  });
+  expect(new Set(ids).size).toBe(ids.length);
+
+  expect(camelCase('delete_x_post')).toBe('deleteXPost');
+  for (const [method, path, tool] of toolLabelled) {
+    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(camelCase(tool));
+  }
+  // The per-platform OAuth operations, and a few by verb and noun.
+  expect(doc.paths['/v1/marketing/oauth/linkedin-pages/callback']?.get?.operationId).toBe(
+    'completeLinkedinPagesOAuth',
+  );
+  expect(doc.paths['/v1/marketing/oauth/x/begin']?.get?.operationId).toBe('beginXOAuth');
+  expect(doc.paths['/v1/orgs']?.post?.operationId).toBe('createWorkspace');
+  expect(doc.paths['/v1/orgs/{orgId}/marketing/accounts/{platform}/oauth/start']?.post?.operationId).toBe(
+    'startOAuth',
+  );
+});
+
+test('every operation declares its security: the bearer scheme, or none ([]) for the public ones', async () => {
+  const doc = await document();
+  const isPublic = (path: string) =>
+    ['/healthz', '/readyz', '/v1/openapi.json', '/docs', '/.well-known/jwks.json'].includes(path) ||
+    path.startsWith('/v1/marketing/oauth/');
+  for (const { method, path, operation } of operations(doc)) {
+    expect(operation.security, `${method} ${path}`).toEqual(isPublic(path) ? [] : [{ bearerAuth: [] }]);
+  }
+  expect(doc.security).toBeUndefined();
+});
+
+test('openapi-typescript generates client types from the document that type-check', async () => {
+  const doc = await document();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sp-openapi-ts-'));
+  try {
+    await writeFile(
+      path.join(dir, 'api.ts'),
+      astToString(await openapiTS(doc as unknown as OpenAPI3, { silent: true })),
+    );
+    // A tiny client of the generated types: an operation by its id, the same by its path, a callback answer.
+    await writeFile(
+      path.join(dir, 'client.ts'),
+      `import type { components, operations, paths } from './api.js';
+type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type ListPosts = operations['listPosts'];
+export const query: NonNullable<ListPosts['parameters']['query']> = { limit: 25, sortBy: 'createdAt' };
+export const hasMore: Json<ListPosts['responses'][200]>['data']['hasMore'] = false;
+export const samePath: paths['/v1/orgs/{orgId}/marketing/posts']['get'] = {} as ListPosts;
+type Callback = Json<operations['completeXOAuth']['responses'][200]>['data'];
+export const refused: Callback = {
+  status: 'error', platform: 'x', error: 'invalid_state', errorDescription: 'gone', redirectUri: null,
+};
+export const problem: components['schemas']['Error'] = { error: 'Invalid request' };
+`,
+    );
+    // And one that must not type-check, so a vacuous pass (everything \`any\`) cannot hide.
+    await writeFile(
+      path.join(dir, 'wrong.ts'),
+      `import type { operations } from './api.js';
+export const wrong: operations['postNow']['parameters']['path'] = { postId: 42 };
+`,
+    );
+    // One program for both files (the generated file is checked once); each file's own diagnostics.
+    const program = ts.createProgram(
+      ['client.ts', 'wrong.ts'].map((file) => path.join(dir, file)),
+      {
+        strict: true,
+        noEmit: true,
+        noUncheckedIndexedAccess: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2022.d.ts'],
+        types: [],
+      },
+    );
+    const check = (file: string) =>
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(path.join(dir, file)))
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(check('api.ts')).toEqual([]);
+    expect(check('client.ts')).toEqual([]);
+    expect(check('wrong.ts')).toEqual([
+      expect.stringContaining("Type 'number' is not assignable to type 'string'"),
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -11,9 +11,9 @@ import {
   envInt,
   fmt,
   freshDatabase,
-  ratePerSecond,
   record,
-  runAutocannon,
+  runLoad,
+  describeLatency,
   startService,
   type BenchContext,
   type BenchService,
@@ -40,51 +40,42 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
 
     console.error(`creating ${fmt(perRow * 2)} drafts over ${workspaceCount} workspaces…`);
     const groups: Group[] = [];
-    const draftStatuses = new Map<number, number>();
-    let draftCounter = 0;
-    const drafts = await runAutocannon({
-      url: origin,
+    const drafts = await runLoad({
+      origin,
       connections,
       amount: perRow * 2,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const n = draftCounter++;
-            const workspace = workspaces[n % workspaces.length]!;
-            const text = `Bench draft ${n}: what we learned shipping an event-sourced scheduler this week.`;
-            return {
-              ...req,
-              path: `${workspace.base}/drafts`,
-              headers: { authorization: `Bearer ${workspace.token}`, 'content-type': 'application/json' },
-              body: JSON.stringify({
-                title: `Bench draft ${n}`,
-                posts: [
-                  { platform: 'x', contentText: text },
-                  { platform: 'linkedin', contentText: `${text} A longer take for LinkedIn readers.` },
-                ],
-              }),
-            };
-          },
-          onResponse: (status, body) => {
-            draftStatuses.set(status, (draftStatuses.get(status) ?? 0) + 1);
-            if (status !== 200) return;
-            const { group } = (
-              JSON.parse(body) as { data: { group: { id: string; orgId: string; status: string } } }
-            ).data;
-            const workspace = byOrg.get(group.orgId);
-            if (workspace && group.status === 'pending_approval')
-              groups.push({ workspace, groupId: group.id });
-          },
-        },
-      ],
+      collectBodies: true,
+      requests: Array.from({ length: perRow * 2 }, (_, n) => {
+        const workspace = workspaces[n % workspaces.length]!;
+        const text = `Bench draft ${n}: what we learned shipping an event-sourced scheduler this week.`;
+        return {
+          method: 'POST' as const,
+          path: `${workspace.base}/drafts`,
+          headers: { authorization: `Bearer ${workspace.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: `Bench draft ${n}`,
+            posts: [
+              { platform: 'x', contentText: text },
+              { platform: 'linkedin', contentText: `${text} A longer take for LinkedIn readers.` },
+            ],
+          }),
+        };
+      }),
     });
+    for (const [status, body] of drafts.responses ?? []) {
+      if (status !== 200) continue;
+      const { group } = (
+        JSON.parse(body) as { data: { group: { id: string; orgId: string; status: string } } }
+      ).data;
+      const workspace = byOrg.get(group.orgId);
+      if (workspace && group.status === 'pending_approval') groups.push({ workspace, groupId: group.id });
+    }
     const draftBad = drafts.non2xx + drafts.errors;
     record(
       `HTTP POST …/drafts (x + linkedin), ${connections} conn, read-your-writes`,
-      `${fmt(ratePerSecond(drafts))} req/s`,
-      `p50 ${drafts.latency.p50} ms, p99 ${drafts.latency.p99} ms, ${fmt(drafts.requests.total)} requests ` +
-        `(${describeStatuses(draftStatuses)}), ${draftBad} non-2xx/errors`,
+      `${fmt(drafts.rate)} req/s`,
+      `${describeLatency(drafts)}, ${fmt(drafts.total)} requests ` +
+        `(${describeStatuses(drafts.statuses)}), ${draftBad} non-2xx/errors`,
     );
     if (groups.length < perRow * 2)
       console.error(
@@ -99,42 +90,30 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
     for (const [index, spec] of rowsSpec.entries()) {
       const queue = groups.slice(index * half, (index + 1) * half);
       console.error(`approving ${fmt(queue.length)} groups, ${spec.label}…`);
-      const statuses = new Map<number, number>();
-      let unexpected = 0;
-      let next = 0;
-      let reused = 0;
-      const result = await runAutocannon({
-        url: origin,
+      // A fixed amount of requests, one per group: a surplus would re-approve (a 200 no-op).
+      const result = await runLoad({
+        origin,
         connections,
         amount: queue.length,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              // autocannon asks for exactly `amount` requests; a surplus would re-approve (a 200 no-op).
-              const group = queue[next++] ?? queue[(reused++, 0)]!;
-              return {
-                ...req,
-                path: `${group.workspace.base}/post-groups/${group.groupId}/approve`,
-                headers: {
-                  authorization: `Bearer ${group.workspace.token}`,
-                  'content-type': 'application/json',
-                },
-                body: spec.body,
-              };
-            },
-            onResponse: (status, body) => {
-              statuses.set(status, (statuses.get(status) ?? 0) + 1);
-              if (status !== 200) {
-                if (statuses.get(status) === 1) console.error(`  first ${status}: ${body.slice(0, 300)}`);
-                return;
-              }
-              const data = (JSON.parse(body) as { data: { status: string } }).data;
-              if (data.status !== spec.expected) unexpected++;
-            },
-          },
-        ],
+        collectBodies: true,
+        requests: queue.map((group) => ({
+          method: 'POST' as const,
+          path: `${group.workspace.base}/post-groups/${group.groupId}/approve`,
+          headers: { authorization: `Bearer ${group.workspace.token}`, 'content-type': 'application/json' },
+          body: spec.body,
+        })),
       });
+      let unexpected = 0;
+      let firstFailure: string | undefined;
+      for (const [status, body] of result.responses ?? []) {
+        if (status !== 200) {
+          firstFailure ??= `${status}: ${body.slice(0, 300)}`;
+          continue;
+        }
+        if ((JSON.parse(body) as { data: { status: string } }).data.status !== spec.expected) unexpected++;
+      }
+      if (firstFailure) console.error(`  first failure ${firstFailure}`);
+      const statuses = new Map(result.statuses);
       const bad = result.non2xx + result.errors;
       const ok = statuses.get(200) ?? 0;
       // Concurrent approvals in one workspace ask the slot finder at the same time: count shared slots.
@@ -149,11 +128,10 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
           : null;
       record(
         `HTTP POST …/post-groups/{id}/approve ${spec.label}, ${connections} conn`,
-        `${fmt(ratePerSecond(result))} req/s`,
-        `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.total)} requests, ` +
-          `${ok === result.requests.total && bad === 0 ? 'all 200' : `${describeStatuses(statuses)}`}, ` +
+        `${fmt(result.rate)} req/s`,
+        `${describeLatency(result)}, ${fmt(result.total)} requests, ` +
+          `${ok === result.total && bad === 0 ? 'all 200' : `${describeStatuses(statuses)}`}, ` +
           `${bad} non-2xx/errors, ${unexpected} answers not ${spec.expected}` +
-          (reused > 0 ? `, ${reused} repeated groups` : '') +
           (slots
             ? `; slot finder: ${fmt(Number(slots.posts))} scheduled posts in ${fmt(Number(slots.slots))} ` +
               `distinct (workspace, platform, time) slots`

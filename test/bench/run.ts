@@ -2,7 +2,7 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts and publishing. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing and post-groups-rebuild. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -20,13 +20,15 @@ import { ensureUser } from '../../commands/users/user-commands.js';
 import { approveCommandBench } from './approve-command.js';
 import { listPostsBench } from './list-posts.js';
 import { publishingBench } from './publishing.js';
+import { postGroupsRebuildBench } from './post-groups-rebuild.js';
 import {
   fmt,
   freshDatabase,
   percentile,
   printTable,
   record,
-  runAutocannon,
+  runLoad,
+  describeLatency,
   startService,
   type BenchContext,
 } from './shared.js';
@@ -160,7 +162,7 @@ async function foundationBench(ctx: BenchContext): Promise<void> {
     await store.close();
     await database.close();
 
-    console.error('HTTP (autocannon, 32 connections)…');
+    console.error('HTTP (load generator in its own process, 32 connections)…');
     const service = await startService(url);
     await service.startBackground();
     const { runtime } = service;
@@ -170,9 +172,8 @@ async function foundationBench(ctx: BenchContext): Promise<void> {
       { orgId: null, actor: 'system', correlationId: 'bench', now: new Date().toISOString() },
     );
     const { token } = await runtime.auth.issueAccessToken({ userId: user.userId, orgId: null, role: null });
-    let counter = 0;
-    const create = await runAutocannon({
-      url: service.origin,
+    const create = await runLoad({
+      origin: service.origin,
       connections: 32,
       duration: 10,
       requests: [
@@ -180,29 +181,25 @@ async function foundationBench(ctx: BenchContext): Promise<void> {
           method: 'POST',
           path: '/v1/orgs',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ name: 'Bench', slug: `bench-${process.pid}-${counter++}` }),
-          }),
+          body: JSON.stringify({ name: 'Bench', slug: `bench-${process.pid}-{n}` }),
         },
       ],
     });
-    const bad = create.non2xx + create.errors;
     record(
       'HTTP POST /v1/orgs (create workspace, read-your-writes included)',
-      `${fmt(create.requests.average)} req/s`,
-      `p50 ${create.latency.p50} ms, p99 ${create.latency.p99} ms, ${fmt(create.requests.total)} requests, ${bad} non-2xx/errors`,
+      `${fmt(create.rate)} req/s`,
+      `${describeLatency(create)}, ${fmt(create.total)} requests, ${create.non2xx + create.errors} non-2xx/errors`,
     );
-    const list = await runAutocannon({
-      url: `${service.origin}/v1/orgs?limit=25`,
+    const list = await runLoad({
+      origin: service.origin,
       connections: 32,
       duration: 10,
-      headers: { authorization: `Bearer ${token}` },
+      requests: [{ method: 'GET', path: '/v1/orgs?limit=25', headers: { authorization: `Bearer ${token}` } }],
     });
     record(
       'HTTP GET /v1/orgs?limit=25',
-      `${fmt(list.requests.average)} req/s`,
-      `p50 ${list.latency.p50} ms, p99 ${list.latency.p99} ms, ${list.non2xx + list.errors} non-2xx/errors`,
+      `${fmt(list.rate)} req/s`,
+      `${describeLatency(list)}, ${list.non2xx + list.errors} non-2xx/errors`,
     );
     await service.stop();
   } finally {
@@ -217,6 +214,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'approve-command': approveCommandBench,
   'list-posts': listPostsBench,
   publishing: publishingBench,
+  'post-groups-rebuild': postGroupsRebuildBench,
 };
 
 async function main() {

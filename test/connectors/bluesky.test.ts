@@ -3,8 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { XRPCError } from '@atproto/api';
 import {
   blueskyClientMetadata,
+  blueskyFailure,
   blueskyOAuthMigrations,
   blueskyRecordKey,
   createBlueskyConnector,
@@ -12,7 +14,9 @@ import {
 } from '../../infra/connectors/bluesky/bluesky-connector.js';
 import { ConnectorError, type CallContext, type PublishRequest } from '../../infra/connectors/port.js';
 import { TokenCipher } from '../../infra/crypto/token-cipher.js';
+import { UnsafeUrlError } from '../../infra/http/safe-fetch.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixture = (name: string): unknown =>
@@ -53,6 +57,8 @@ function connector(overrides: Partial<BlueskyConnectorConfig> = {}) {
     cipher,
     plcDirectoryUrl: platform.baseUrl,
     allowHttp: true,
+    // Tests only: the locally served PLC directory, PDS and authorization server, and nothing else on loopback.
+    allowPrivate: [platform.baseUrl],
     timeoutMs: 2_000,
     now: () => new Date('2024-05-01T10:00:00Z'),
     ...overrides,
@@ -78,7 +84,8 @@ function context(): CallContext {
       scopes: [],
       extra: { did: DID, service: platform.baseUrl, auth: 'app_password' },
     },
-    fetchMedia: async (item) => ({ data: new Uint8Array([137, 80, 78, 71]), contentType: item.contentType }),
+    fetchMedia: async (item) =>
+      bytesMediaFile(new Uint8Array([137, 80, 78, 71]), item.contentType, item.assetId),
   };
 }
 
@@ -602,6 +609,28 @@ describe('OAuth', () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 
+  it('without a handle, starts at the entryway (serviceUrl): its authorization server, no login hint', async () => {
+    serveAuthorizationServer();
+    const start = await connector().startAuthorization({
+      state: 'route-state-entryway',
+      callbackUrl: `${PUBLIC}/v1/marketing/oauth/bluesky/callback`,
+      codeChallenge: 'challenge-e',
+    });
+    const url = new URL(start.authorizationUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${platform.baseUrl}/oauth/authorize`);
+    expect(url.searchParams.get('request_uri')).toBe('urn:ietf:params:oauth:request_uri:req-1');
+    // No identity was resolved: the user names their account on the authorization server's own page.
+    expect(platform.calls('GET', '/xrpc/com.atproto.identity.resolveHandle')).toHaveLength(0);
+    const [par] = platform.calls('POST', '/oauth/par');
+    const pushed = Object.fromEntries(new URLSearchParams(par!.text));
+    expect(pushed).toMatchObject({
+      redirect_uri: `${PUBLIC}/v1/marketing/oauth/bluesky/callback`,
+      code_challenge: 'challenge-e',
+      state: 'route-state-entryway',
+    });
+    expect(pushed).not.toHaveProperty('login_hint');
+  });
+
   it('reports a handle that does not resolve as the caller’s input', async () => {
     const error = await failure(
       connector().startAuthorization({
@@ -725,5 +754,141 @@ describe('OAuth', () => {
     const { rows } = await db.pool.query<{ sealed: string }>('select sealed from bluesky_oauth_sessions');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.sealed).not.toContain('oauth-access');
+  });
+});
+
+describe('SSRF: only public https servers, whatever a handle, DID or DID document names', () => {
+  /** A server inside our network (loopback, another port): nothing may reach it. */
+  let internal: FakePlatform;
+  const MALLORY = 'did:plc:mallorymallorymallorymal';
+  beforeEach(async () => {
+    internal = await startFakePlatform();
+    internal.on('GET', /.*/, { body: {} });
+    internal.on('POST', /.*/, { body: {} });
+  });
+  afterEach(async () => {
+    await internal.close();
+  });
+
+  const start = (blueskyHandle: string) =>
+    connector().startAuthorization({
+      state: 's',
+      callbackUrl: `${PUBLIC}/cb`,
+      codeChallenge: 'c',
+      blueskyHandle,
+    });
+
+  it('a DID document naming an internal PDS: OAuth start fails without sending it a request', async () => {
+    platform.on('GET', '/xrpc/com.atproto.identity.resolveHandle', { body: { did: MALLORY } });
+    platform.on('GET', `/${encodeURIComponent(MALLORY)}`, {
+      body: {
+        ...didDocument(),
+        id: MALLORY,
+        alsoKnownAs: ['at://mallory.test'],
+        service: [{ ...didDocument().service[0], serviceEndpoint: internal.baseUrl }],
+      },
+    });
+    const error = await failure(start('mallory.test'));
+    expect(error.kind).toBe('permanent');
+    expect(internal.requests).toHaveLength(0);
+  });
+
+  it('a did:web with a port, an IP address or localhost is refused before anything is fetched', async () => {
+    const port = new URL(internal.baseUrl).port;
+    for (const did of [
+      `did:web:localhost%3A${port}`,
+      `did:web:127.0.0.1%3A${port}`,
+      'did:web:localhost',
+      'did:web:10.0.0.1',
+      'did:web:a.test:user',
+    ]) {
+      const error = await failure(start(did));
+      expect(error.kind, did).toBe('permanent');
+    }
+    expect(internal.requests).toHaveLength(0);
+    expect(platform.requests).toHaveLength(0);
+  });
+
+  it('an app-password session whose DID document names an internal PDS: refused, the token sent nowhere', async () => {
+    platform.on('POST', '/xrpc/com.atproto.server.createSession', {
+      body: {
+        accessJwt,
+        refreshJwt,
+        handle: 'alice.test',
+        did: DID,
+        didDoc: {
+          ...didDocument(),
+          service: [{ ...didDocument().service[0], serviceEndpoint: internal.baseUrl }],
+        },
+      },
+    });
+    const error = await failure(connector().connectWithAppPassword!('alice.test', 'abcd-efgh-ijkl-mnop'));
+    expect(error.kind).toBe('permanent');
+    expect(internal.requests).toHaveLength(0);
+  });
+
+  it('outside tests the PDS must be https on a public name (checked by the connector, whatever fetch it has)', async () => {
+    // As in production (no allowHttp, no allow-list), with an https entryway served by the local platform.
+    const entryway = 'https://entryway.example.com';
+    const routed: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : input.toString());
+      return fetch(new URL(`${url.pathname}${url.search}`, platform.baseUrl), init);
+    };
+    const production = (pds: string) => {
+      platform.on('POST', '/xrpc/com.atproto.server.createSession', {
+        body: {
+          accessJwt,
+          refreshJwt,
+          handle: 'alice.test',
+          did: DID,
+          didDoc: { ...didDocument(), service: [{ ...didDocument().service[0], serviceEndpoint: pds }] },
+        },
+      });
+      return createBlueskyConnector({
+        publicBaseUrl: PUBLIC,
+        serviceUrl: entryway,
+        fetch: routed,
+        timeoutMs: 2_000,
+      });
+    };
+    for (const pds of [
+      'http://pds.example.com',
+      'https://10.0.0.5',
+      'https://[::1]',
+      'https://localhost',
+      'https://pds.example.com:8443',
+      'ftp://pds.example.com',
+    ]) {
+      const error = await failure(
+        production(pds).connectWithAppPassword!('alice.test', 'abcd-efgh-ijkl-mnop'),
+      );
+      expect(error.kind, pds).toBe('permanent');
+      expect(error.message, pds).toContain('public https');
+    }
+    expect(platform.calls('GET', '/xrpc/app.bsky.actor.getProfile')).toHaveLength(0);
+    const connected = await production('https://pds.example.com').connectWithAppPassword!(
+      'alice.test',
+      'abcd-efgh-ijkl-mnop',
+    );
+    expect(connected.tokens.extra).toMatchObject({ service: 'https://pds.example.com' });
+    expect(platform.calls('GET', '/xrpc/app.bsky.actor.getProfile')).toHaveLength(1);
+  });
+
+  it('a call the safe fetch refused is a permanent failure, not an unknown outcome (nothing was sent)', () => {
+    const refused = XRPCError.from(new UnsafeUrlError('pds.example.com resolves to a private address'));
+    expect(blueskyFailure(refused, 'create')).toMatchObject({
+      kind: 'permanent',
+      message: 'bluesky: not sent: pds.example.com resolves to a private address',
+    });
+  });
+
+  it('stored tokens naming a non-public service are refused before the call', async () => {
+    const tokens = {
+      ...context().tokens,
+      extra: { did: DID, service: internal.baseUrl, auth: 'app_password' },
+    };
+    const error = await failure(connector().accountInfo({ ...context(), tokens }));
+    expect(error.kind).toBe('permanent');
+    expect(internal.requests).toHaveLength(0);
   });
 });

@@ -66,7 +66,7 @@ afterEach(async () => {
 });
 
 describe('OAuth', () => {
-  it('sends the user to the Login dialog with the page scopes; no PKCE, no refresh', async () => {
+  it('sends the user to the Login dialog with the page scopes and a PKCE S256 challenge; no refresh', async () => {
     expect(connector.supportsRefresh).toBe(false);
     expect(createFacebookConnector({}).missingConfiguration()).toEqual([
       'FACEBOOK_APP_ID',
@@ -77,7 +77,7 @@ describe('OAuth', () => {
         await connector.startAuthorization({
           state: 's1',
           callbackUrl: 'https://app.test/cb',
-          codeChallenge: 'c',
+          codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
         })
       ).authorizationUrl,
     );
@@ -88,6 +88,8 @@ describe('OAuth', () => {
       state: 's1',
       response_type: 'code',
       scope: 'pages_show_list,pages_read_engagement,pages_manage_posts',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
     });
   });
 
@@ -105,14 +107,16 @@ describe('OAuth', () => {
     const result = await connector.completeAuthorization({
       params: { code: 'the-code', state: 's1' },
       callbackUrl: 'https://app.test/cb',
-      codeVerifier: 'v',
+      codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
     });
     const [exchange, longLived] = fake.calls('GET', v('oauth/access_token'));
+    // The code is only redeemed with the verifier of the challenge the dialog was given (PKCE).
     expect(Object.fromEntries(exchange!.query)).toEqual({
       client_id: 'fb-app',
       client_secret: 'fb-secret-value',
       redirect_uri: 'https://app.test/cb',
       code: 'the-code',
+      code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
     });
     expect(Object.fromEntries(longLived!.query)).toEqual({
       grant_type: 'fb_exchange_token',

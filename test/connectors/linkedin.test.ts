@@ -13,6 +13,7 @@ import {
   type PlatformConnector,
   type PublishRequest,
 } from '../../infra/connectors/port.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
@@ -54,7 +55,7 @@ function context(accountExternalId = 'urn:li:person:782bbtaQ'): CallContext {
       xSubscription: null,
     },
     tokens: { accessToken: 'li-access', refreshToken: 'li-refresh', expiresAt: null, scopes: [] },
-    fetchMedia: async (item) => ({ data: media[item.assetId]!, contentType: item.contentType }),
+    fetchMedia: async (item) => bytesMediaFile(media[item.assetId]!, item.contentType, item.assetId),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   fixtureReader,
   publishRequest,
 } from './support/connector-fixtures.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixture = fixtureReader('reddit');
@@ -64,7 +65,7 @@ function context(): CallContext {
     accountExternalId: '1w72',
     accountHandle: 'acme_studio',
     tokens,
-    fetchMedia: async () => ({ data: imageBytes, contentType: 'image/png' }),
+    fetchMedia: async (item) => bytesMediaFile(imageBytes, 'image/png', item.assetId),
   });
 }
 

@@ -18,6 +18,7 @@ import {
   expectNotConfigured,
   publishRequest,
 } from './support/connector-fixtures.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixtureText = (name: string) =>
@@ -65,7 +66,7 @@ function context(handle: string | null = 'acmestudio'): CallContext {
     tokens,
     fetchMedia: async (item) => {
       fetched.push(item.assetId);
-      return { data: videoBytes, contentType: 'video/mp4' };
+      return bytesMediaFile(videoBytes, 'video/mp4', item.assetId);
     },
   });
 }

@@ -1,9 +1,21 @@
 // The live X connector against a locally served X API: the requests it sends (paths, auth, bodies) and how
 // it reads X's answers, errors and rate limits; fixtures are X's documented responses.
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { createXConnector, type XConnectorConfig } from '../../infra/connectors/x/x-connector.js';
-import { ConnectorError, type CallContext, type PublishRequest } from '../../infra/connectors/port.js';
+import {
+  ConnectorError,
+  type CallContext,
+  type MediaFile,
+  type PublishRequest,
+} from '../../infra/connectors/port.js';
+import { LocalObjectStorage } from '../../infra/object-storage/local-object-storage.js';
+import { createMediaFetcher } from '../../processes/publishing/media-fetcher.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
 import { startFakePlatform, type FakePlatform, type RecordedRequest } from './support/fake-platform.js';
 
 const fixture = (name: string): unknown =>
@@ -65,7 +77,7 @@ function context(): CallContext {
       const data = item.contentType.startsWith('video/')
         ? new TextEncoder().encode('0123456789')
         : new Uint8Array([137, 80, 78, 71]);
-      return { data, contentType: item.contentType };
+      return bytesMediaFile(data, item.contentType, item.assetId);
     },
   };
 }
@@ -467,6 +479,178 @@ describe('publishing', () => {
     );
     expect(error.kind).toBe('permanent');
     expect(platform.requests).toHaveLength(0);
+  });
+});
+
+describe('media spooled to disk', () => {
+  const MiB = 1024 * 1024;
+  let tmpDir: string;
+  beforeEach(async () => {
+    tmpDir = await mkdtemp(path.join(os.tmpdir(), 'sp-x-media-'));
+  });
+  afterEach(async () => {
+    await rm(tmpDir, { recursive: true, force: true });
+  });
+
+  /**
+   * The production media fetcher, spooling into `tmpDir` from the fake platform's host, with every file it
+   * hands out watched: which pieces the connector reads, and whether it ever asks for the whole file.
+   */
+  function spoolingContext() {
+    const fetchMedia = createMediaFetcher({
+      storage: new LocalObjectStorage({
+        rootDir: tmpDir,
+        publicBaseUrl: 'http://app.test',
+        signingSecret: 'x'.repeat(32),
+      }),
+      publicBaseUrl: 'http://app.test',
+      allowPrivate: [platform.baseUrl],
+      tmpDir,
+    });
+    const files: MediaFile[] = [];
+    const spies: Array<{ read: MockInstance<MediaFile['read']>; bytes: MockInstance<MediaFile['bytes']> }> =
+      [];
+    const context: CallContext = {
+      account,
+      tokens,
+      fetchMedia: async (item) => {
+        const file = await fetchMedia(item);
+        files.push(file);
+        spies.push({ read: vi.spyOn(file, 'read'), bytes: vi.spyOn(file, 'bytes') });
+        return file;
+      },
+    };
+    return { context, files, spies };
+  }
+
+  it('uploads a 30 MiB video APPEND by APPEND, each chunk read from the spooled file', async () => {
+    const size = 30 * MiB + 123;
+    const videoBytes = randomBytes(size);
+    platform.on('GET', '/cdn/big.mp4', { headers: { 'content-type': 'video/mp4' }, body: videoBytes });
+    const id = '1880028106020515841';
+    platform.on('POST', '/2/media/upload/initialize', { body: fixture('media-initialize') });
+    platform.on('POST', `/2/media/upload/${id}/append`, { status: 204 });
+    platform.on('POST', `/2/media/upload/${id}/finalize`, { body: fixture('media-status-succeeded') });
+    platform.on('POST', '/2/tweets', { status: 201, body: fixture('create-tweet') });
+    const { context, files, spies } = spoolingContext();
+
+    await connector().publish(
+      context,
+      publishRequest({
+        media: {
+          kind: 'video',
+          assetId: 'big-video',
+          url: `${platform.baseUrl}/cdn/big.mp4`,
+          contentType: 'video/mp4',
+          sizeBytes: size,
+          durationSeconds: 30,
+          width: 1280,
+          height: 720,
+        },
+      }),
+    );
+
+    expect(files).toHaveLength(1);
+    expect(platform.calls('POST', '/2/media/upload/initialize')[0]!.json).toMatchObject({
+      total_bytes: size,
+    });
+    // X's default 4 MiB segments, each one read from the file right before its APPEND; never the whole file.
+    const chunk = 4 * MiB;
+    const expectedReads = Array.from({ length: Math.ceil(size / chunk) }, (_, i) => [
+      i * chunk,
+      Math.min(chunk, size - i * chunk),
+    ]);
+    expect(spies[0]!.read.mock.calls).toEqual(expectedReads);
+    expect(spies[0]!.bytes).not.toHaveBeenCalled();
+    const appends = platform.calls('POST', `/2/media/upload/${id}/append`);
+    expect(appends).toHaveLength(expectedReads.length);
+    const received: Buffer[] = [];
+    for (const [index, request] of appends.entries()) {
+      const form = await formOf(request);
+      expect(form.get('segment_index')).toBe(String(index));
+      const part = Buffer.from(await (form.get('media') as File).arrayBuffer());
+      // What was sent is what was read for that segment.
+      const read = (await spies[0]!.read.mock.results[index]!.value) as Uint8Array;
+      expect(part.equals(Buffer.from(read))).toBe(true);
+      received.push(part);
+    }
+    const all = Buffer.concat(received);
+    expect(all.byteLength).toBe(size);
+    expect(createHash('sha256').update(all).digest('hex')).toBe(
+      createHash('sha256').update(videoBytes).digest('hex'),
+    );
+    expect(platform.calls('POST', '/2/tweets')[0]!.json).toEqual({
+      text: 'Are you excited for the weekend?',
+      media: { media_ids: [id] },
+    });
+    await files[0]!.dispose();
+    expect(await readdir(tmpDir)).toEqual([]);
+  });
+
+  it('uploads an image from the spooled file as its form part', async () => {
+    const png = randomBytes(200_000);
+    platform.on('GET', '/cdn/photo.png', { headers: { 'content-type': 'image/png' }, body: png });
+    platform.on('POST', '/2/media/upload', { body: { data: { id: 'm1', media_key: '3_m1' } } });
+    platform.on('POST', '/2/tweets', { status: 201, body: fixture('create-tweet') });
+    const { context, files } = spoolingContext();
+    await connector().publish(
+      context,
+      publishRequest({
+        media: {
+          kind: 'image',
+          assetId: 'photo',
+          url: `${platform.baseUrl}/cdn/photo.png`,
+          contentType: 'image/png',
+          sizeBytes: png.byteLength,
+        },
+      }),
+    );
+    const form = await formOf(platform.calls('POST', '/2/media/upload')[0]!);
+    const media = form.get('media') as File;
+    expect(media.type).toBe('image/png');
+    expect(Buffer.from(await media.arrayBuffer()).equals(png)).toBe(true);
+    await files[0]!.dispose();
+  });
+
+  it('refuses a video over the cap before anything reaches X', async () => {
+    platform.on('GET', '/cdn/huge.mp4', {
+      headers: { 'content-type': 'video/mp4' },
+      body: Buffer.alloc(3 * MiB),
+    });
+    const fetchMedia = createMediaFetcher({
+      storage: new LocalObjectStorage({
+        rootDir: tmpDir,
+        publicBaseUrl: 'http://app.test',
+        signingSecret: 'x'.repeat(32),
+      }),
+      publicBaseUrl: 'http://app.test',
+      allowPrivate: [platform.baseUrl],
+      tmpDir,
+      limits: { video: 2 * MiB },
+    });
+    const error = await failure(
+      connector().publish(
+        { account, tokens, fetchMedia },
+        publishRequest({
+          media: {
+            kind: 'video',
+            assetId: 'huge-video',
+            url: `${platform.baseUrl}/cdn/huge.mp4`,
+            contentType: 'video/mp4',
+            sizeBytes: 3 * MiB,
+            durationSeconds: 30,
+            width: 1280,
+            height: 720,
+          },
+        }),
+      ),
+    );
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toBe(
+      'Media huge-video is larger than 2 MiB, the most a video may be here; nothing was uploaded',
+    );
+    expect(platform.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /cdn/huge.mp4']);
+    expect(await readdir(tmpDir)).toEqual([]);
   });
 });
 

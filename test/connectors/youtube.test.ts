@@ -1,7 +1,16 @@
 // The live YouTube connector against a locally served YouTube: OAuth, channel, resumable uploads, processing
 // polls, finding a lost upload, deletion, and how Google's errors map to connector failure kinds.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CallContext, type PublishRequest, type TokenSet } from '../../infra/connectors/port.js';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import {
+  type CallContext,
+  type MediaFile,
+  type PublishRequest,
+  type TokenSet,
+} from '../../infra/connectors/port.js';
 import {
   createYouTubeConnector,
   msUntilPacificMidnight,
@@ -13,6 +22,9 @@ import {
   fixtureReader,
   publishRequest,
 } from './support/connector-fixtures.js';
+import { bytesMediaFile } from '../../infra/connectors/media-file.js';
+import { LocalObjectStorage } from '../../infra/object-storage/local-object-storage.js';
+import { createMediaFetcher } from '../../processes/publishing/media-fetcher.js';
 import { startFakePlatform, type FakePlatform } from './support/fake-platform.js';
 
 const fixture = fixtureReader('youtube');
@@ -58,7 +70,7 @@ function context(): CallContext {
     tokens,
     fetchMedia: async (item) => {
       fetched.push(item.assetId);
-      return { data: videoBytes, contentType: 'video/mp4' };
+      return bytesMediaFile(videoBytes, 'video/mp4', item.assetId);
     },
   });
 }
@@ -270,6 +282,62 @@ describe('publishing a video', () => {
     expect(upload!.query.get('upload_id')).toBe('UP-123');
     expect(upload!.headers['content-type']).toBe('video/mp4');
     expect(new Uint8Array(upload!.raw)).toEqual(videoBytes);
+  });
+
+  it('sends a spooled video in its one PUT streamed from the file, with its length, never read whole', async () => {
+    const size = 12 * 1024 * 1024 + 7;
+    const bytes = randomBytes(size);
+    fake.on('GET', '/cdn/long.mp4', { headers: { 'content-type': 'video/mp4' }, body: bytes });
+    serveUpload();
+    const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'sp-youtube-media-'));
+    try {
+      const fetchMedia = createMediaFetcher({
+        storage: new LocalObjectStorage({
+          rootDir: tmpDir,
+          publicBaseUrl: 'http://app.test',
+          signingSecret: 'x'.repeat(32),
+        }),
+        publicBaseUrl: 'http://app.test',
+        allowPrivate: [fake.baseUrl],
+        tmpDir,
+      });
+      const files: MediaFile[] = [];
+      const wholeReads: Array<MockInstance<MediaFile['bytes']>> = [];
+      const base = context();
+      await connector().publish(
+        {
+          ...base,
+          fetchMedia: async (item) => {
+            const file = await fetchMedia(item);
+            files.push(file);
+            wholeReads.push(vi.spyOn(file, 'bytes'));
+            return file;
+          },
+        },
+        request({
+          media: {
+            kind: 'video',
+            assetId: 'long-video',
+            url: `${fake.baseUrl}/cdn/long.mp4`,
+            contentType: 'video/mp4',
+            sizeBytes: size,
+            durationSeconds: 60,
+            width: 1920,
+            height: 1080,
+          },
+        }),
+      );
+      expect(wholeReads[0]).not.toHaveBeenCalled();
+      const [session] = fake.calls('POST', '/upload/youtube/v3/videos');
+      expect(session!.headers['x-upload-content-length']).toBe(String(size));
+      const [upload] = fake.calls('PUT', '/upload/youtube/v3/videos');
+      expect(upload!.headers['content-length']).toBe(String(size));
+      expect(upload!.raw.equals(bytes)).toBe(true);
+      await files[0]!.dispose();
+      expect(await readdir(tmpDir)).toEqual([]);
+    } finally {
+      await rm(tmpDir, { recursive: true, force: true });
+    }
   });
 
   it('takes the group title (cut to 100 characters) when the payload has none, public and not for kids', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   checkPostContent,
+  inputLimits,
   textLimits,
   xPremiumTextLimit,
   type ContentContext,
@@ -744,4 +745,96 @@ test('all problems of a post are reported together', () => {
     'platformPayload.quoteTweetUrl',
   ]);
   for (const problem of problems) expect(problem.message.length).toBeGreaterThan(20);
+});
+
+describe('long texts: refused before counting past the caps, counted quickly up to them', () => {
+  const repeat = (unit: string, length: number) =>
+    unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  const premium = { xPremium: true };
+  /** X text is limited to twice Premium's 25,000 before weighting. */
+  const xCap = 2 * xPremiumTextLimit;
+
+  /**
+   * Median CPU milliseconds of seven runs after two warm-up runs. CPU time (process.cpuUsage), not wall time, so
+   * the other work of a busy machine does not count, and the median, so one slow run does not decide; a first
+   * run over a second decides at once (the text took seconds).
+   */
+  function medianMs(run: () => void): number {
+    const cpuMs = () => {
+      const start = process.cpuUsage();
+      run();
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000;
+    };
+    const first = cpuMs();
+    if (first > 1000) return first;
+    cpuMs();
+    const times = Array.from({ length: 7 }, cpuMs).sort((a, b) => a - b);
+    return times[3]!;
+  }
+
+  // What twitter-text's URL pattern backtracks over (seconds each before), grapheme clusters that do not split,
+  // and a text past the cap that must be refused without being counted.
+  test.each([
+    ['X: Japanese with one "."', 'x', `${repeat('日本語の文章です', xCap - 1)}.`],
+    ['X: "a." over and over', 'x', repeat('a.', xCap)],
+    ['X: short links', 'x', repeat('a.co ', xCap)],
+    ['X: emoji and dots', 'x', repeat('😀.', xCap)],
+    ['X: a path of parentheses', 'x', `a.com/${repeat('(a)', xCap - 6)}`],
+    ['X: links with 4,000-character domains', 'x', repeat(` ${'a.'.repeat(2000)}日本.com`, xCap)],
+    ['X: past the cap', 'x', repeat('a.', inputLimits.contentText)],
+    ['Bluesky: Devanagari', 'bluesky', repeat('क्षत्रिय', 3_000)],
+    ['Bluesky: flags', 'bluesky', repeat('🇯🇵', 3_000)],
+    ['Threads: combining marks', 'threads', repeat('e\u0301', 2_000)],
+  ] as const)('%s is judged in well under 50 ms', (_name, platform, contentText) => {
+    const content = post(platform, { contentText });
+    expect(medianMs(() => check(content, premium))).toBeLessThan(50);
+  });
+
+  test('X: 50,000 characters are counted; past that the text is refused before weighting', () => {
+    // 2,000 links of 24 characters and a space: 48,000 once weighted.
+    const links = repeat('https://example.com/abcd ', xCap);
+    expectOnly(check(post('x', { contentText: links }), premium), 'contentText', 'this text has 48,000');
+    expectOnly(
+      check(post('x', { contentText: `${links}a` }), premium),
+      'contentText',
+      'X Premium allows 25,000 characters',
+      'has 50,001 characters before weighting',
+      'limited to 50,000 before weighting',
+    );
+    expectOnly(
+      check(post('x', { platformPayload: { thread: ['a'.repeat(xCap + 1)] } })),
+      'platformPayload.thread.0',
+      'X allows 280 characters',
+      'thread item 1 has 50,001 characters before weighting',
+    );
+  });
+
+  test('Bluesky: past 3,000 code units only the bytes are told (its UTF-8 size is at least that)', () => {
+    expectOnly(
+      check(post('bluesky', { contentText: 'a'.repeat(3_001) })),
+      'contentText',
+      'Bluesky caps a post at 3,000 bytes',
+      'has 3,001 bytes',
+    );
+    expectOnly(check(post('bluesky', { contentText: 'é'.repeat(3_001) })), 'contentText', 'has 6,002 bytes');
+  });
+
+  test('Threads: past 2,000 code units the weight is told as at least the length', () => {
+    expectOnly(
+      check(post('threads', { contentText: '😀'.repeat(1_001) })),
+      'contentText',
+      'Threads allows 500 characters',
+      'has at least 2,002',
+    );
+  });
+
+  test('alt text past 5,000 characters is refused without counting its graphemes', () => {
+    expectOnly(
+      check(post('bluesky', { media: image('😀'.repeat(2_501)) })),
+      'media.altText',
+      'Bluesky allows 2,000 characters of alt text',
+      'is 5,002 characters long, over the 5,000 accepted',
+    );
+  });
 });

@@ -155,7 +155,7 @@ describe('state table: "new group | POST ORG/marketing/drafts | always | `pendin
   test('one post per platform and account: a second X post for the same account is refused', () => {
     given([])
       .when(create('drafts', [xPost, linkedinPost, { ...xPost, postId: redditPostId }]))
-      .thenRefuses(ValidationError, undefined, ['body.posts.2.platform']);
+      .thenRefuses(ValidationError, undefined, ['posts.2.platform']);
     given([])
       .when(
         create('drafts', [
@@ -163,7 +163,7 @@ describe('state table: "new group | POST ORG/marketing/drafts | always | `pendin
           { ...xPost, postId: redditPostId, socialAccountId: account1 },
         ]),
       )
-      .thenRefuses(ValidationError, undefined, ['body.posts.1.platform']);
+      .thenRefuses(ValidationError, undefined, ['posts.1.platform']);
     given([])
       .when(
         create('drafts', [
@@ -223,19 +223,19 @@ describe('creating a composed group (POST post-groups) and creation rules', () =
   test('a blank title, no posts or a scheduledFor not in the future is refused with its path', () => {
     given([])
       .when(create('drafts', [xPost], { title: '   ' }))
-      .thenRefuses(ValidationError, undefined, ['body.title']);
-    given([]).when(create('drafts', [])).thenRefuses(ValidationError, undefined, ['body.posts']);
+      .thenRefuses(ValidationError, undefined, ['title']);
+    given([]).when(create('drafts', [])).thenRefuses(ValidationError, undefined, ['posts']);
     for (const when of [past, now]) {
       given([])
         .when(create('post_groups', [xPost], { scheduledFor: when }))
-        .thenRefuses(ValidationError, undefined, ['body.scheduledFor']);
+        .thenRefuses(ValidationError, undefined, ['scheduledFor']);
     }
   });
 
   test('content rules: an X text of 281 characters, a Reddit post without subreddit', () => {
     given([])
       .when(create('drafts', [{ ...xPost, contentText: 'a'.repeat(281) }]))
-      .thenRefuses(ValidationError, undefined, ['body.posts.0.contentText']);
+      .thenRefuses(ValidationError, undefined, ['posts.0.contentText']);
     given([])
       .when(create('drafts', [{ ...xPost, contentText: 'a'.repeat(280) }]))
       .thenTypes(['PostGroupCreated', 'PostGroupSubmittedForApproval']);
@@ -246,10 +246,10 @@ describe('creating a composed group (POST post-groups) and creation rules', () =
           { ...redditPost, platformPayload: { reddit: { subreddit: '', title: 'A title' } } },
         ]),
       )
-      .thenRefuses(ValidationError, undefined, ['body.posts.1.platformPayload.reddit.subreddit']);
+      .thenRefuses(ValidationError, undefined, ['posts.1.platformPayload.reddit.subreddit']);
     given([])
       .when(create('post_groups', [{ ...redditPost, platformPayload: null }]))
-      .thenRefuses(ValidationError, undefined, ['body.posts.0.platformPayload.reddit']);
+      .thenRefuses(ValidationError, undefined, ['posts.0.platformPayload.reddit']);
   });
 
   test('commands on a group that does not exist are not found', () => {
@@ -361,10 +361,10 @@ describe('state table: "group | PATCH group with `status` | value is in the grou
   test('a blank title or a past scheduledFor is refused', () => {
     given(composed)
       .when(updateGroup({ title: ' ' }))
-      .thenRefuses(ValidationError, undefined, ['body.title']);
+      .thenRefuses(ValidationError, undefined, ['title']);
     given(composed)
       .when(updateGroup({ scheduledFor: past }))
-      .thenRefuses(ValidationError, undefined, ['body.scheduledFor']);
+      .thenRefuses(ValidationError, undefined, ['scheduledFor']);
   });
 
   test('a YouTube post without its own title takes the group title, so a title YouTube refuses is a 400', () => {
@@ -378,10 +378,10 @@ describe('state table: "group | PATCH group with `status` | value is in the grou
     const withYoutube = history(create('post_groups', [xPost, youtubePost]));
     given(withYoutube)
       .when(updateGroup({ title: 'x'.repeat(101) }))
-      .thenRefuses(ValidationError, undefined, ['body.title']);
+      .thenRefuses(ValidationError, undefined, ['title']);
     given(withYoutube)
       .when(updateGroup({ title: 'Launch <today>' }))
-      .thenRefuses(ValidationError, undefined, ['body.title']);
+      .thenRefuses(ValidationError, undefined, ['title']);
     // With its own title the group title is free.
     const titled = history(
       create('post_groups', [{ ...youtubePost, platformPayload: { youtube: { title: 'Launch video' } } }]),
@@ -650,21 +650,21 @@ describe('state table: "approved, scheduled or failed post | PATCH post changing
     }
   });
 
-  test('content rules are checked again, named where the caller put the field', () => {
+  test('content rules are checked again, named as the command carries the field (a patched setting under payloadPatch)', () => {
     given(approved)
       .when(updatePost(xPostId, { contentText: 'a'.repeat(281) }))
-      .thenRefuses(ValidationError, undefined, ['body.contentText']);
+      .thenRefuses(ValidationError, undefined, ['contentText']);
     given(approved)
       .when(updatePost(xPostId, { payloadPatch: { poll: { options: ['Only one'], durationMinutes: 60 } } }))
-      .thenRefuses(ValidationError, undefined, ['body.poll.options']);
+      .thenRefuses(ValidationError, undefined, ['payloadPatch.poll.options']);
     given(approved)
       .when(
         updatePost(xPostId, { platformPayload: { poll: { options: ['Yes', 'No'], durationMinutes: 1 } } }),
       )
-      .thenRefuses(ValidationError, undefined, ['body.platformPayload.poll.durationMinutes']);
+      .thenRefuses(ValidationError, undefined, ['platformPayload.poll.durationMinutes']);
     given(history(create('drafts', [redditPost])))
       .when(updatePost(redditPostId, { platformPayload: { reddit: { subreddit: '', title: 'T' } } }))
-      .thenRefuses(ValidationError, undefined, ['body.platformPayload.reddit.subreddit']);
+      .thenRefuses(ValidationError, undefined, ['platformPayload.reddit.subreddit']);
   });
 });
 
@@ -673,7 +673,7 @@ describe('PATCH post: planned time and status targets', () => {
     for (const start of [composed, approved]) {
       given(start)
         .when(updatePost(xPostId, { scheduledForUtc: past }))
-        .thenRefuses(ValidationError, undefined, ['body.scheduledForUtc']);
+        .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
     }
   });
 
@@ -845,7 +845,7 @@ describe('PATCH post: planned time and status targets', () => {
       .thenRefuses(Conflict, 'post_not_approved');
     given(approved)
       .when(updatePost(xPostId, {}, { status: 'scheduled' }))
-      .thenRefuses(ValidationError, undefined, ['body.scheduledForUtc']);
+      .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
     given(approved)
       .when(updatePost(xPostId, {}, { status: 'scheduled', schedule: slot(dayAfter, 'Best slot') }))
       .thenState((s) => {
@@ -1010,7 +1010,7 @@ describe('state table: "group | POST approve | body optional | not shown | appro
   test('an unknown post in approvePosts is a validation error', () => {
     given(drafted)
       .when(approve({ approvePosts: [xPostId, unknownPostId] }))
-      .thenRefuses(ValidationError, undefined, ['body.approvePosts.1']);
+      .thenRefuses(ValidationError, undefined, ['approvePosts.1']);
   });
 
   test('a canceled group cannot be approved', () => {
@@ -1095,7 +1095,7 @@ describe('state table: "group | POST approve | body optional | not shown | appro
   test('a time not in the future is refused', () => {
     given(drafted)
       .when(approve({ schedule: { [xPostId]: slot(tomorrow), [linkedinPostId]: slot(now) } }))
-      .thenRefuses(ValidationError, undefined, ['body.scheduledForUtc']);
+      .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
   });
 
   test('a timezone without a schedule is stored', () => {
@@ -1210,7 +1210,7 @@ describe('state table: "group | POST reject | body optional | not shown | option
       .thenRefuses(Conflict, 'post_not_rejectable');
     given(drafted)
       .when(reject({ rejectPosts: [unknownPostId] }))
-      .thenRefuses(ValidationError, undefined, ['body.rejectPosts.0']);
+      .thenRefuses(ValidationError, undefined, ['rejectPosts.0']);
   });
 
   test('a whole-group rejection leaves a published post alone', () => {
@@ -1294,7 +1294,7 @@ describe('state table: "group | POST schedule | group must be approved; draft or
   test('a time in the past is refused', () => {
     given(approved)
       .when(schedule(slots(both, past)))
-      .thenRefuses(ValidationError, undefined, ['body.scheduledForUtc']);
+      .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
   });
 
   test('rescheduling to the same times changes nothing; a new timezone is recorded', () => {

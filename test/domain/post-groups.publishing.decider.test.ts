@@ -364,7 +364,7 @@ describe('"pending → `PostAwaitingPlatform` (status awaiting_platform, nextRet
               ...systemAt(due(1)),
               postId: xPostId,
               attempt: 1,
-              reference: 'upload-42',
+              publishReference: 'upload-42',
               nextCheckAt: due(5),
             },
           },

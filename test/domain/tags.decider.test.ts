@@ -62,7 +62,7 @@ describe('creating a tag', () => {
     );
   });
 
-  test('a blank or too long name is refused naming body.name', () => {
+  test('a blank or too long name is refused naming the name', () => {
     for (const name of ['', '   ', 'x'.repeat(51)]) {
       spec.given([]).when(create(name)).thenThrows(ValidationError, /name/);
     }
@@ -72,7 +72,7 @@ describe('creating a tag', () => {
       .then([created(launch, 'x'.repeat(50))]);
   });
 
-  test('a colour that is not #rgb or #rrggbb is refused naming body.color', () => {
+  test('a colour that is not #rgb or #rrggbb is refused naming the colour', () => {
     for (const color of ['red', '#ff88', 'ff8800', '#ggg', '#ff8800ff', '']) {
       let error: unknown;
       try {
@@ -81,9 +81,7 @@ describe('creating a tag', () => {
         error = e;
       }
       expect(error, color).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).details).toEqual([
-        { path: 'body.color', message: expect.any(String) },
-      ]);
+      expect((error as ValidationError).details).toEqual([{ path: 'color', message: expect.any(String) }]);
     }
     spec
       .given([])

@@ -1,13 +1,15 @@
 // As a new user on the embedded default, over a real socket: a token from the CLI, a workspace, oauth/start
-// for X, the sandbox's authorization URL followed by hand (302 to our callback), the callback connecting the
-// account, the account listed as connected; then a group approved for two seconds ahead is published with its
+// for X, its authorization URL followed by hand in a browser with a cookie jar (our begin URL sets the cookie
+// binding the authorization to that browser, 302 to the sandbox, 302 to our callback), the callback connecting
+// the account (and refusing a browser without the cookie), the account listed as connected; then a group approved for two seconds ahead is published with its
 // URL, and post-now of an approved post publishes at once.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, expect, test } from 'vitest';
+import { Browser } from '../support/browser.js';
 import { cleanUp, newUserSetup, runCli, startService, type E2eSetup } from './support/service.js';
 
 // What a new user gets: no database, bus, platform mode or public address configured.
-const unconfigured = ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL'];
+const unconfigured = ['DATABASE_URL', 'NATS_URL', 'BUS', 'PLATFORM_MODE', 'PUBLIC_BASE_URL', 'APP_ORIGINS'];
 let machine: E2eSetup | undefined;
 let server: ChildProcess | null = null;
 
@@ -45,28 +47,50 @@ test(
     const token = issued.stdout.trim().split('\n').at(-1)!;
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-    const startRes = await fetch(`${base}/v1/orgs/${orgId}/marketing/accounts/x/oauth/start`, {
+    // Nothing configured: redirectUri may be on the service's own address only (APP_ORIGINS is unset).
+    const refused = await fetch(`${base}/v1/orgs/${orgId}/marketing/accounts/x/oauth/start`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ redirectUri: 'https://app.example.org/accounts' }),
     });
+    expect(refused.status).toBe(400);
+    const redirectUri = `http://localhost:${port}/accounts`;
+    // The web app calls oauth/start from the user's browser: the answer's cookie binds the authorization to it.
+    const browser = new Browser(fetch);
+    const startRes = await browser.post(
+      `${base}/v1/orgs/${orgId}/marketing/accounts/x/oauth/start`,
+      { redirectUri },
+      auth,
+    );
     expect(startRes.status).toBe(200);
+    expect(browser.cookies).toHaveLength(1);
     const { authorizationUrl, state } = (
       (await startRes.json()) as { data: { authorizationUrl: string; state: string } }
     ).data;
     // The service's own address by default (PUBLIC_BASE_URL unset): http://localhost:<PORT>.
     expect(new URL(authorizationUrl).origin).toBe(`http://localhost:${port}`);
 
-    // The browser follows the authorization URL; the sandbox grants and sends it back to our callback.
-    const granted = await fetch(authorizationUrl, { redirect: 'manual' });
+    // Another browser (no cookie) opening the authorization URL is refused; the starter's is sent on to the
+    // sandbox, which grants and sends it back to our callback.
+    expect((await fetch(authorizationUrl, { redirect: 'manual' })).status).toBe(403);
+    const begun = await browser.redirectFrom(authorizationUrl);
+    expect(begun.status).toBe(302);
+    const granted = await browser.redirectFrom(begun.location!);
     expect(granted.status).toBe(302);
-    const location = granted.headers.get('location')!;
+    const location = granted.location!;
     const back = new URL(location);
     expect(`${back.origin}${back.pathname}`).toBe(`http://localhost:${port}/v1/marketing/oauth/x/callback`);
     expect(back.searchParams.get('state')).toBe(state);
     expect(back.searchParams.get('code')).toBeTruthy();
 
-    const callback = await fetch(location);
+    // Another browser (no cookie) with the same callback URL connects nothing (the callback shape, status error).
+    const elsewhere = await fetch(location);
+    expect(elsewhere.status).toBe(200);
+    expect(((await elsewhere.json()) as { data: unknown }).data).toMatchObject({
+      status: 'error',
+      error: 'browser_mismatch',
+    });
+    const callback = await browser.get(location);
     expect(callback.status).toBe(200);
     const answer = (await callback.json()) as {
       data: {
@@ -79,7 +103,7 @@ test(
     expect(answer.data).toMatchObject({
       status: 'connected',
       platform: 'x',
-      redirectUri: 'https://app.example.org/accounts',
+      redirectUri,
     });
     expect(answer.data.accounts).toHaveLength(1);
 
@@ -93,7 +117,12 @@ test(
     ]);
 
     // The callback again: the state was single use.
-    expect((await fetch(location)).status).toBe(400);
+    const again = await fetch(location);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { data: unknown }).data).toMatchObject({
+      status: 'error',
+      error: 'invalid_state',
+    });
 
     // A group approved for two seconds from now is published at its time, with a URL.
     const mk = `${base}/v1/orgs/${orgId}/marketing`;

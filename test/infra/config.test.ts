@@ -35,6 +35,9 @@ describe('configuration', () => {
     [{ PUBLISH_STALE_ATTEMPT_MS: '20000', PUBLISH_CALL_TIMEOUT_MS: '30000' }, 'PUBLISH_STALE_ATTEMPT_MS'],
     [{ PUBLISH_MAX_ATTEMPTS: '0' }, 'PUBLISH_MAX_ATTEMPTS'],
     [{ TOKEN_ENCRYPTION_OLD_KEYS: 'one-key' }, 'TOKEN_ENCRYPTION_OLD_KEYS'],
+    [{ APP_ORIGINS: 'https://app.example.org/settings' }, 'APP_ORIGINS'],
+    [{ APP_ORIGINS: 'app.example.org' }, 'APP_ORIGINS'],
+    [{ APP_ORIGINS: 'ftp://app.example.org' }, 'APP_ORIGINS'],
   ])('%j stops the start naming %s', (source, variable) => {
     let error: unknown;
     try {
@@ -44,6 +47,14 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(variable);
+  });
+
+  test('APP_ORIGINS: comma-separated http(s) origins, none by default', () => {
+    expect(loadEnv({}).APP_ORIGINS).toEqual([]);
+    expect(loadEnv({ APP_ORIGINS: 'https://app.example.org, http://localhost:5173/' }).APP_ORIGINS).toEqual([
+      'https://app.example.org',
+      'http://localhost:5173',
+    ]);
   });
 
   test('a secret value is never echoed in the message', () => {

@@ -225,6 +225,18 @@ export function describeObjectStorageContract(
       expect((await storage.get(key))?.body).toEqual(new Uint8Array(0));
     });
 
+    test('getStream streams the body with its content type and size; a missing key gives null', async () => {
+      const key = freshKey('stream.bin');
+      const body = bytes(300_000, 5);
+      await storage.put(key, body, 'video/mp4');
+      const object = await storage.getStream(key);
+      expect(object).toMatchObject({ contentType: 'video/mp4', sizeBytes: body.byteLength });
+      const chunks: Buffer[] = [];
+      for await (const chunk of object!.body) chunks.push(chunk as Buffer);
+      expect(new Uint8Array(Buffer.concat(chunks))).toEqual(body);
+      expect(await storage.getStream(freshKey('never-written'))).toBeNull();
+    });
+
     test('a key and a key below it can both exist', async () => {
       const parent = freshKey('folder');
       const child = `${parent}/inside.txt`;

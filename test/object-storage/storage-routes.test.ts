@@ -1,7 +1,7 @@
 // What only the local adapter and its routes promise beyond the contract: size caps, expiry on the
 // service's own clock, the error bodies, safe serving headers, and the signature checks themselves.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Hono } from 'hono';
@@ -42,6 +42,18 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(rootDir, { recursive: true, force: true });
 });
+
+/** Every file below a folder with its size (temporary upload files included). */
+async function filesUnder(dir: string): Promise<Array<{ name: string; size: number }>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile());
+  return Promise.all(
+    files.map(async (e) => {
+      const file = path.join(e.parentPath, e.name);
+      return { name: path.relative(dir, file), size: (await stat(file)).size };
+    }),
+  );
+}
 
 function put(url: string, body: RequestInit['body'], headers: Record<string, string>) {
   return app.request(url, { method: 'PUT', body, headers, duplex: 'half' });
@@ -130,6 +142,42 @@ describe('PUT /v1/storage/objects/*', () => {
     expect(response.status).toBe(400);
     expect(pulled).toBeLessThan(10);
     expect(await storage.head('stream.bin')).toBeNull();
+    // Nothing of the refused upload stays on disk.
+    expect(await filesUnder(rootDir)).toEqual([]);
+  });
+
+  test('an upload is written to disk as it arrives, not held until its end', async () => {
+    const slot = await storage.createUploadUrl('arriving.bin', {
+      contentType: 'application/octet-stream',
+      expiresInSeconds: 60,
+    });
+    const first = new Uint8Array(60).fill(1);
+    const rest = new Uint8Array(30).fill(2);
+    let sendRest!: () => void;
+    const restReady = new Promise<void>((resolve) => (sendRest = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(first);
+        await restReady;
+        controller.enqueue(rest);
+        controller.close();
+      },
+    });
+    const answered = put(slot.uploadUrl, body, slot.requiredHeaders);
+    // The first chunk reaches a file on disk while the rest of the body has not even been sent.
+    const deadline = Date.now() + 10_000;
+    let seen = 0;
+    while (seen < first.byteLength && Date.now() < deadline) {
+      seen = Math.max(0, ...(await filesUnder(rootDir)).map((f) => f.size));
+      if (seen < first.byteLength) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(seen).toBe(first.byteLength);
+    sendRest();
+    const response = await answered;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: { key: 'arriving.bin', sizeBytes: 90 } });
+    const stored = await storage.get('arriving.bin');
+    expect(Buffer.from(stored!.body)).toEqual(Buffer.concat([first, rest]));
   });
 
   test('raising the signed cap in the URL breaks the signature', async () => {

@@ -7,6 +7,7 @@ import { loadEnv } from '../../infra/config/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../api/runtime.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
+import { addMember } from '../../commands/workspaces/workspace-commands.js';
 import type { Role } from '../../domain/workspaces/roles.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
@@ -19,7 +20,10 @@ export interface TestService {
     path: string,
     options?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
-  /** A registered user and a token for them (optionally scoped to a workspace with a role). */
+  /**
+   * A registered user and a token for them; with a scope, they are made a member of that workspace with that
+   * role (the role is checked against the membership on every request) and the token is scoped to it.
+   */
   userToken(
     email?: string,
     scope?: { orgId: string; role: Role },
@@ -32,6 +36,8 @@ export async function startTestService(
     env?: Record<string, string>;
     background?: boolean;
     projections?: RuntimeOptions['projections'];
+    /** Replaces the service's slices (api/slices.ts), e.g. to add one. */
+    slices?: RuntimeOptions['slices'];
     /** Publishing seams; `{ sweep: false, work: false }` keeps post-now requests in `publishing`. */
     publishing?: RuntimeOptions['publishing'];
     database?: TestDatabase<unknown>;
@@ -52,6 +58,7 @@ export async function startTestService(
     logger: createLogger({ level: env.LOG_LEVEL }),
     mode: 'server',
     ...(options.projections ? { projections: options.projections } : {}),
+    ...(options.slices ? { slices: options.slices } : {}),
     ...(options.publishing ? { publishing: options.publishing } : {}),
   });
   if (options.background !== false) await runtime.startBackground();
@@ -70,16 +77,15 @@ export async function startTestService(
       return runtime.app.request(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     },
     async userToken(email = `user-${randomUUID().slice(0, 8)}@example.org`, scope) {
-      const { user } = await ensureUser(
-        runtime.commands,
-        { email },
-        {
-          orgId: null,
-          actor: 'system',
-          correlationId: randomUUID(),
-          now: new Date().toISOString(),
-        },
-      );
+      const metadata = {
+        orgId: null,
+        actor: 'system',
+        correlationId: randomUUID(),
+        now: new Date().toISOString(),
+      };
+      const { user } = await ensureUser(runtime.commands, { email }, metadata);
+      if (scope)
+        await addMember(runtime.commands, scope.orgId, { userId: user.userId, role: scope.role }, metadata);
       const { token } = await runtime.auth.issueAccessToken({
         userId: user.userId,
         email: user.email,

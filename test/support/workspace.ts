@@ -1,5 +1,6 @@
 // A workspace with one member per role and their tokens, for API tests of workspace-scoped endpoints.
 import { randomUUID } from 'node:crypto';
+import { addMember } from '../../commands/workspaces/workspace-commands.js';
 import { roles, type Role } from '../../domain/workspaces/roles.js';
 import type { TestService } from './runtime.js';
 
@@ -26,6 +27,14 @@ export async function createTestWorkspace(service: TestService, name = 'Acme'): 
   for (const role of roles) {
     const email = role === 'owner' ? owner.email : `${role}-${suffix}@example.org`;
     const user = await service.userToken(email, { orgId, role });
+    // A member with that role (the role is checked against the membership on every request), whichever
+    // userToken the service has.
+    await addMember(
+      service.runtime.commands,
+      orgId,
+      { userId: user.userId, role },
+      { orgId, actor: 'system', correlationId: randomUUID(), now: new Date().toISOString() },
+    );
     tokens[role] = user.token;
     userIds[role] = user.userId;
   }

@@ -16,6 +16,7 @@ import {
   type StateStore,
 } from '@atproto/oauth-client';
 import type { TokenCipher } from '../../crypto/token-cipher.js';
+import { checkUrl, createSafeFetch, UnsafeUrlError, type OutboundPolicy } from '../../http/safe-fetch.js';
 import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
@@ -42,6 +43,7 @@ import {
   type AnyKysely,
 } from './oauth-stores.js';
 import { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
+import { isBlueskyIdentifier } from './identifier.js';
 export { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
 
 export { blueskyOAuthMigrations } from './oauth-stores.js';
@@ -61,7 +63,15 @@ export type BlueskyConnectorConfig = LiveConnectorOptions & {
   plcDirectoryUrl?: string;
   /** Tests only: lets the OAuth client talk to servers over plain HTTP. */
   allowHttp?: boolean;
+  /**
+   * Tests only, never from configuration: the locally served PLC directory, PDS and authorization server the
+   * SSRF-safe fetch may reach on loopback (see OutboundPolicy). Everything else stays refused.
+   */
+  allowPrivate?: OutboundPolicy['allowPrivate'];
 };
+
+/** Largest answer taken from an AT Protocol server (DID documents, OAuth metadata, XRPC JSON). */
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 const POST = 'app.bsky.feed.post';
 
@@ -127,6 +137,10 @@ export function blueskyFailure(error: unknown, effect: 'create' | 'read', now = 
       'auth',
       `bluesky: the session is no longer valid; reconnect the account (${error.message})`,
     );
+  // The SSRF-safe fetch refused the server before sending anything: nothing was created, and trying again
+  // would be refused again.
+  const refused = causeChain(error).find((e) => e instanceof UnsafeUrlError);
+  if (refused) return new ConnectorError('permanent', `bluesky: not sent: ${refused.message}`);
   const lost = causeChain(error).some((e) => {
     const name = (e as { name?: string }).name;
     return name === 'TimeoutError' || name === 'AbortError';
@@ -188,8 +202,30 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
   const appUrl = (config.appUrl ?? 'https://bsky.app').replace(/\/$/, '');
   const now = () => config.now?.() ?? new Date();
   const fail = (error: unknown, effect: 'create' | 'read') => blueskyFailure(error, effect, now().getTime());
-  const baseFetch = config.fetch ?? fetch;
   const timeoutMs = config.timeoutMs ?? 30_000;
+  // Handles, DIDs and DID documents are the user's to choose, and name the servers we call next (PLC or did:web
+  // host, PDS, authorization server, PAR and token endpoints): every call goes through the SSRF-safe fetch.
+  const policy: OutboundPolicy = {
+    requireHttps: config.allowHttp !== true,
+    ...(config.allowPrivate !== undefined ? { allowPrivate: config.allowPrivate } : {}),
+  };
+  const baseFetch = config.fetch ?? createSafeFetch({ ...policy, timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+
+  /**
+   * A server taken from a DID document, a session or stored tokens, checked before any token goes to it:
+   * https (plain http in tests only) on a public host name or address, port 443.
+   */
+  function publicService(url: string, what: string): string {
+    try {
+      checkUrl(new URL(url), policy);
+    } catch (error) {
+      throw new ConnectorError(
+        'permanent',
+        `bluesky: ${what} ${JSON.stringify(url.slice(0, 200))} is not a public https server (${(error as Error).message})`,
+      );
+    }
+    return url;
+  }
 
   const timedFetch: typeof fetch = (input, init) => {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -199,6 +235,7 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
 
   /** An agent on a service, with a bearer token when given; it never refreshes by itself (we own the tokens). */
   function agentAt(service: string, bearer?: string): Agent {
+    publicService(service, 'the account server');
     return new Agent(async (path, init) => {
       const headers = new Headers(init.headers);
       if (bearer) headers.set('authorization', `Bearer ${bearer}`);
@@ -235,6 +272,22 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
       oauth = { client, states: stateStore, sessions: sessionStore };
     }
     return oauth;
+  }
+
+  /**
+   * `oauthResolver.resolve` with the PDS checked between the DID document and the first call to it: a handle or
+   * DID resolves to a document naming the PDS, which names the authorization server. A URL (our configured
+   * service) is asked directly.
+   */
+  async function resolveAuthorizationServer(client: OAuthClient, input: string) {
+    if (/^https?:\/\//.test(input)) return client.oauthResolver.resolve(input);
+    const identityInfo = await client.oauthResolver.resolveIdentity(input);
+    const pds = pdsOf(identityInfo.didDoc);
+    if (!pds) throw new ConnectorError('permanent', `bluesky: the DID document of "${input}" names no PDS`);
+    const metadata = await client.oauthResolver.getResourceServerMetadata(
+      publicService(pds, "the account's PDS"),
+    );
+    return { identityInfo, metadata };
   }
 
   async function oauthTokens(did: string): Promise<TokenSet> {
@@ -298,9 +351,9 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
           aspectRatio?: { width: number; height: number };
         }> = [];
         for (const image of images) {
-          const bytes = await context.fetchMedia(image);
-          const { data } = await agent.com.atproto.repo.uploadBlob(bytes.data, {
-            encoding: bytes.contentType,
+          const file = await context.fetchMedia(image);
+          const { data } = await agent.com.atproto.repo.uploadBlob(await file.bytes(), {
+            encoding: file.contentType,
           });
           embedded.push({
             image: data.blob,
@@ -313,8 +366,10 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
         return { $type: 'app.bsky.embed.images', images: embedded };
       }
       case 'video': {
-        const bytes = await context.fetchMedia(media);
-        const { data } = await agent.com.atproto.repo.uploadBlob(bytes.data, { encoding: bytes.contentType });
+        const file = await context.fetchMedia(media);
+        const { data } = await agent.com.atproto.repo.uploadBlob(await file.blob(), {
+          encoding: file.contentType,
+        });
         return {
           $type: 'app.bsky.embed.video',
           video: data.blob,
@@ -363,7 +418,7 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
     service: string,
     session: { accessJwt: string; refreshJwt: string; did: string; handle: string; didDoc?: unknown },
   ): Promise<ConnectedAccount> {
-    const pds = pdsOf(session.didDoc) ?? service;
+    const pds = publicService(pdsOf(session.didDoc) ?? service, "the account's PDS");
     const agent = agentAt(pds, session.accessJwt);
     const profile = await profileOf(agent, session.did).catch((error: unknown) => {
       throw fail(error, 'read');
@@ -394,8 +449,13 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
     async startAuthorization(request: AuthorizationRequest): Promise<AuthorizationStart> {
       const { client, states } = oauthClient();
       const input = request.blueskyHandle ?? serviceUrl;
+      if (request.blueskyHandle !== undefined && !isBlueskyIdentifier(request.blueskyHandle))
+        throw new ConnectorError(
+          'permanent',
+          `bluesky: "${request.blueskyHandle.slice(0, 260)}" is not a handle, a did:plc or a did:web on a public host`,
+        );
       try {
-        const { identityInfo, metadata } = await client.oauthResolver.resolve(input);
+        const { identityInfo, metadata } = await resolveAuthorizationServer(client, input);
         const dpopKey = await client.runtime.generateKey(
           metadata.dpop_signing_alg_values_supported ?? ['ES256'],
         );
@@ -467,6 +527,8 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
           callback.codeVerifier,
           callback.callbackUrl as `https://${string}`,
         );
+        // The PDS the tokens are for (the resolved DID document's) gets every call of the session.
+        publicService(tokenSet.aud, "the account's PDS");
         await sessions.set(tokenSet.sub, { dpopKey, authMethod: server.authMethod, tokenSet });
         const restored = await client.restore(tokenSet.sub, false);
         const profile = await profileOf(new Agent(restored), tokenSet.sub);
@@ -520,7 +582,12 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
           expiresAt: jwtExpiry(data.accessJwt),
           refreshTokenExpiresAt: jwtExpiry(data.refreshJwt),
           scopes: tokens.scopes,
-          extra: { ...extra, did: data.did, handle: data.handle, service: pdsOf(data.didDoc) ?? service },
+          extra: {
+            ...extra,
+            did: data.did,
+            handle: data.handle,
+            service: publicService(pdsOf(data.didDoc) ?? service, "the account's PDS"),
+          },
         };
         return connected;
       } catch (error) {

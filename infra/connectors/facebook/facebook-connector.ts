@@ -126,7 +126,9 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
     async startAuthorization(request) {
       const { appId } = app.credentials();
       return {
-        authorizationUrl: metaAuthorizationUrl(`${dialog}/dialog/oauth`, appId, request, facebookScopes),
+        authorizationUrl: metaAuthorizationUrl(`${dialog}/dialog/oauth`, appId, request, facebookScopes, {
+          withPkce: true,
+        }),
       };
     },
 
@@ -137,7 +139,14 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
       const shortLived = await graphTokenGet<{ access_token: string }>(
         platform,
         tokenUrl,
-        { client_id: appId, client_secret: appSecret, redirect_uri: callback.callbackUrl, code },
+        {
+          client_id: appId,
+          client_secret: appSecret,
+          redirect_uri: callback.callbackUrl,
+          code,
+          // PKCE: the verifier of the challenge the Login dialog was given.
+          code_verifier: callback.codeVerifier,
+        },
         config,
       );
       // Page tokens inherit the user token's lifetime: from a long-lived user token they never expire.

@@ -1,7 +1,7 @@
 // Meta's OAuth for Facebook Login, Threads and Instagram Login: the app's id and secret, the Login dialog URL,
 // token calls, and the long-lived tokens Threads and Instagram renew themselves (no refresh token).
 import type { LiveConnectorOptions } from '../http.js';
-import { authorizationUrl, refusedRefreshIsAuth } from '../oauth2.js';
+import { authorizationUrl, pkce, refusedRefreshIsAuth } from '../oauth2.js';
 import { ConnectorError, type AuthorizationRequest, type TokenSet } from '../port.js';
 import { expiresAt, form, graphCall } from './graph.js';
 
@@ -38,12 +38,17 @@ export function metaApp(
   };
 }
 
-/** Meta's Login dialogs for web apps have no PKCE; the state parameter is the CSRF guard. */
+/**
+ * A Meta Login dialog URL. Facebook Login takes a PKCE S256 challenge in its manually built flow (`withPkce`;
+ * the code is then redeemed only with the verifier). The Threads and Instagram authorization windows document
+ * no PKCE parameters, so they get none and rely on the single-use state and our callback's own checks.
+ */
 export function metaAuthorizationUrl(
   dialogUrl: string,
   appId: string,
   request: AuthorizationRequest,
   scopes: string[],
+  options: { withPkce?: boolean } = {},
 ): string {
   return authorizationUrl(dialogUrl, {
     client_id: appId,
@@ -51,6 +56,7 @@ export function metaAuthorizationUrl(
     response_type: 'code',
     scope: scopes.join(','),
     state: request.state,
+    ...(options.withPkce ? pkce(request.codeChallenge) : {}),
   });
 }
 

@@ -211,7 +211,8 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       method: 'PUT',
       url: body.value.uploadUrl,
       headers: uploadHeaders(body.value.uploadUrl, token, file.contentType),
-      body: file.data,
+      // Streamed from the spooled file (documents run to 100 MB).
+      body: await file.blob(),
       effect: 'read',
       ...withSignal(context.signal),
     });
@@ -237,7 +238,7 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       body: {
         initializeUploadRequest: {
           owner: authorOf(context),
-          fileSizeBytes: file.data.byteLength,
+          fileSizeBytes: file.size,
           uploadCaptions: false,
           uploadThumbnail: false,
         },
@@ -246,12 +247,13 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       ...withSignal(context.signal),
     });
     const partIds: string[] = [];
+    // Each part is read from the spooled file as it is sent: one part in memory at a time.
     for (const part of body.value.uploadInstructions) {
       const uploaded = await call({
         method: 'PUT',
         url: part.uploadUrl,
         headers: uploadHeaders(part.uploadUrl, token, 'application/octet-stream'),
-        body: file.data.subarray(part.firstByte, part.lastByte + 1),
+        body: await file.read(part.firstByte, part.lastByte + 1 - part.firstByte),
         effect: 'read',
         ...withSignal(context.signal),
       });

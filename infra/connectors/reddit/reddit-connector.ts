@@ -271,7 +271,7 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
     const target = new URL(action, 'https://reddit.invalid');
     const form = new FormData();
     for (const field of lease.args?.fields ?? []) form.append(field.name, field.value);
-    form.append('file', new Blob([file.data], { type: file.contentType }), `${image.assetId}.${extension}`);
+    form.append('file', await file.blob(), `${image.assetId}.${extension}`);
     // The storage host gets the form alone: no Reddit token leaves for it.
     const uploaded = await platformCall<string>(
       'reddit',

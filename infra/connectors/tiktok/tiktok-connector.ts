@@ -6,6 +6,7 @@ import {
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
+  type MediaFile,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -292,19 +293,15 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
     return level;
   }
 
-  /** Sends the bytes in TikTok's chunks; the last chunk holds the remainder, as TikTok asks. */
-  async function uploadChunks(
-    context: CallContext,
-    uploadUrl: string,
-    data: Uint8Array,
-    contentType: string,
-  ) {
-    const size = data.byteLength;
+  /** Sends the file in TikTok's chunks; the last chunk holds the remainder, as TikTok asks. */
+  async function uploadChunks(context: CallContext, uploadUrl: string, file: MediaFile) {
+    const { size, contentType } = file;
     const count = size <= chunkBytes ? 1 : Math.floor(size / chunkBytes);
     for (let index = 0; index < count; index++) {
       const first = index * chunkBytes;
       const last = index === count - 1 ? size - 1 : first + chunkBytes - 1;
-      const chunk = data.subarray(first, last + 1);
+      // Read from the spooled file as it is sent: one chunk in memory at a time.
+      const chunk = await file.read(first, last + 1 - first);
       await platformCall(
         'tiktok',
         {
@@ -362,7 +359,7 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
       contentType: media.contentType,
       assetId: media.assetId,
     });
-    const size = file.data.byteLength;
+    const size = file.size;
     const chunk = size <= chunkBytes ? size : chunkBytes;
     // Nothing is posted until the last chunk arrives, so a lost answer here can be tried again.
     const { data } = await call<{ publish_id?: string; upload_url?: string }>({
@@ -384,7 +381,7 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
     const id = publishId(data.publish_id);
     if (!data.upload_url)
       throw new ConnectorError('retryable', 'tiktok: the upload was initialised without an upload URL');
-    await uploadChunks(context, data.upload_url, file.data, file.contentType);
+    await uploadChunks(context, data.upload_url, file);
     return id;
   }
 

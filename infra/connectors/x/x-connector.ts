@@ -260,7 +260,7 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
   ): Promise<string> {
     const media = await context.fetchMedia(item);
     const form = new FormData();
-    form.set('media', new Blob([media.data], { type: media.contentType }), item.assetId);
+    form.set('media', await media.blob(), item.assetId);
     form.set('media_category', media.contentType === 'image/gif' ? 'tweet_gif' : 'tweet_image');
     form.set('media_type', media.contentType);
     const response = await call<{ data: XMediaData }>({
@@ -300,21 +300,19 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
       headers: bearer(context.tokens),
       body: {
         media_type: media.contentType,
-        total_bytes: media.data.byteLength,
+        total_bytes: media.size,
         media_category: 'tweet_video',
       },
       effect: 'read',
       ...signal,
     });
     const id = init.body.data.id;
-    for (let offset = 0, segment = 0; offset < media.data.byteLength; offset += chunkSize, segment += 1) {
+    // Each segment is read from the spooled file as it is sent: one chunk in memory at a time.
+    for (let offset = 0, segment = 0; offset < media.size; offset += chunkSize, segment += 1) {
+      const chunk = await media.read(offset, Math.min(chunkSize, media.size - offset));
       const form = new FormData();
       form.set('segment_index', String(segment));
-      form.set(
-        'media',
-        new Blob([media.data.subarray(offset, offset + chunkSize)]),
-        `${item.assetId}.${segment}`,
-      );
+      form.set('media', new Blob([chunk]), `${item.assetId}.${segment}`);
       await call({
         method: 'POST',
         url: `${uploadBase}/2/media/upload/${id}/append`,

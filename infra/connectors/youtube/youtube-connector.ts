@@ -395,7 +395,7 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
         headers: {
           ...bearer(context.tokens),
           'content-type': 'application/json; charset=UTF-8',
-          'x-upload-content-length': String(file.data.byteLength),
+          'x-upload-content-length': String(file.size),
           'x-upload-content-type': file.contentType,
         },
         body: {
@@ -415,7 +415,8 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
           method: 'PUT',
           url: location,
           headers: { ...bearer(context.tokens), 'content-type': file.contentType },
-          body: file.data,
+          // Backed by the spooled file: sent with its length, streamed from disk, never whole in memory.
+          body: await file.blob(),
           effect: 'create',
           ...signal,
         },

@@ -4,7 +4,7 @@
 // The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
 import { PgListener } from '../../db/pg-listener.js';
 import { Wakeups } from '../../async/wakeups.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import {
   DuplicateEventId,
   EmptyAppend,
@@ -75,6 +75,53 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/** The append statement matched no stream row in the expected state, so it inserted nothing. */
+class NothingAppended extends Error {}
+
+/**
+ * The whole append as one statement (one round trip, and no transaction of its own): the first CTE takes the
+ * stream row's lock and moves its revision only when the stream is as expected (returning the revision before
+ * the append, -1 for a new stream), and the events are inserted after that revision. No row from the first CTE
+ * (the stream was elsewhere, or a racing creator committed first) means nothing is inserted: the caller's
+ * WrongExpectedVersion. A failing insert (a duplicate event id) undoes the move with the statement.
+ */
+function appendStatement(
+  stream: string,
+  ids: readonly string[],
+  events: readonly NewEvent[],
+  expected: AppendOptions<unknown>['expectedRevision'],
+): CompiledQuery<{ position: string; tx_id: string; revision: string }> {
+  // $1 the stream, $2 the number of events, $3 the events (one JSON array: no array literal to escape element
+  // by element), $4 the expected revision. Written out: kysely's sql template costs more to compile than this.
+  const move =
+    expected === 'no_stream'
+      ? `insert into es_streams (stream_name, revision) values ($1, $2::bigint - 1)
+          on conflict (stream_name) do nothing returning revision - $2::bigint as prev`
+      : expected === 'any'
+        ? `insert into es_streams (stream_name, revision) values ($1, $2::bigint - 1)
+            on conflict (stream_name) do update set revision = es_streams.revision + $2::bigint
+            returning revision - $2::bigint as prev`
+        : expected === 'stream_exists'
+          ? `update es_streams set revision = revision + $2::bigint where stream_name = $1
+              returning revision - $2::bigint as prev`
+          : `update es_streams set revision = revision + $2::bigint where stream_name = $1 and revision = $4
+              returning revision - $2::bigint as prev`;
+  const rows = JSON.stringify(
+    events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data ?? null, metadata: e.metadata })),
+  );
+  return CompiledQuery.raw(
+    `with moved as (${move})
+    insert into es_events (event_id, stream_name, revision, type, data, metadata)
+    select e.id, $1, moved.prev + e.ord, e.type, coalesce(e.data, 'null'::jsonb), e.metadata
+    from moved cross join rows from (
+      jsonb_to_recordset($3::jsonb) as (id uuid, type text, data jsonb, metadata jsonb)
+    ) with ordinality as e(id, type, data, metadata, ord)
+    order by e.ord
+    returning position, tx_id, revision`,
+    typeof expected === 'number' ? [stream, events.length, rows, expected] : [stream, events.length, rows],
+  );
+}
+
 function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string };
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
@@ -130,54 +177,30 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     const expected = options.expectedRevision;
     assertExpectedRevision(expected);
     const ids = eventIds(events);
+    const statement = appendStatement(stream, ids, events, expected);
     try {
-      const result = await this.db.transaction().execute(async (trx) => {
-        // One round trip takes the stream's row lock and moves its revision; a wrong expectation rolls it back.
-        const moved = await sql<{ revision: string }>`
-          update es_streams set revision = revision + ${events.length} where stream_name = ${stream}
-          returning revision`.execute(trx);
-        let revision: number | null = moved.rows[0] ? Number(moved.rows[0].revision) - events.length : null;
-        const check = (actual: number | null) => {
-          const ok =
-            expected === 'any' ||
-            (expected === 'no_stream' && actual === null) ||
-            (expected === 'stream_exists' && actual !== null) ||
-            (typeof expected === 'number' && actual === expected);
-          if (!ok) throw new WrongExpectedVersion(stream, expected, actual ?? 'no_stream');
-        };
-        check(revision);
-        const last = (revision ?? -1) + events.length;
-        if (revision === null) {
-          // A racing creator holds the unique key until it commits; then this insert does nothing.
-          const inserted = await sql`
-            insert into es_streams (stream_name, revision) values (${stream}, ${last})
-            on conflict (stream_name) do nothing returning stream_name`.execute(trx);
-          if (inserted.rows.length === 0) {
-            const raced = await sql<{ revision: string }>`
-              update es_streams set revision = revision + ${events.length} where stream_name = ${stream}
-              returning revision`.execute(trx);
-            revision = Number(raced.rows[0]!.revision) - events.length;
-            check(revision);
-          }
-        }
-        const first = (revision ?? -1) + 1;
-        const inserted = await sql<{ position: string; tx_id: string }>`
-          insert into es_events (event_id, stream_name, revision, type, data, metadata)
-          select * from unnest(
-            ${ids}::uuid[], ${events.map(() => stream)}::text[], ${events.map((_, i) => first + i)}::bigint[],
-            ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data ?? null))}::jsonb[],
-            ${events.map((e) => JSON.stringify(e.metadata))}::jsonb[])
-          returning position, tx_id`.execute(trx);
-        if (options.sideWrite) await options.sideWrite(trx);
-        const lastRow = inserted.rows.reduce((a, b) => (BigInt(b.position) > BigInt(a.position) ? b : a));
-        return {
-          nextExpectedRevision: first + events.length - 1,
-          position: formatPgCheckpoint({ tx: BigInt(lastRow.tx_id), pos: BigInt(lastRow.position) }),
-        };
-      });
+      // One statement moves the stream and inserts the events; a side write shares its transaction.
+      const sideWrite = options.sideWrite;
+      const rows = sideWrite
+        ? await this.db.transaction().execute(async (trx) => {
+            const inserted = (await trx.executeQuery(statement)).rows;
+            // Nothing appended: leave the transaction (and the side write) for the error below.
+            if (inserted.length === 0) throw new NothingAppended();
+            await sideWrite(trx);
+            return inserted;
+          })
+        : (await this.db.executeQuery(statement)).rows;
+      if (rows.length === 0) throw new NothingAppended();
+      const last = rows.reduce((a, b) => (BigInt(b.position) > BigInt(a.position) ? b : a));
       this.announceAppend();
-      return result;
+      return {
+        nextExpectedRevision: Number(last.revision),
+        position: formatPgCheckpoint({ tx: BigInt(last.tx_id), pos: BigInt(last.position) }),
+      };
     } catch (error) {
+      // The stream was not where the caller expected it (the statement matched no stream row to move).
+      if (error instanceof NothingAppended)
+        throw new WrongExpectedVersion(stream, expected, (await this.streamRevision(stream)) ?? 'no_stream');
       if (isUniqueViolation(error, 'es_events_event_id_key')) {
         const id = /\(event_id\)=\(([^)]+)\)/.exec((error as { detail?: string }).detail ?? '')?.[1];
         throw new DuplicateEventId(id ?? 'unknown');
@@ -193,10 +216,13 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const window = streamWindow(options);
     if (!window) return [];
-    const result = await sql<EventRow>`
-      select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
-      from es_events where stream_name = ${stream} and revision >= ${window.from}
-      order by revision limit ${Math.min(window.count, 2_147_483_647)}`.execute(this.db);
+    const result = await this.db.executeQuery<EventRow>(
+      CompiledQuery.raw(
+        `select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
+        from es_events where stream_name = $1 and revision >= $2 order by revision limit $3`,
+        [stream, window.from, Math.min(window.count, 2_147_483_647)],
+      ),
+    );
     return result.rows.map(toRecorded);
   }
 
@@ -209,21 +235,28 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   async readAll(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     const from = parsePgCheckpoint(options.from ?? this.start);
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
-    const filter = filterSql(options.filter);
-    // One statement, one snapshot: the horizon and the rows agree.
-    const result = await sql<EventRow & { horizon: string; held_back: boolean }>`
-      with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
-      select h.xmin::text as horizon,
-        exists (select 1 from es_events where tx_id >= h.xmin) as held_back,
-        e.*
-      from h left join lateral (
-        select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
-        from es_events
-        where (tx_id, position) > (${from.tx.toString()}::xid8, ${from.pos.toString()}::bigint)
-          and tx_id < h.xmin ${filter}
-        order by tx_id, position
-        limit ${limit}
-      ) e on true`.execute(this.db);
+    const values: unknown[] = [from.tx.toString(), from.pos.toString(), limit];
+    const filter = filterSql(options.filter, values);
+    // One statement, one snapshot: the horizon and the rows agree. Whether anything waits at or beyond the
+    // horizon is asked of the newest tx_id (one step backwards in es_events_global_order): as `exists (… where
+    // tx_id >= xmin)`, the planner cannot know xmin, expects a third of the log to match and scans all of it,
+    // which at the end of the log (where every reader polls) matches nothing: a whole scan per read.
+    const result = await this.db.executeQuery<EventRow & { horizon: string; held_back: boolean }>(
+      CompiledQuery.raw(
+        `with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+        select h.xmin::text as horizon,
+          coalesce((select tx_id from es_events order by tx_id desc limit 1) >= h.xmin, false) as held_back,
+          e.*
+        from h left join lateral (
+          select position, tx_id, event_id, stream_name, revision, type, data, metadata, recorded_at
+          from es_events
+          where (tx_id, position) > ($1::xid8, $2::bigint) and tx_id < h.xmin ${filter}
+          order by tx_id, position
+          limit $3
+        ) e on true`,
+        values,
+      ),
+    );
     const horizon = BigInt(result.rows[0]!.horizon);
     const rows = result.rows.filter((r) => r.event_id !== null);
     const events = rows.map(toRecorded);
@@ -354,13 +387,14 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   }
 }
 
-function filterSql(filter: EventFilter | undefined) {
-  const parts = [];
+/** The filter's conditions, its values appended to `values` (their placeholders follow them). */
+function filterSql(filter: EventFilter | undefined, values: unknown[]): string {
+  const parts: string[] = [];
   if (filter?.eventTypes && filter.eventTypes.length > 0)
-    parts.push(sql`and type = any(${[...filter.eventTypes]}::text[])`);
+    parts.push(`and type = any($${values.push([...filter.eventTypes])}::text[])`);
   if (filter?.streamPrefixes && filter.streamPrefixes.length > 0) {
     const patterns = filter.streamPrefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    parts.push(sql`and stream_name like any(${patterns}::text[])`);
+    parts.push(`and stream_name like any($${values.push(patterns)}::text[])`);
   }
-  return sql.join(parts, sql` `);
+  return parts.join(' ');
 }

@@ -71,6 +71,15 @@ const endpoints: Endpoint[] = [
     group: true,
   },
   {
+    // Any role that may change posts at all; a viewer's empty PATCH is refused like any other write.
+    name: 'PATCH group (empty body)',
+    method: 'PATCH',
+    path: (id) => `/post-groups/${id}`,
+    body: {},
+    roles: ['owner', 'admin', 'reviewer', 'editor'],
+    group: true,
+  },
+  {
     name: 'PATCH group (status approved)',
     method: 'PATCH',
     path: (id) => `/post-groups/${id}`,
@@ -191,6 +200,31 @@ describe('403 for each role that lacks the permission; the others get past autho
     expect(await eventCount(service)).toBe(before);
     expect((await api.get(group.id)).group).toMatchObject({ title: 'Roles', status: 'pending_approval' });
   });
+});
+
+describe('a viewer’s PATCH is refused before its body is read or anything is stored', () => {
+  for (const [name, body] of [
+    ['an empty body', {}],
+    ['an invalid body', { title: 42, unknownField: true }],
+  ] as const) {
+    test(name, async () => {
+      const before = await eventCount(service);
+      const key = `viewer-patch-${Math.random()}`;
+      const res = await api.call('PATCH', `/post-groups/${groupId}`, {
+        as: 'viewer',
+        body,
+        headers: { 'Idempotency-Key': key },
+      });
+      const error = await failure(res, 403);
+      expect(error.error).toMatch(/role/i);
+      expect(await eventCount(service)).toBe(before);
+      const stored = await service.runtime.database.pool.query(
+        'select 1 from idempotency_keys where key = $1',
+        [key],
+      );
+      expect(stored.rowCount).toBe(0);
+    });
+  }
 });
 
 describe('404: an unknown group, and another workspace’s group with this workspace’s token', () => {

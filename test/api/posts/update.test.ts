@@ -638,6 +638,8 @@ describe('roles', () => {
     ['a viewer editing content', () => draft, 'viewer', { contentText: 'Viewer edit' }],
     ['a viewer changing the status', () => draft, 'viewer', { status: 'canceled' }],
     ['a viewer sending an empty body', () => draft, 'viewer', {}],
+    // The role is checked before the body is read: no 400 telling a viewer what a valid edit looks like.
+    ['a viewer sending an invalid body', () => draft, 'viewer', { contentText: 42, unknownField: true }],
     ['a reviewer editing contentText', () => approved, 'reviewer', { contentText: 'Reviewer edit' }],
     ['a reviewer editing media', () => approved, 'reviewer', { media: image }],
     ['a reviewer setting quoteTweetUrl', () => approved, 'reviewer', { quoteTweetUrl: quote }],

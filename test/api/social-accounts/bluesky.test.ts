@@ -205,6 +205,56 @@ describe('POST accounts/bluesky/connect', () => {
   });
 });
 
+describe('POST accounts/bluesky/oauth/start: blueskyHandle', () => {
+  const start = (blueskyHandle: string) =>
+    service.request('POST', `${ws.base}/accounts/bluesky/oauth/start`, {
+      token: ws.tokens.owner,
+      body: { redirectUri: 'http://localhost:3000/settings/accounts', blueskyHandle },
+    });
+
+  test('a did:web with a port, an IP address, localhost or a path, or another DID method: 400 naming the field', async () => {
+    for (const handle of [
+      'did:web:localhost%3A8091',
+      'did:web:localhost',
+      'did:web:127.0.0.1',
+      'did:web:169.254.169.254',
+      'did:web:example.com%3A8443',
+      'did:web:example.com:user:alice',
+      'did:web:printer.local',
+      'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+      'did:plc:short',
+      'localhost',
+      '127.0.0.1',
+      'metadata.internal',
+    ]) {
+      const res = await start(handle);
+      expect(res.status, handle).toBe(400);
+      expect(await res.json(), handle).toEqual({
+        error: 'Invalid request',
+        details: [
+          {
+            path: 'body.blueskyHandle',
+            message:
+              'a handle (alice.bsky.social), a did:plc, or a did:web on a public host name (no port, IP address or localhost)',
+          },
+        ],
+      });
+    }
+  });
+
+  test('handles, did:plc and did:web on a public host name are taken', async () => {
+    for (const handle of [
+      'alice.bsky.social',
+      '@alice.bsky.social',
+      'did:plc:z72i7hdynmk6r22z27h6tvur',
+      'did:web:alice.example.com',
+    ]) {
+      const res = await start(handle);
+      expect(res.status, handle).toBe(200);
+    }
+  });
+});
+
 describe('GET /v1/marketing/oauth/bluesky/client-metadata', () => {
   test('serves the client metadata document without a bearer; its client_id is its own URL', async () => {
     const res = await service.request('GET', '/v1/marketing/oauth/bluesky/client-metadata');

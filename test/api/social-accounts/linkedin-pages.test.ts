@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SocialAccountView } from '../../../commands/social-accounts/social-account-commands.js';
 import { sandboxLinkedinOrganizations } from '../../../infra/connectors/sandbox/index.js';
+import { Browser } from '../../support/browser.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ env: { APP_ORIGINS: 'https://app.example.org' } });
 });
 afterAll(async () => service?.stop());
 
@@ -29,24 +30,25 @@ interface Page {
 const redirectUri = 'https://app.example.org/accounts';
 const pages: Page[] = sandboxLinkedinOrganizations.map((o) => ({ ...o }));
 
-const local = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-
 /** The whole grant: start as `role`, follow the sandbox's authorization URL, answer the callback. */
 async function choosePages(w: TestWorkspace, role: 'owner' | 'admin' = 'owner') {
-  const res = await service.request('POST', `${w.base}/accounts/linkedin/oauth/start`, {
-    token: w.tokens[role],
-    body: { redirectUri, linkedinTarget: 'page' },
-  });
+  // One browser throughout: oauth/start's answer binds the authorization to it, begin and the callback want
+  // its cookie.
+  const browser = new Browser((url, init) => service.runtime.app.request(url, init));
+  const res = await browser.post(
+    `http://localhost:3000${w.base}/accounts/linkedin/oauth/start`,
+    { redirectUri, linkedinTarget: 'page' },
+    { authorization: `Bearer ${w.tokens[role]}` },
+  );
   expect(res.status).toBe(200);
   const { authorizationUrl } = ((await res.json()) as { data: { authorizationUrl: string } }).data;
-  const granted = await service.request('GET', local(authorizationUrl));
+  const begun = await browser.redirectFrom(authorizationUrl);
+  expect(begun.status).toBe(302);
+  const granted = await browser.redirectFrom(begun.location!);
   expect(granted.status).toBe(302);
-  const location = granted.headers.get('location')!;
+  const location = granted.location!;
   expect(new URL(location).pathname).toBe('/v1/marketing/oauth/linkedin-pages/callback');
-  const callback = await service.request('GET', local(location));
+  const callback = await browser.get(location);
   expect(callback.status).toBe(200);
   return (
     (await callback.json()) as {

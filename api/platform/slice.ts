@@ -1,0 +1,69 @@
+// The platform slice: the event store, the projection engine, the outbox, the process runner and idempotency
+// records. Its workers run every slice's projections and process managers (api/shared/slice.ts gathers them).
+import { idempotencyMigrations } from '../../commands/shared/idempotency.js';
+import { platformSettings } from '../../infra/config/env.js';
+import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
+import { projectionEngineMigrations } from '../../projections/engine/migrations.js';
+import { ProjectionRunner } from '../../projections/engine/runner.js';
+import { outboxMigrations } from '../../processes/outbox/migrations.js';
+import { OutboxDispatcher } from '../../processes/outbox/outbox-dispatcher.js';
+import { processRunnerMigrations } from '../../processes/runner/migrations.js';
+import { ProcessRunner } from '../../processes/runner/process-runner.js';
+import { migrationsOf, type Slice } from '../shared/slice.js';
+
+export const platformSlice: Slice = {
+  name: 'platform',
+  migrations: migrationsOf(
+    eventStoreMigrations,
+    projectionEngineMigrations,
+    outboxMigrations,
+    processRunnerMigrations,
+    idempotencyMigrations,
+  ),
+  settings: platformSettings,
+  workers: [
+    {
+      name: 'projections',
+      async start({ database, eventStore, projections, logger, owner }) {
+        const runner = new ProjectionRunner({ db: database.db, eventStore, projections, logger, owner });
+        await runner.start();
+        return runner;
+      },
+    },
+    {
+      name: 'processes',
+      async start({ database, eventStore, processManagers, logger, owner }) {
+        const runner = new ProcessRunner({
+          db: database.db,
+          eventStore,
+          processes: processManagers,
+          owner,
+          logger,
+        });
+        await runner.start();
+        return runner;
+      },
+    },
+    {
+      name: 'outbox',
+      async start({ database, bus, logger }) {
+        if (!bus) return undefined;
+        const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
+        await dispatcher.start();
+        return dispatcher;
+      },
+    },
+    {
+      name: 'idempotency-purge',
+      async start({ idempotency, logger }) {
+        const sweep = setInterval(() => {
+          idempotency
+            .purgeOlderThan(24)
+            .catch((error: unknown) => logger.warn({ err: error }, 'idempotency purge failed'));
+        }, 3_600_000);
+        sweep.unref();
+        return { stop: async () => clearInterval(sweep) };
+      },
+    },
+  ],
+};

@@ -1,0 +1,27 @@
+// Every slice of the service, in order: the runtime runs their migrations, projections, process managers and
+// workers, and installs their routes in this order (the OpenAPI document lists paths in it). A new slice is
+// one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
+import { authSlice } from './auth/slice.js';
+import { platformSlice } from './platform/slice.js';
+import { postGroupsSlice } from './post-groups/slice.js';
+import { publishingSlice } from './publishing/slice.js';
+import type { Slice } from './shared/slice.js';
+import { socialAccountsSlice } from './social-accounts/slice.js';
+import { storageSlice } from './storage/slice.js';
+import { tagsSlice } from './tags/slice.js';
+import { usersSlice } from './users/slice.js';
+import { workspacesSlice } from './workspaces/slice.js';
+import { xPostsSlice } from './x-posts/slice.js';
+
+export const slices: readonly Slice[] = [
+  platformSlice,
+  workspacesSlice,
+  usersSlice,
+  tagsSlice,
+  postGroupsSlice,
+  xPostsSlice,
+  socialAccountsSlice,
+  authSlice,
+  storageSlice,
+  publishingSlice,
+];

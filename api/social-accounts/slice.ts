@@ -1,0 +1,45 @@
+// The social accounts slice: connected platform accounts and their tokens, OAuth (with the Bluesky OAuth
+// stores), the sandbox platforms' pages and state, and the token refresher.
+import { socialAccountSettings } from '../../infra/config/env.js';
+import { blueskyOAuthMigrations } from '../../infra/connectors/bluesky/oauth-stores.js';
+import { sandboxPlatforms } from '../../infra/connectors/registry.js';
+import { sandboxMigrations } from '../../infra/connectors/sandbox/migrations.js';
+import { oauthStateMigrations } from '../../infra/social-accounts/oauth-state-store.js';
+import { socialAccountTokenMigrations } from '../../infra/social-accounts/token-store.js';
+import { socialAccountsProjection } from '../../projections/social-accounts/social-accounts-projection.js';
+import { TokenRefresher } from '../../processes/social-accounts/token-refresher.js';
+import type { RouteInstaller } from '../app.js';
+import { createSandboxRoutes } from '../sandbox/routes.js';
+import { migrationsOf, type Slice } from '../shared/slice.js';
+import { oauthRoutes } from './oauth-routes.js';
+import { socialAccountRoutes } from './routes.js';
+
+export const socialAccountsSlice: Slice = {
+  name: 'social-accounts',
+  migrations: migrationsOf(
+    sandboxMigrations,
+    socialAccountTokenMigrations,
+    oauthStateMigrations,
+    blueskyOAuthMigrations,
+  ),
+  projections: [socialAccountsProjection],
+  settings: socialAccountSettings,
+  routes: ({ services, database, env, publicBaseUrl }) => {
+    const sandbox: RouteInstaller = (app) =>
+      void app.route(
+        '/',
+        createSandboxRoutes({ db: database.db, publicBaseUrl, sandboxPlatforms: sandboxPlatforms(env) }),
+      );
+    return [socialAccountRoutes(services), oauthRoutes(services), sandbox];
+  },
+  workers: [
+    {
+      name: 'token-refresher',
+      async start({ readModels, tokenCipher, commands, connectors, logger }) {
+        const refresher = new TokenRefresher({ db: readModels, tokenCipher, commands, connectors, logger });
+        await refresher.start();
+        return refresher;
+      },
+    },
+  ],
+};

@@ -1,0 +1,8 @@
+// The X posts slice: deleting a post published on X.
+import type { Slice } from '../shared/slice.js';
+import { xPostRoutes } from './routes.js';
+
+export const xPostsSlice: Slice = {
+  name: 'x-posts',
+  routes: ({ services }) => [xPostRoutes(services)],
+};

@@ -1,0 +1,149 @@
+// Prometheus metrics (prom-client). One registry per runtime (tests and benchmarks build several runtimes in
+// one process). Counters and histograms are updated where the work happens; gauges that describe shared state
+// (projection lag, outbox depth) are read from the database when scraped, so every instance reports the same
+// truth rather than what it alone has seen.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the write path reports about each command it handles. */
+export type CommandOutcomeLabel =
+  /** Events appended. */
+  | 'appended'
+  /** Decided to change nothing (a repeated request). */
+  | 'unchanged'
+  /** Refused by the domain (a rule, a missing resource, …). */
+  | 'refused'
+  /** Still conflicting after the retries (answered 409). */
+  | 'conflict'
+  /** Anything else (the store failed, read-your-writes timed out, …). */
+  | 'failed';
+
+export interface CommandMetrics {
+  /** One command handled, by its type. `retries`: how many times it was decided again after a conflict. */
+  commandHandled(command: string, outcome: CommandOutcomeLabel, retries: number): void;
+}
+
+export interface PublishMetrics {
+  /** One publishing job finished, with what became of the post. */
+  publishOutcome(platform: string, outcome: string): void;
+}
+
+export interface ScrapedGauges {
+  /** Per projection: events not yet folded (counted up to a cap) and seconds since the oldest of them. */
+  projectionLag(): Promise<Array<{ projection: string; events: number; seconds: number }>>;
+  /** Outbox rows not yet dispatched, and the age of the oldest in seconds. */
+  outbox(): Promise<{ depth: number; oldestSeconds: number }>;
+}
+
+export class Metrics implements CommandMetrics, PublishMetrics {
+  readonly registry = new Registry();
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly commands: Counter<'command' | 'outcome'>;
+  private readonly commandRetries: Counter<'command'>;
+  private readonly publishOutcomes: Counter<'platform' | 'outcome'>;
+  private gauges: ScrapedGauges | undefined;
+  /** The readings of the scrape in progress: two gauges share each reading. */
+  private readings:
+    | { lag: ReturnType<ScrapedGauges['projectionLag']>; outbox: ReturnType<ScrapedGauges['outbox']> }
+    | undefined;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route pattern, method and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.commands = new Counter({
+      name: 'commands_total',
+      help: 'Commands handled by the write path, by command type and outcome',
+      labelNames: ['command', 'outcome'],
+      registers: [this.registry],
+    });
+    this.commandRetries = new Counter({
+      name: 'command_conflict_retries_total',
+      help: 'Commands decided again after another writer appended first',
+      labelNames: ['command'],
+      registers: [this.registry],
+    });
+    this.publishOutcomes = new Counter({
+      name: 'publish_outcomes_total',
+      help: 'Publishing jobs finished, by platform and outcome',
+      labelNames: ['platform', 'outcome'],
+      registers: [this.registry],
+    });
+    // The gauges' collect() runs with `this` bound to the gauge; the reading comes from this instance.
+    const read = () => this.reading();
+    new Gauge({
+      name: 'projection_lag_events',
+      help: 'Events a projection has not folded yet (counted up to 1000)',
+      labelNames: ['projection'],
+      registers: [this.registry],
+      async collect() {
+        for (const lag of (await read()?.lag) ?? []) this.set({ projection: lag.projection }, lag.events);
+      },
+    });
+    new Gauge({
+      name: 'projection_lag_seconds',
+      help: 'Age of the oldest event a projection has not folded yet (0 when caught up)',
+      labelNames: ['projection'],
+      registers: [this.registry],
+      async collect() {
+        for (const lag of (await read()?.lag) ?? []) this.set({ projection: lag.projection }, lag.seconds);
+      },
+    });
+    new Gauge({
+      name: 'outbox_depth',
+      help: 'Outbox messages not yet dispatched to the bus',
+      registers: [this.registry],
+      async collect() {
+        const outbox = await read()?.outbox;
+        if (outbox) this.set(outbox.depth);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_seconds',
+      help: 'Age of the oldest outbox message not yet dispatched (0 when empty)',
+      registers: [this.registry],
+      async collect() {
+        const outbox = await read()?.outbox;
+        if (outbox) this.set(outbox.oldestSeconds);
+      },
+    });
+  }
+
+  /** Where the scraped gauges read from (set once the database is there). */
+  readGaugesFrom(gauges: ScrapedGauges): void {
+    this.gauges = gauges;
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  commandHandled(command: string, outcome: CommandOutcomeLabel, retries: number): void {
+    this.commands.inc({ command, outcome });
+    if (retries > 0) this.commandRetries.inc({ command }, retries);
+  }
+
+  publishOutcome(platform: string, outcome: string): void {
+    this.publishOutcomes.inc({ platform, outcome });
+  }
+
+  /** The exposition text, and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    try {
+      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    } finally {
+      this.readings = undefined;
+    }
+  }
+
+  private reading(): NonNullable<typeof this.readings> | undefined {
+    if (!this.gauges) return undefined;
+    // Unhandled rejections are avoided: each reading is awaited by its gauges' collect.
+    this.readings ??= { lag: this.gauges.projectionLag(), outbox: this.gauges.outbox() };
+    return this.readings;
+  }
+}

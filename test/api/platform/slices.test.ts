@@ -1,0 +1,134 @@
+// Slices fit together or the service does not start: migration keys and numbers are unique across slices
+// (but for the historic 0007 pair), listed in order, and named <number>_<name>; names, projections and
+// process managers are declared once; a slice's settings are part of the environment schema.
+import type { Migration } from 'kysely';
+import { describe, expect, test } from 'vitest';
+import { allMigrations, createRuntime } from '../../../api/runtime.js';
+import { slices } from '../../../api/slices.js';
+import { collectMigrations, composeSlices, SliceConflict, type Slice } from '../../../api/shared/slice.js';
+import { defineSettings, loadEnv } from '../../../infra/config/env.js';
+import { createLogger } from '../../../infra/logging/logger.js';
+import { workspacesProjection } from '../../../projections/workspaces/workspaces-projection.js';
+
+const noop: Migration = { up: async () => undefined };
+const slice = (name: string, ...migrations: string[]): Slice => ({
+  name,
+  migrations: migrations.map((m) => [m, noop] as const),
+});
+
+function conflictOf(run: () => unknown): SliceConflict {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SliceConflict);
+    return error as SliceConflict;
+  }
+  throw new Error('expected a SliceConflict');
+}
+
+describe('migrations of the slices', () => {
+  test("the service's migrations, in number order, under the names existing databases executed them", () => {
+    expect(Object.keys(allMigrations)).toEqual([
+      '0001_event_store',
+      '0002_projections',
+      '0003_outbox',
+      '0004_processes',
+      '0005_idempotency',
+      '0006_slot_claims',
+      '0007_sandbox',
+      '0007_social_account_tokens',
+      '0009_oauth_pending_authorizations',
+      '0010_publishing_lease',
+      '0015_bluesky_oauth',
+      '0016_oauth_browser_binding',
+    ]);
+  });
+
+  test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
+    const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
+    expect(error.message).toBe(
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0017',
+    );
+  });
+
+  test('a key declared twice stops the start, naming both slices', () => {
+    const error = conflictOf(() => collectMigrations([slice('a', '0001_x'), slice('b', '0001_x')]));
+    expect(error.message).toBe('Migration "0001_x" is declared twice: by slice "a" and by slice "b"');
+  });
+
+  test('the historic 0007 pair is the only reuse allowed: a third 0007 is refused', () => {
+    expect(Object.keys(collectMigrations(slices))).toContain('0007_social_account_tokens');
+    const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0007_notes')]));
+    expect(error.message).toContain(
+      'Migration number 0007 is used twice: "0007_sandbox" (slice "social-accounts")',
+    );
+    expect(error.message).toContain('"0007_notes" (slice "notes")');
+    // The same two names under another number, or without the allow-list, are refused too.
+    expect(() =>
+      collectMigrations([slice('a', '0007_sandbox'), slice('b', '0007_social_account_tokens')], []),
+    ).toThrow(SliceConflict);
+    expect(() =>
+      collectMigrations([slice('a', '0001_sandbox'), slice('b', '0001_social_account_tokens')]),
+    ).toThrow(/Migration number 0001 is used twice/);
+  });
+
+  test('names are <4-digit number>_<lower_case_name>, and a slice lists its own in order', () => {
+    expect(conflictOf(() => collectMigrations([slice('notes', '17_notes')])).message).toBe(
+      'Slice "notes": migration "17_notes" must be named <4-digit number>_<lower_case_name>, e.g. "0001_notes"',
+    );
+    expect(conflictOf(() => collectMigrations([slice('notes', '0021_b', '0020_a')])).message).toBe(
+      `Slice "notes" lists migration "0020_a" after "0021_b": list a slice's migrations in number order`,
+    );
+  });
+
+  test('the collected migrations are in number order whatever the slice order', () => {
+    const collected = collectMigrations([slice('late', '0030_c'), slice('early', '0010_a', '0020_b')]);
+    expect(Object.keys(collected)).toEqual(['0010_a', '0020_b', '0030_c']);
+  });
+
+  test('createRuntime stops before it touches a database', async () => {
+    // An unreachable database: had the check not stopped the start, the error would be a connection error.
+    const env = loadEnv({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'silent' });
+    await expect(
+      createRuntime({
+        env,
+        logger: createLogger({ level: 'silent' }),
+        mode: 'cli',
+        slices: [...slices, slice('notes', '0010_notes')],
+      }),
+    ).rejects.toThrow(
+      'Migration number 0010 is used twice: "0010_publishing_lease" (slice "publishing") and "0010_notes" (slice "notes")',
+    );
+  });
+});
+
+describe('slices fit together', () => {
+  test("the service's slices compose", () => {
+    const composed = composeSlices(slices);
+    expect(composed.projections.map((p) => p.name)).toEqual([
+      'workspaces',
+      'users',
+      'tags',
+      'post_groups',
+      'social_accounts',
+    ]);
+    expect(composed.processManagers.map((p) => p.name)).toEqual(['account-removal']);
+  });
+
+  test('a slice name or a projection declared twice stops the start', () => {
+    expect(conflictOf(() => composeSlices([...slices, { name: 'tags' }])).message).toBe(
+      'Slice "tags" is declared twice',
+    );
+    expect(
+      conflictOf(() => composeSlices([...slices, { name: 'again', projections: [workspacesProjection] }]))
+        .message,
+    ).toBe('Projection "workspaces" is declared twice: by slice "workspaces" and by slice "again"');
+  });
+
+  test("a slice's settings must be part of the environment schema", () => {
+    const stray = defineSettings({});
+    expect(conflictOf(() => composeSlices([...slices, { name: 'notes', settings: stray }])).message).toBe(
+      'Slice "notes" declares settings the environment schema does not include: add them to settingsFragments in infra/config/env.ts',
+    );
+  });
+});

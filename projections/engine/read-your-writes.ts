@@ -1,10 +1,11 @@
 // Read-your-writes for the API: wait until the serving projections have folded past an appended position.
-// Works on any instance because it reads the shared catalog, woken by LISTEN/NOTIFY with a short poll fallback.
+// Works on any instance: one picture of the shared catalog per process, moved forward by LISTEN/NOTIFY, with a
+// short poll fallback.
 import type { AnyDatabase } from './projection.js';
 import { PgListener } from '../../infra/db/pg-listener.js';
 import { sql, type Kysely } from 'kysely';
 import type { Checkpoint, EventStore } from '../../infra/event-store/port.js';
-import { CHECKPOINT_CHANNEL } from './catalog.js';
+import { CHECKPOINT_CHANNEL, parseCheckpointChange } from './catalog.js';
 
 export interface WaitForProjectionsOptions {
   /** Bound of the wait; the answer is false when it passes. */
@@ -28,23 +29,48 @@ export interface ProjectionWaiterOptions {
   pollIntervalMs?: number;
 }
 
+/** A serving generation as this process last learned it. */
+interface Serving {
+  generation: number;
+  version: number;
+  checkpoint: Checkpoint;
+}
+
+interface Waiter {
+  position: Checkpoint;
+  names: readonly string[] | undefined;
+  versions: Readonly<Record<string, number>> | undefined;
+  done: (caughtUp: boolean) => void;
+}
+
 /**
  * Read-your-writes mechanism. A command handler appends, gets the appended position, and calls
  * `waitForProjections(position, { timeoutMs, projections })` before answering 2xx. The projection runner
  * commits each batch's rows and checkpoint in one transaction and sends `pg_notify('projection_checkpoints')`
- * in that transaction, so the notification arrives only once the rows are visible. The waiter reads the
- * serving generations' checkpoints from the `projections` catalog (shared by every instance, whichever one
- * runs the projector) and resolves true once each is at or past the position (the store's comparator); it
- * re-checks on every notification and at least every `pollIntervalMs`, and resolves false at the timeout.
- * A filtered projector advances its checkpoint past events it skips, so it never holds a waiter back; a
- * rebuild switch only ever moves the serving checkpoint forward.
+ * in that transaction, so the notification arrives only once the rows are visible; its payload names the
+ * generation and the checkpoint it committed. The waiter keeps one picture of the serving generations'
+ * checkpoints for the whole process: read from the `projections` catalog (shared by every instance, whichever
+ * one runs the projector) once the LISTEN connection is up, then moved forward by each notification. A wait
+ * resolves true as soon as each named projection is at or past the position (the store's comparator), false
+ * at the timeout. Checkpoints only move forward (a rebuild switch too), so a picture that says "caught up" is
+ * never wrong; one that says "not yet" is corrected by the notification that follows every commit. The catalog
+ * is read again, once for all waiters, when a notification names a generation the picture does not know (a
+ * switch), when a named projection is missing, after the LISTEN connection was re-opened, and at least every
+ * `pollIntervalMs` while anyone waits (a lost notification delays an answer by at most that much).
+ * A filtered projector advances its checkpoint past events it skips, so it never holds a waiter back.
  */
 export class ProjectionWaiter {
   private readonly db: Kysely<AnyDatabase>;
   private readonly eventStore: EventStore<unknown>;
   private readonly pollIntervalMs: number;
   private readonly listener: PgListener | null;
-  private readonly wakers = new Set<() => void>();
+  private readonly serving = new Map<string, Serving>();
+  private readonly waiters = new Set<Waiter>();
+  /** The LISTEN connection the picture has followed since it was last read in full. */
+  private followed: Promise<void> | null = null;
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  private poll: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(options: ProjectionWaiterOptions) {
@@ -55,9 +81,7 @@ export class ProjectionWaiter {
       ? new PgListener(
           options.url,
           CHECKPOINT_CHANNEL,
-          () => {
-            for (const wake of [...this.wakers]) wake();
-          },
+          (payload) => this.onNotification(payload),
           'projection-waiter',
         )
       : null;
@@ -65,59 +89,133 @@ export class ProjectionWaiter {
 
   /** True once every requested serving projection's checkpoint is at or past `position`; false at the timeout. */
   async waitForProjections(position: Checkpoint, options: WaitForProjectionsOptions): Promise<boolean> {
-    const deadline = Date.now() + options.timeoutMs;
-    await this.ensureListener().catch(() => undefined);
-    for (;;) {
-      // Armed before the check, so a checkpoint committed between the check and the sleep still wakes us.
-      const wake = this.nextWake(Math.max(0, Math.min(this.pollIntervalMs, deadline - Date.now())));
-      try {
-        if (await this.caughtUp(position, options.projections, options.versions)) return true;
-        if (this.closed || Date.now() >= deadline) return false;
-        await wake.promise;
-      } finally {
-        wake.cancel();
+    if (this.closed) return false;
+    const names = options.projections;
+    const versions = options.versions;
+    let listening = false;
+    if (this.listener) {
+      const ready = this.listener.ensure();
+      listening = await ready.then(
+        () => true,
+        () => false,
+      );
+      if (listening && ready !== this.followed) {
+        // A new connection: notifications sent before it are lost, so the picture is read again after it.
+        this.followed = ready;
+        await this.refresh();
       }
     }
+    // Without notifications only reading the catalog can tell (once for all who ask meanwhile).
+    if (!listening) await this.refresh();
+    if (this.caughtUp(position, names, versions)) return true;
+    if (this.closed || options.timeoutMs <= 0) return false;
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        position,
+        names,
+        versions,
+        done: (caughtUp) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(caughtUp);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), options.timeoutMs);
+      this.waiters.add(waiter);
+      this.schedulePoll();
+      // A projection the picture lacks (not serving yet when it was read): only the catalog can tell.
+      if ((names ?? []).some((name) => !this.serving.has(name))) void this.refresh();
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of [...this.wakers]) wake();
+    for (const waiter of [...this.waiters]) waiter.done(false);
+    if (this.poll) clearTimeout(this.poll);
+    await this.refreshing;
     await this.listener?.close();
   }
 
-  private async caughtUp(
+  private onNotification(payload: string | undefined): void {
+    const change = parseCheckpointChange(payload);
+    if (change === null) return void this.refresh();
+    if (change.status !== 'serving') return;
+    const known = this.serving.get(change.name);
+    if (known?.generation !== change.generation) return void this.refresh();
+    if (this.eventStore.compareCheckpoints(change.checkpoint, known.checkpoint) > 0)
+      known.checkpoint = change.checkpoint;
+    this.settle();
+  }
+
+  /** Reads the serving generations once for everyone; a request during a read makes one more read after it. */
+  private refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          const result = await sql<{ name: string; generation: number; checkpoint: string; version: number }>`
+            select name, generation, checkpoint, version from projections where status = 'serving'`.execute(
+            this.db,
+          );
+          for (const row of result.rows) {
+            const known = this.serving.get(row.name);
+            if (!known || row.generation > known.generation)
+              this.serving.set(row.name, {
+                generation: row.generation,
+                version: row.version,
+                checkpoint: row.checkpoint,
+              });
+            else if (row.generation === known.generation) {
+              known.version = row.version;
+              if (this.eventStore.compareCheckpoints(row.checkpoint, known.checkpoint) > 0)
+                known.checkpoint = row.checkpoint;
+            }
+          }
+        } catch {
+          // The next notification or poll tries again; waiters are bounded by their timeouts.
+        }
+        this.settle();
+      } while (this.refreshAgain && !this.closed);
+      this.refreshing = null;
+    })();
+    return this.refreshing;
+  }
+
+  private settle(): void {
+    for (const waiter of [...this.waiters])
+      if (this.caughtUp(waiter.position, waiter.names, waiter.versions)) waiter.done(true);
+  }
+
+  /** The fallback: while anyone waits, the catalog is read at least every pollIntervalMs. */
+  private schedulePoll(): void {
+    if (this.poll || this.closed) return;
+    this.poll = setTimeout(() => {
+      this.poll = null;
+      if (this.waiters.size === 0) return;
+      void this.refresh().then(() => {
+        if (this.waiters.size > 0) this.schedulePoll();
+      });
+    }, this.pollIntervalMs);
+  }
+
+  private caughtUp(
     position: Checkpoint,
     names: readonly string[] | undefined,
     versions: Readonly<Record<string, number>> | undefined,
-  ): Promise<boolean> {
-    const filter = names ? sql`and name = any(${[...names]}::text[])` : sql``;
-    const result = await sql<{ name: string; checkpoint: string; version: number }>`
-      select name, checkpoint, version from projections where status = 'serving' ${filter}`.execute(this.db);
-    if (names && names.some((name) => !result.rows.some((row) => row.name === name))) return false;
-    return result.rows.every(
-      (row) =>
-        (versions?.[row.name] !== undefined && row.version < versions[row.name]!) ||
-        this.eventStore.compareCheckpoints(row.checkpoint, position) >= 0,
-    );
-  }
-
-  private nextWake(ms: number): { promise: Promise<void>; cancel: () => void } {
-    let cancel = () => undefined as void;
-    const promise = new Promise<void>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        this.wakers.delete(finish);
-        resolve();
-      };
-      const timer = setTimeout(finish, ms);
-      this.wakers.add(finish);
-      cancel = finish;
+  ): boolean {
+    const wanted = names ?? [...this.serving.keys()];
+    // An empty picture (the catalog not read yet, or its read failed) knows nothing: never "caught up".
+    if (wanted.length === 0) return false;
+    return wanted.every((name) => {
+      const serving = this.serving.get(name);
+      if (!serving) return false;
+      const required = versions?.[name];
+      if (required !== undefined && serving.version < required) return true;
+      return this.eventStore.compareCheckpoints(serving.checkpoint, position) >= 0;
     });
-    return { promise, cancel };
-  }
-
-  private ensureListener(): Promise<void> {
-    return this.listener?.ensure() ?? Promise.resolve();
   }
 }

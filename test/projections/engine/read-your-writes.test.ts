@@ -1,6 +1,7 @@
 // Read-your-writes: waitForProjections resolves only once the serving projections committed past the
 // appended position, observed from another connection pool (as another API instance would).
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { Kysely, PostgresDialect } from 'kysely';
 import { createDatabase, type Database } from '../../../infra/db/database.js';
 import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
@@ -79,6 +80,36 @@ test('every write is visible on the other instance as soon as the wait answers',
   }
 });
 
+test('concurrent waits share one picture of the catalog: checkpoints come with the notifications', async () => {
+  let catalogReads = 0;
+  const counted = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: otherInstance.pool }),
+    log: (e) => {
+      if (e.level === 'query' && /from projections/.test(e.query.sql)) catalogReads += 1;
+    },
+  });
+  const shared = new ProjectionWaiter({ db: counted, eventStore: store, url: database.url });
+  try {
+    // The first wait reads the catalog (a new LISTEN connection); the rest learn from notifications.
+    const first = await store.appendToStream('ryw-5', [event('Counted')], { expectedRevision: 'any' });
+    await expect(shared.waitForProjections(first.position, { timeoutMs: 10_000 })).resolves.toBe(true);
+    const before = catalogReads;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const { position } = await store.appendToStream(`ryw-5-${i}`, [event('Counted')], {
+          expectedRevision: 'any',
+        });
+        return shared.waitForProjections(position, { timeoutMs: 10_000 });
+      }),
+    );
+    expect(answers.every(Boolean)).toBe(true);
+    // At most the 250 ms fallback's reads while they waited, never one per wait or per notification.
+    expect(catalogReads - before).toBeLessThan(5);
+  } finally {
+    await shared.close();
+  }
+});
+
 test('a filtered projection that skips the event does not hold the wait back', async () => {
   const { position } = await store.appendToStream('ryw-3', [event('Counted')], { expectedRevision: 'any' });
   await expect(
@@ -112,4 +143,16 @@ test('a serving generation older than the code (being rebuilt) does not hold wri
   await expect(
     waiter.waitForProjections(position, { timeoutMs: 5_000, projections: ['ryw'], versions: { ryw: 2 } }),
   ).resolves.toBe(true);
+});
+
+test('a waiter that cannot read the catalog knows of no serving projection and never answers "caught up"', async () => {
+  const unreachable = createDatabase(database.url, { max: 1 });
+  await unreachable.close();
+  const blind = new ProjectionWaiter({ db: unreachable.db, eventStore: store });
+  try {
+    const { position } = await store.appendToStream('ryw-6', [event('Counted')], { expectedRevision: 'any' });
+    await expect(blind.waitForProjections(position, { timeoutMs: 300 })).resolves.toBe(false);
+  } finally {
+    await blind.close();
+  }
 });

@@ -32,6 +32,17 @@ export async function announceMembershipChange(
   await sql`select pg_notify(${MEMBERSHIP_CHANNEL}, ${`${change.orgId}:${change.userId}`})`.execute(trx);
 }
 
+/** `announceMembershipChange` for many changes in one statement (a batch fold): each distinct member once. */
+export async function announceMembershipChanges(
+  trx: Transaction<AnyDatabase>,
+  changes: readonly MembershipChange[],
+): Promise<void> {
+  const payloads = [...new Set(changes.map((c) => `${c.orgId}:${c.userId}`))];
+  if (payloads.length === 0) return;
+  for (const change of changes) for (const listener of [...listeners]) listener(change);
+  await sql`select pg_notify(${MEMBERSHIP_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(trx);
+}
+
 /** The change a notification payload names, or undefined for anything else. */
 export function parseMembershipChange(payload: string | undefined): MembershipChange | undefined {
   const [orgId, userId, ...rest] = (payload ?? '').split(':');

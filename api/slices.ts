@@ -2,10 +2,13 @@
 // workers, and installs their routes in this order (the OpenAPI document lists paths in it). A new slice is
 // one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
 import { authSlice } from './auth/slice.js';
+import { mcpSlice } from './mcp/slice.js';
+import { oauthSlice } from './oauth/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
 import type { Slice } from './shared/slice.js';
+import { signInSlice } from './sign-in/slice.js';
 import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
 import { tagsSlice } from './tags/slice.js';
@@ -24,4 +27,7 @@ export const slices: readonly Slice[] = [
   authSlice,
   storageSlice,
   publishingSlice,
+  signInSlice,
+  oauthSlice,
+  mcpSlice,
 ];

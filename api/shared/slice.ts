@@ -21,6 +21,7 @@ import type { RouteInstaller } from '../app.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { RouteServices } from './services.js';
+import type { AnyTool } from './tools.js';
 
 /** One migration: `<4-digit number>_<name>`, run in number order with every slice's migrations. */
 export type SliceMigration = readonly [name: string, migration: Migration];
@@ -80,6 +81,8 @@ export interface Slice {
   /** Route installers, in the order they go into the app (the OpenAPI document lists paths in that order). */
   routes?(ctx: SliceContext): readonly RouteInstaller[];
   workers?: readonly BackgroundWorker[];
+  /** Assistant tools (api/shared/tools.ts), declared beside the routes they mirror; served at /mcp. */
+  tools?(ctx: SliceContext): readonly AnyTool[];
   /** The slice's own environment variables: one of `settingsFragments` in infra/config/env.ts. */
   settings?: Settings;
 }

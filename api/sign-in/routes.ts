@@ -1,0 +1,212 @@
+// The sign-in pages (server-rendered HTML, no script, not in the OpenAPI document): ask for a link by e-mail,
+// open it (a Continue button: a POST, so mail scanners opening links do not use them up), get a browser
+// session; sign out. Forms carry CSRF tokens: a signed double-submit cookie before signing in, the session's
+// token after. Answers never tell whether an address has an account.
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { ensureUser } from '../../commands/users/user-commands.js';
+import type { CommandDeps } from '../../commands/shared/command-handler.js';
+import type { Logger } from '../../infra/logging/logger.js';
+import type { Mailer } from '../../infra/mail/port.js';
+import type { AppEnv } from '../platform/app-env.js';
+import { linkRateLimits, verifyUrl, type SignInLinks } from './links.js';
+import {
+  checkMailPage,
+  continuePage,
+  donePage,
+  errorPage,
+  pageContentSecurityPolicy,
+  renderPage,
+  signInFormPage,
+  signedOutPage,
+  type Page,
+} from './pages.js';
+import { safeReturnTo, type SignInSessions } from './sessions.js';
+
+export interface SignInRoutesDeps {
+  sessions: SignInSessions;
+  links: SignInLinks;
+  mailer: Mailer;
+  commands: CommandDeps;
+  publicBaseUrl: string;
+  logger: Logger;
+  /** The external identity provider's button, when one is configured. */
+  provider?: { name: string; startPath: string };
+  /** More routes under /sign-in (the external identity provider's). */
+  extra?: (app: OpenAPIHono<AppEnv>) => void;
+}
+
+export function htmlPage(c: Context, status: 200 | 400 | 403 | 429 | 503, page: Page): Response {
+  c.header('Content-Security-Policy', pageContentSecurityPolicy);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  return c.html(renderPage(page), status);
+}
+
+function peerAddress(c: Context): string | null {
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function formOf(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
+  const body = await c.req.parseBody();
+  return Object.fromEntries(
+    Object.entries(body).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : [])),
+  );
+}
+
+/** The user of a verified address (found, or created on the first sign-in), as a browser session holds them. */
+export async function userForVerifiedEmail(
+  commands: CommandDeps,
+  email: string,
+  correlationId: string,
+): Promise<{ userId: string; email: string }> {
+  const { user } = await ensureUser(
+    commands,
+    { email },
+    { orgId: null, actor: 'system', correlationId, now: new Date().toISOString() },
+  );
+  return { userId: user.userId, email: user.email };
+}
+
+const forbidden = () =>
+  errorPage('Form expired', 'This form has expired or was not sent from this browser. Nothing was changed.');
+
+export function createSignInRoutes(deps: SignInRoutesDeps) {
+  const { sessions, links } = deps;
+
+  const formPage = async (c: Context, returnTo: string, extra: { error?: string; email?: string } = {}) => {
+    const signedIn = await sessions.current(c);
+    return signInFormPage({
+      csrf: sessions.preSessionToken(c),
+      returnTo,
+      ...(signedIn ? { signedInAs: signedIn.email } : {}),
+      ...(deps.provider
+        ? {
+            provider: {
+              name: deps.provider.name,
+              href: `${deps.provider.startPath}?return_to=${encodeURIComponent(returnTo)}`,
+            },
+          }
+        : {}),
+      ...extra,
+    });
+  };
+
+  return (app: OpenAPIHono<AppEnv>): void => {
+    app.get('/sign-in', async (c) =>
+      htmlPage(c, 200, await formPage(c, safeReturnTo(c.req.query('return_to')))),
+    );
+
+    app.post('/sign-in', async (c) => {
+      const form = await formOf(c);
+      if (!sessions.verifyPreSession(c, form.csrf)) return htmlPage(c, 403, forbidden());
+      const returnTo = safeReturnTo(form.return_to);
+      const email = z.email().max(254).safeParse(form.email?.trim());
+      if (!email.success)
+        return htmlPage(
+          c,
+          400,
+          await formPage(c, returnTo, {
+            error: 'Enter an e-mail address, like name@example.org.',
+            ...(form.email ? { email: form.email } : {}),
+          }),
+        );
+      const from = peerAddress(c);
+      if (!(await links.allowed(email.data, from))) {
+        c.header('Retry-After', String(linkRateLimits.windowMinutes * 60));
+        return htmlPage(
+          c,
+          429,
+          errorPage(
+            'Too many sign-in links',
+            `Too many sign-in links were asked for. Try again in ${linkRateLimits.windowMinutes} minutes, or use the last link you were sent.`,
+          ),
+        );
+      }
+      const { token } = await links.issue(email.data, returnTo, { from });
+      const url = verifyUrl(deps.publicBaseUrl, token);
+      try {
+        await deps.mailer.send(signInMail(email.data, url));
+      } catch (error) {
+        deps.logger.error({ err: error }, 'sign-in link could not be mailed');
+        return htmlPage(
+          c,
+          503,
+          errorPage(
+            'Mail could not be sent',
+            'The sign-in link could not be sent just now. Try again later.',
+          ),
+        );
+      }
+      return htmlPage(c, 200, checkMailPage());
+    });
+
+    const invalidLink = () =>
+      errorPage(
+        'This link cannot be used',
+        'This sign-in link is unknown, has expired (links work for 15 minutes) or was used already. Ask for a new one.',
+      );
+
+    app.get('/sign-in/verify', async (c) => {
+      const token = c.req.query('token') ?? '';
+      const link = token ? await links.peek(token) : null;
+      if (!link) return htmlPage(c, 400, invalidLink());
+      return htmlPage(c, 200, continuePage({ token, csrf: sessions.preSessionToken(c), email: link.email }));
+    });
+
+    app.post('/sign-in/verify', async (c) => {
+      const form = await formOf(c);
+      if (!sessions.verifyPreSession(c, form.csrf)) return htmlPage(c, 403, forbidden());
+      const link = form.token ? await links.consume(form.token) : null;
+      if (!link) return htmlPage(c, 400, invalidLink());
+      const user = await userForVerifiedEmail(deps.commands, link.email, c.get('requestId') ?? randomUUID());
+      await sessions.start(c, user);
+      return c.redirect(link.returnTo, 303);
+    });
+
+    app.get('/sign-in/done', async (c) => {
+      const session = await sessions.current(c);
+      return htmlPage(
+        c,
+        200,
+        donePage({
+          email: session?.email ?? null,
+          csrf: session ? sessions.csrfToken(session) : null,
+        }),
+      );
+    });
+
+    app.post('/sign-out', async (c) => {
+      const session = await sessions.current(c);
+      if (!session) return c.redirect('/sign-in', 303);
+      const form = await formOf(c);
+      if (!sessions.verifyCsrf(session, form.csrf)) return htmlPage(c, 403, forbidden());
+      await sessions.end(c, session);
+      return htmlPage(c, 200, signedOutPage());
+    });
+
+    deps.extra?.(app);
+  };
+}
+
+export function signInMail(to: string, url: string) {
+  return {
+    to,
+    subject: 'Your sign-in link',
+    text: `Open this link to sign in. It works once, for 15 minutes. If you did not ask to sign in, ignore this mail.\n\n${url}\n`,
+    html: renderPage({
+      title: 'Your sign-in link',
+      body: `<h1>Sign in</h1>\n<p>Open this link to sign in. It works once, for 15 minutes.</p>\n<p><a href="${url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">Sign in</a></p>\n<p>If you did not ask to sign in, ignore this mail.</p>`,
+    }),
+  };
+}

@@ -51,6 +51,7 @@ import { MembershipDirectory } from './auth/memberships.js';
 import type { RouteServices } from './shared/services.js';
 import { composeSlices, type RunningWorker, type Slice, type SliceContext } from './shared/slice.js';
 import { slices } from './slices.js';
+import type { AnyTool } from './shared/tools.js';
 import { PUBLISHING_WORKER } from './publishing/slice.js';
 
 const composed = composeSlices(slices);
@@ -326,6 +327,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       accounts,
     };
     const owner = `${os.hostname()}:${process.pid}`;
+    let tools: readonly AnyTool[] | undefined;
     const context: SliceContext = {
       env,
       logger,
@@ -345,6 +347,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       services,
       publicBaseUrl: publicBaseUrl(env),
       options,
+      roleOf: memberships.roleOf,
+      tools: () => (tools ??= sliceList.flatMap((slice) => slice.tools?.(context) ?? [])),
     };
     /** Workers of the slices that run in this process, by name, once started. */
     const running = new Map<string, RunningWorker>();

@@ -151,6 +151,11 @@ interface Rendered {
   headers: Record<string, string>;
 }
 
+/** The HTTP answer an error gets (status, the spec's error body, headers); undefined for an unexpected one (a 500). */
+export function renderError(error: unknown, mappers: readonly ErrorMapper[] = []): Rendered | undefined {
+  return render(error, mappers);
+}
+
 function render(error: unknown, mappers: readonly ErrorMapper[]): Rendered | undefined {
   for (const mapper of mappers) {
     const mapped = mapper(error);

@@ -4,6 +4,7 @@ import { postGroupsProjection } from '../../projections/post-groups/post-groups-
 import { slotClaimMigrations } from '../../projections/scheduler/migrations.js';
 import { postRoutes } from '../posts/routes.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
+import { postGroupTools } from './tools.js';
 import { postGroupRoutes } from './routes.js';
 
 export const postGroupsSlice: Slice = {
@@ -11,4 +12,5 @@ export const postGroupsSlice: Slice = {
   migrations: migrationsOf(slotClaimMigrations),
   projections: [postGroupsProjection],
   routes: ({ services }) => [postGroupRoutes(services), postRoutes(services)],
+  tools: postGroupTools,
 };

@@ -53,7 +53,7 @@ export const schedulerEventsQuery = defineListQuery({
   maxLimit: 500,
 });
 
-function toPostQuery(query: ParsedListQuery<string, string>): PostQuery {
+export function toPostQuery(query: ParsedListQuery<string, string>): PostQuery {
   return {
     filters: query.filters.map((f) =>
       f.op === 'in'

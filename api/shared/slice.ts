@@ -19,6 +19,7 @@ import type { ReadModels } from '../../projections/read-models.js';
 import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { RouteInstaller } from '../app.js';
 import type { AuthService } from '../auth/auth-service.js';
+import type { MembershipLookup } from '../auth/memberships.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { RouteServices } from './services.js';
 import type { AnyTool } from './tools.js';
@@ -44,6 +45,10 @@ export interface SliceContext {
   accounts: AccountAccess;
   tokenCipher: TokenCipher;
   metrics: Metrics;
+  /** The user's current role in a workspace (cached, dropped on every membership change), or null. */
+  roleOf: MembershipLookup;
+  /** Every slice's assistant tools, in slice order (for the tool server; built once, on first call). */
+  tools(): readonly AnyTool[];
   /** What every slice's routes share; a slice adds its own services in its module (`{ ...services, mine }`). */
   services: RouteServices;
   publicBaseUrl: string;

@@ -23,7 +23,7 @@ export interface ToolCall {
   request: WriteRequest;
 }
 
-export interface Tool<Input extends z.ZodObject = z.ZodObject, Output = unknown> {
+export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   /** snake_case, as the spec names it (`Tool: <name>`). */
   name: string;
   title: string;
@@ -31,7 +31,7 @@ export interface Tool<Input extends z.ZodObject = z.ZodObject, Output = unknown>
   description: string;
   /** The one scope it needs; tools outside the connection's scopes are not listed and are refused. */
   scope: AssistantScope;
-  /** The fields a model sends: the route's query, path (except the workspace) and body fields. */
+  /** The fields a model sends (an object schema): the route's query, path (except the workspace) and body fields. */
   input: Input;
   hints?: ToolHints;
   run(call: ToolCall, input: z.output<Input>): Promise<Output>;
@@ -40,9 +40,9 @@ export interface Tool<Input extends z.ZodObject = z.ZodObject, Output = unknown>
 }
 
 /** A tool with its types erased, as slices list them. */
-export type AnyTool = Tool<z.ZodObject, unknown>;
+export type AnyTool = Tool<z.ZodType, unknown>;
 
 /** Declares a tool, keeping its input and output types checked against each other. */
-export function defineTool<Input extends z.ZodObject, Output>(tool: Tool<Input, Output>): AnyTool {
+export function defineTool<Input extends z.ZodType, Output>(tool: Tool<Input, Output>): AnyTool {
   return tool as unknown as AnyTool;
 }

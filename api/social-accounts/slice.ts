@@ -13,6 +13,7 @@ import { createSandboxRoutes } from '../sandbox/routes.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { socialAccountRoutes } from './routes.js';
+import { socialAccountTools } from './tools.js';
 
 export const socialAccountsSlice: Slice = {
   name: 'social-accounts',
@@ -32,6 +33,7 @@ export const socialAccountsSlice: Slice = {
       );
     return [socialAccountRoutes(services), oauthRoutes(services), sandbox];
   },
+  tools: socialAccountTools,
   workers: [
     {
       name: 'token-refresher',

@@ -12,7 +12,7 @@ import type { RouteServices } from '../shared/services.js';
 import { answered, writeRequest } from '../shared/write.js';
 import { postGroupDeps } from '../post-groups/routes.js';
 
-const deleteXPostBody = z
+export const deleteXPostBody = z
   .object({
     postUrl: z
       .string()
@@ -66,21 +66,29 @@ const deleteRoute = createRoute({
   },
 });
 
-export function xPostRoutes(services: RouteServices) {
-  const deps = {
+/** What deleting an X post needs, for the route and the tool. */
+export function xPostDeps(services: RouteServices) {
+  return {
     postGroups: postGroupDeps(services),
     readModels: services.readModels,
     accounts: services.accounts,
     connectors: services.connectors,
     idempotency: services.idempotency,
   };
+}
+
+/** The body's refinement lets exactly one of postId and postUrl through. */
+export function deletionTarget(body: z.output<typeof deleteXPostBody>) {
+  return body.postId !== undefined ? { postId: body.postId } : { postUrl: body.postUrl ?? '' };
+}
+
+export function xPostRoutes(services: RouteServices) {
+  const deps = xPostDeps(services);
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(deleteRoute, async (c) => {
       const { orgId } = c.req.valid('param');
       const body = c.req.valid('json');
-      // The body's refinement lets exactly one of postId and postUrl through.
-      const target = body.postId !== undefined ? { postId: body.postId } : { postUrl: body.postUrl ?? '' };
-      const input = { orgId, target, socialAccountId: body.socialAccountId ?? null };
+      const input = { orgId, target: deletionTarget(body), socialAccountId: body.socialAccountId ?? null };
       const written = await deleteXPost(deps, callerOf(c), input, writeRequest(c, services, body));
       return c.json({ data: answered(c, written) }, 200);
     });

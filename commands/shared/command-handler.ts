@@ -32,6 +32,16 @@ export interface CommandMetadata {
   correlationId: string;
   causationId?: string | null;
   now: string;
+  /** For an assistant's write: its client, the connection and the user it acts for (kept in every event's metadata). */
+  assistant?: AssistantMetadata;
+}
+
+/** Who an assistant's event came from, in its metadata: "assistant <clientName> on behalf of <onBehalfOf>". */
+export interface AssistantMetadata {
+  clientId: string;
+  clientName: string;
+  connectionId: string;
+  onBehalfOf: string;
 }
 
 export interface CommandOutcome<State, Event extends DomainEvent> {
@@ -148,6 +158,7 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
         causationId: args.metadata.causationId ?? null,
         occurredAt: args.metadata.now,
         schemaVersion: args.decider.codec.schemaVersion(event.type),
+        ...(args.metadata.assistant ? { assistant: args.metadata.assistant } : {}),
       },
     }));
     try {

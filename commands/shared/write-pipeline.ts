@@ -70,6 +70,16 @@ export function writeMetadata(caller: Caller, request: WriteRequest): CommandMet
     correlationId: request.correlationId,
     causationId: null,
     now: request.now,
+    ...(caller.kind === 'assistant'
+      ? {
+          assistant: {
+            clientId: caller.clientId,
+            clientName: caller.clientName,
+            connectionId: caller.connectionId,
+            onBehalfOf: caller.userId,
+          },
+        }
+      : {}),
   };
 }
 

@@ -28,8 +28,11 @@ export type Caller =
   | (CallerBase & { kind: 'user' })
   | (CallerBase & {
       kind: 'assistant';
-      /** The assistant's OAuth client. */
+      /** The assistant's OAuth client, and its name as the user saw it on the consent page. */
       clientId: string;
+      clientName: string;
+      /** The connection (one user's grant to the client for one workspace) the call came through. */
+      connectionId: string;
       /** What its user granted it; it may do what the user's role allows, narrowed to these. */
       scopes: readonly AssistantScope[];
     });

@@ -17,7 +17,7 @@ import { NotFound, ValidationError } from '../../domain/shared/errors.js';
 
 export type AuditActor =
   | { type: 'user'; userId: string }
-  | { type: 'assistant'; clientId: string; userId: string }
+  | { type: 'assistant'; clientId: string; clientName: string | null; userId: string }
   | { type: 'system'; userId: null };
 
 export interface AuditEntry {
@@ -47,7 +47,15 @@ export interface AuditTrail {
 
 function actorOf(event: RecordedEvent, userId: string): AuditActor {
   const actor = event.metadata.actor;
-  if (actor.startsWith('assistant:')) return { type: 'assistant', clientId: actor.slice(10), userId };
+  if (actor.startsWith('assistant:')) {
+    const assistant = event.metadata.assistant as { clientName?: string } | undefined;
+    return {
+      type: 'assistant',
+      clientId: actor.slice(10),
+      clientName: assistant?.clientName ?? null,
+      userId,
+    };
+  }
   if (actor === 'system') return { type: 'system', userId: null };
   return { type: 'user', userId: actor };
 }

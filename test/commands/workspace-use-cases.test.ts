@@ -24,7 +24,14 @@ test("a member creates a workspace and owns it; their assistant lists it with th
   const slug = `ws-${randomUUID().slice(0, 8)}`;
   const written = await createWorkspace(service.runtime, user, { name: 'Acme', slug }, writeRequest());
   expect(written.output).toMatchObject({ slug, name: 'Acme', status: 'active', ownerId: user.userId });
-  const assistant: Caller = { ...user, kind: 'assistant', clientId: 'claude', scopes: ['mcp:read'] };
+  const assistant: Caller = {
+    ...user,
+    kind: 'assistant',
+    clientId: 'claude',
+    clientName: 'Claude',
+    connectionId: '00000000-0000-4000-8000-00000000c0c0',
+    scopes: ['mcp:read'],
+  };
   expect(await listWorkspaces(service.runtime.readModels, assistant, everything)).toEqual([
     {
       id: written.output.id,
@@ -43,6 +50,8 @@ test('an assistant may not create a workspace', async () => {
     ...user,
     kind: 'assistant',
     clientId: 'claude',
+    clientName: 'Claude',
+    connectionId: '00000000-0000-4000-8000-00000000c0c0',
     scopes: ['mcp:read', 'posts:write'],
   };
   await expect(

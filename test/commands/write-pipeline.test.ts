@@ -28,6 +28,8 @@ const assistantOf = (caller: Caller, clientId = 'claude'): Caller => ({
   ...caller,
   kind: 'assistant',
   clientId,
+  clientName: 'Claude',
+  connectionId: '00000000-0000-4000-8000-00000000c0c0',
   scopes: ['mcp:read', 'posts:write'],
 });
 
@@ -167,4 +169,12 @@ test("the metadata names the caller: a user by id, an assistant as assistant:<cl
   expect(steps[0]!.metadata).toMatchObject({ orgId: caller.orgId, now: '2030-01-01T00:00:00.000Z' });
   // Who acted in the events' own terms (`by`): the user, also when their assistant acted.
   expect(steps.map((s) => s.metadata.userId)).toEqual([caller.userId, caller.userId]);
+  // An assistant's writes also say which client and connection, for the audit history.
+  expect(steps[0]!.metadata.assistant).toBeUndefined();
+  expect(steps[1]!.metadata.assistant).toEqual({
+    clientId: 'claude',
+    clientName: 'Claude',
+    connectionId: '00000000-0000-4000-8000-00000000c0c0',
+    onBehalfOf: caller.userId,
+  });
 });

@@ -12,7 +12,14 @@ const editor: Caller = {
   role: 'editor',
   permissions: ['workspace:read', 'posts:read', 'posts:draft', 'brand:write'],
 };
-const assistant: Caller = { ...editor, kind: 'assistant', clientId: 'claude', scopes: ['mcp:read'] };
+const assistant: Caller = {
+  ...editor,
+  kind: 'assistant',
+  clientId: 'claude',
+  clientName: 'Claude',
+  connectionId: '00000000-0000-4000-8000-00000000c0c0',
+  scopes: ['mcp:read'],
+};
 
 function refusal(run: () => void): string | undefined {
   try {

@@ -16,7 +16,14 @@ export function assistant(
   role: Role,
   scopes: AssistantScope[] = [],
 ): Caller {
-  return { ...member(ws, role), kind: 'assistant', clientId: 'claude', scopes: ['mcp:read', ...scopes] };
+  return {
+    ...member(ws, role),
+    kind: 'assistant',
+    clientId: 'claude',
+    clientName: 'Claude',
+    connectionId: '00000000-0000-4000-8000-00000000c0c0',
+    scopes: ['mcp:read', ...scopes],
+  };
 }
 
 export function writeRequest(key?: string, requestHash = 'test-request'): WriteRequest {

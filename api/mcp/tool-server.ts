@@ -1,0 +1,226 @@
+// The assistant-tool server: MCP over Streamable HTTP at /mcp, stateless (each POST carries one JSON-RPC
+// message and gets its answer as JSON; no session to keep, so any instance answers), behind the bearer tokens the
+// authorization server (api/oauth) issues for `{base}/mcp`. The tools are the slices' own (`Slice.tools`), each
+// calling the use case its route calls, with the assistant as the caller: its user's current role, narrowed to
+// the connection's scopes. Errors come back as tool errors carrying the HTTP error's status, message and code.
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { assistantScopes, type Caller } from '../../domain/shared/caller.js';
+import { permissionsOf } from '../../domain/workspaces/roles.js';
+import type { Logger } from '../../infra/logging/logger.js';
+import type { AppEnv } from '../platform/app-env.js';
+import { renderError, zodDetails } from '../platform/errors.js';
+import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
+import type { MembershipLookup } from '../auth/memberships.js';
+import type { AnyTool } from '../shared/tools.js';
+
+export interface ToolServerOptions {
+  publicBaseUrl: string;
+  tokens: AssistantTokens;
+  roleOf: MembershipLookup;
+  tools: () => readonly AnyTool[];
+  logger: Logger;
+  now?: () => Date;
+}
+
+const serverInfo = { name: 'social-publishing', version: '0.1.0' };
+
+/** The JSON Schema of a tool's input, computed once per tool. */
+const inputSchemas = new WeakMap<AnyTool, McpTool['inputSchema']>();
+function inputSchemaOf(tool: AnyTool): McpTool['inputSchema'] {
+  let schema = inputSchemas.get(tool);
+  if (!schema) {
+    const json = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
+    delete json.$schema;
+    schema = { ...json, type: 'object' };
+    inputSchemas.set(tool, schema);
+  }
+  return schema;
+}
+
+function listed(tool: AnyTool): McpTool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchemaOf(tool),
+    annotations: { title: tool.title, ...tool.hints },
+    _meta: { scope: tool.scope },
+  };
+}
+
+/** A tool error: the HTTP error's body (error, code, details) with its status, as text and structured content. */
+function toolError(status: number, body: Record<string, unknown>): CallToolResult {
+  const structured = { status, ...body };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+  };
+}
+
+/** The MCP server for one request of one caller: only the tools its scopes grant are listed or callable. */
+function serverFor(
+  caller: Caller & { kind: 'assistant' },
+  options: ToolServerOptions,
+  requestId: string,
+): Server {
+  const all = options.tools();
+  const granted = all.filter((tool) => caller.scopes.includes(tool.scope));
+  const byName = new Map(granted.map((tool) => [tool.name, tool]));
+  const server = new Server(serverInfo, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      'Tools of a social publishing workspace. Drafts you create always wait for a person to approve them; ' +
+      'nothing you draft is published without that approval.',
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: granted.map(listed) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const tool = byName.get(name);
+    if (!tool) {
+      const other = all.find((t) => t.name === name);
+      if (other)
+        return toolError(403, {
+          error: `This connection was not granted the ${other.scope} scope`,
+          code: 'insufficient_scope',
+        });
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success)
+      return toolError(400, { error: 'Invalid request', details: zodDetails(parsed.error, 'arguments') });
+    try {
+      const output = await tool.run(
+        {
+          caller,
+          orgId: caller.orgId!,
+          request: { correlationId: requestId, now: (options.now?.() ?? new Date()).toISOString() },
+        },
+        parsed.data,
+      );
+      return {
+        content: [{ type: 'text', text: tool.summary(output) }],
+        structuredContent: output as Record<string, unknown>,
+      };
+    } catch (error) {
+      const rendered = renderError(error);
+      if (!rendered) {
+        options.logger.error({ err: error, reqId: requestId, tool: name }, 'tool failed');
+        return toolError(500, { error: 'Internal error' });
+      }
+      return toolError(rendered.status, rendered.body);
+    }
+  });
+  return server;
+}
+
+export function toolServerRoutes(options: ToolServerOptions) {
+  const resource = `${options.publicBaseUrl}/mcp`;
+  const metadataUrl = `${options.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const challenge = (error?: { code: string; description: string }) =>
+    `Bearer resource_metadata="${metadataUrl}", scope="mcp:read"` +
+    (error ? `, error="${error.code}", error_description="${error.description}"` : '');
+
+  /** RFC 9728: the tool server as a protected resource, naming its authorization server (this service). */
+  const protectedResource = (c: Context<AppEnv>) =>
+    c.json({
+      resource,
+      authorization_servers: [options.publicBaseUrl],
+      scopes_supported: [...assistantScopes],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Social publishing tool server',
+    });
+
+  const unauthorized = (
+    c: Context<AppEnv>,
+    message: string,
+    error?: { code: string; description: string },
+  ) => {
+    c.header('WWW-Authenticate', challenge(error));
+    return c.json({ error: message }, 401);
+  };
+
+  /** The caller a token stands for now, or why not. */
+  async function callerOf(grant: AssistantGrant): Promise<(Caller & { kind: 'assistant' }) | null> {
+    const role = await options.roleOf(grant.userId, grant.orgId);
+    if (role === null) return null;
+    return {
+      kind: 'assistant',
+      userId: grant.userId,
+      orgId: grant.orgId,
+      role,
+      permissions: permissionsOf(role),
+      clientId: grant.clientId,
+      clientName: grant.clientName,
+      connectionId: grant.connectionId,
+      scopes: grant.scopes,
+    };
+  }
+
+  return (app: OpenAPIHono<AppEnv>) => {
+    app.get('/.well-known/oauth-protected-resource/mcp', protectedResource);
+    app.get('/.well-known/oauth-protected-resource', protectedResource);
+
+    app.all('/mcp', async (c) => {
+      const header = c.req.header('authorization');
+      const match = header ? /^Bearer\s+([\x21-\x7e]+)\s*$/i.exec(header) : null;
+      if (!match)
+        return unauthorized(
+          c,
+          'Connect this assistant through OAuth: the tool server needs a bearer token from this service',
+        );
+      const grant = await options.tokens.verifyAccessToken(match[1]!);
+      if (!grant)
+        return unauthorized(c, 'The access token is invalid, expired or revoked', {
+          code: 'invalid_token',
+          description: 'The access token is invalid, expired or revoked',
+        });
+      const caller = await callerOf(grant);
+      if (!caller)
+        return unauthorized(
+          c,
+          'The user who connected this assistant is no longer a member of the workspace',
+          {
+            code: 'invalid_token',
+            description: 'The connection no longer has a member behind it',
+          },
+        );
+      const requestId = (c.get('requestId') as string | undefined) ?? randomUUID();
+      const server = serverFor(caller, options, requestId);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(c.req.raw, {
+          authInfo: {
+            token: match[1]!,
+            clientId: grant.clientId,
+            scopes: [...grant.scopes],
+            resource: new URL(resource),
+            extra: { userId: grant.userId, orgId: grant.orgId, connectionId: grant.connectionId },
+          },
+        });
+      } finally {
+        void server.close();
+      }
+    });
+  };
+}

@@ -1,12 +1,14 @@
-// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi. Talks to the database
+// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi, sign-in-link, mail. Talks to the database
 // directly, so it works whether or not the server is running.
+import type { Kysely } from 'kysely';
 import { loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { OPENAPI_USAGE, openapiCommand } from './cli/openapi.js';
 import { projectionsCommand } from './cli/projections.js';
 import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
+import { MAIL_USAGE, SIGN_IN_LINK_USAGE, mailCommand, signInLinkCommand } from './cli/sign-in.js';
 import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, publicBaseUrl } from './runtime.js';
 import { exitOnConfigError, exitWithFailure } from './startup.js';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -14,12 +16,15 @@ const USAGE = `usage: npm run cli -- <command>
   projections rebuild <name>         rebuild a projection beside the serving one, then switch
   ${TOKEN_USAGE}
   ${SANDBOX_USAGE}
-  ${OPENAPI_USAGE}`;
+  ${OPENAPI_USAGE}
+  ${SIGN_IN_LINK_USAGE}
+  ${MAIL_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  if (command !== 'projections' && command !== 'token' && command !== 'sandbox' && command !== 'openapi') {
+  const commands = ['projections', 'token', 'sandbox', 'openapi', 'sign-in-link', 'mail'];
+  if (command === undefined || !commands.includes(command)) {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
@@ -41,6 +46,15 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     if (command === 'openapi') return await openapiCommand(rest, { app: runtime.app, out });
+    if (command === 'sign-in-link' || command === 'mail') {
+      const deps = {
+        db: runtime.database.db as Kysely<unknown>,
+        publicBaseUrl: publicBaseUrl(env),
+        smtpConfigured: env.SMTP_URL !== undefined,
+        out,
+      };
+      return command === 'mail' ? await mailCommand(rest, deps) : await signInLinkCommand(rest, deps);
+    }
     if (command === 'sandbox') {
       return await sandboxCommand(rest, {
         db: runtime.database.db,

@@ -50,13 +50,13 @@ export class SignInLinks {
     requester?: { from: string | null },
   ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomToken();
-    const { rows } = await sql<{ expires_at: Date }>`
+    const { rows } = await sql<{ expires_at: Date | string }>`
       insert into sign_in_links (token_hash, email, return_to, requested_for, requested_from, expires_at)
       values (${sha256(token)}, ${email}, ${safeReturnTo(returnTo)},
               ${requester ? email.toLowerCase() : null}, ${requester?.from ?? null},
               now() + make_interval(mins => ${signInLinkMinutes}))
       returning expires_at`.execute(this.db);
-    return { token, expiresAt: rows[0]!.expires_at };
+    return { token, expiresAt: new Date(rows[0]!.expires_at) };
   }
 
   /** Whether more links may be sent to this address (and asked for from this peer) now. */

@@ -45,7 +45,7 @@ export class LocalMailbox implements Mailer {
       subject: string;
       text_body: string;
       html_body: string | null;
-      created_at: Date;
+      created_at: Date | string;
     }>`
       select recipient, subject, text_body, html_body, created_at from local_mailbox
       where lower(recipient) = lower(${to.trim()}) order by id desc limit 1`.execute(this.db);
@@ -56,7 +56,7 @@ export class LocalMailbox implements Mailer {
       subject: row.subject,
       text: row.text_body,
       ...(row.html_body !== null ? { html: row.html_body } : {}),
-      createdAt: row.created_at,
+      createdAt: new Date(row.created_at),
     };
   }
 }

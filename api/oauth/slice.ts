@@ -1,6 +1,24 @@
-// The OAuth 2.1 authorization server for AI assistants (spec part 1, "Assistant-tool server (OAuth 2.1)").
-import type { Slice } from '../shared/slice.js';
+// The OAuth 2.1 authorization server for AI assistants (spec part 1, "Assistant-tool server (OAuth 2.1)"):
+// clients, consent, codes and tokens, and the connected apps of the app API. The tool server (api/mcp) checks
+// its bearer tokens through `assistantTokensOf(ctx)`.
+import { migrationsOf, type Slice } from '../shared/slice.js';
+import { oauthDbOf } from './assistant-tokens.js';
+import { connectedAppRoutes } from './connected-apps.js';
+import { oauthRoutes, type OAuthServerOptions } from './routes.js';
+import { oauthMigrations } from './store.js';
 
-export const oauthSlice: Slice = {
-  name: 'oauth',
-};
+export { assistantTokensOf } from './assistant-tokens.js';
+
+/**
+ * The slice with its options; tests pass the seams (local metadata-document servers they may fetch, rate limits),
+ * the service uses `oauthSlice`, which sets none.
+ */
+export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
+  return {
+    name: 'oauth',
+    migrations: migrationsOf(oauthMigrations),
+    routes: (ctx) => [oauthRoutes(ctx, options), connectedAppRoutes(oauthDbOf(ctx))],
+  };
+}
+
+export const oauthSlice: Slice = createOAuthSlice();

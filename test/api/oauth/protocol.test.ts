@@ -1,0 +1,296 @@
+// The authorization server's discovery and registration: metadata (RFC 8414), dynamic client registration
+// (RFC 7591), client ID metadata documents fetched through the SSRF-safe fetcher, and the authorization
+// endpoint's checks before anyone signs in.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  OAuthClientInformationFullSchema,
+  OAuthMetadataSchema,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { assistantScopes } from '../../../domain/shared/caller.js';
+import type { TestService } from '../../support/runtime.js';
+import {
+  authorizeUrl,
+  base,
+  issuedCounts,
+  mcpResource,
+  pkce,
+  registerClient,
+  startDocumentServer,
+  startOAuthService,
+} from './helpers.js';
+
+let service: TestService;
+let documents: Awaited<ReturnType<typeof startDocumentServer>>;
+
+beforeAll(async () => {
+  documents = await startDocumentServer();
+  service = await startOAuthService({ allowPrivate: [documents.origin] });
+});
+afterAll(async () => {
+  await service?.stop();
+  await documents?.close();
+});
+
+describe('authorization server metadata', () => {
+  test('names the endpoints, PKCE S256, the scopes and metadata-document support', async () => {
+    const res = await service.request('GET', '/.well-known/oauth-authorization-server');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(OAuthMetadataSchema.safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      registration_endpoint: `${base}/oauth/register`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+      scopes_supported: [...assistantScopes],
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+    });
+  });
+});
+
+describe('dynamic client registration', () => {
+  test('a public client gets a client_id and no secret', async () => {
+    const res = await service.request('POST', '/oauth/register', {
+      body: {
+        client_name: 'Desktop Assistant',
+        redirect_uris: ['http://127.0.0.1:33418/callback', 'https://assistant.example.com/cb'],
+        token_endpoint_auth_method: 'none',
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(OAuthClientInformationFullSchema.safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({
+      client_name: 'Desktop Assistant',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['http://127.0.0.1:33418/callback', 'https://assistant.example.com/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    });
+    expect(body.client_id).toEqual(expect.any(String));
+    expect(body.client_secret).toBeUndefined();
+  });
+
+  test('a confidential client gets its secret once, stored only as a hash', async () => {
+    for (const method of ['client_secret_post', 'client_secret_basic']) {
+      const client = await registerClient(service, {
+        token_endpoint_auth_method: method,
+        redirect_uris: ['https://web.example.com/oauth/callback'],
+      });
+      expect(client.token_endpoint_auth_method).toBe(method);
+      expect(client.client_secret).toMatch(/^[A-Za-z0-9_-]{43,}$|^sps_[A-Za-z0-9_-]{43}$/);
+      const { rows } = await service.runtime.database.pool.query<{ secret_hash: string; metadata: unknown }>(
+        'select secret_hash, metadata from oauth_clients where client_id = $1',
+        [client.client_id],
+      );
+      expect(rows[0]!.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(rows)).not.toContain(client.client_secret);
+    }
+  });
+
+  test('no method named means client_secret_basic (RFC 7591 §2)', async () => {
+    const client = await registerClient(service, { token_endpoint_auth_method: undefined });
+    expect(client.token_endpoint_auth_method).toBe('client_secret_basic');
+    expect(client.client_secret).toBeDefined();
+  });
+
+  test.each([
+    ['http on a public host', ['http://assistant.example.com/cb']],
+    ['a custom scheme', ['myapp://callback']],
+    ['a fragment', ['https://assistant.example.com/cb#frag']],
+    ['credentials', ['https://user:pw@assistant.example.com/cb']],
+    ['javascript:', ['javascript:alert(1)']],
+    ['no URI at all', []],
+  ])('refuses redirect URIs with %s', async (_name, redirectUris) => {
+    const before = await service.runtime.database.pool.query('select count(*) from oauth_clients');
+    const res = await service.request('POST', '/oauth/register', {
+      body: { client_name: 'Bad', redirect_uris: redirectUris, token_endpoint_auth_method: 'none' },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_redirect_uri',
+      error_description: expect.any(String),
+    });
+    const after = await service.runtime.database.pool.query('select count(*) from oauth_clients');
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  test('loopback http redirect URIs are accepted (127.0.0.1, localhost, [::1])', async () => {
+    const client = await registerClient(service, {
+      redirect_uris: ['http://127.0.0.1:9/cb', 'http://localhost:8080/cb', 'http://[::1]:7/cb'],
+    });
+    expect(client.redirect_uris).toHaveLength(3);
+  });
+
+  test('refuses unknown auth methods, other grant types and malformed bodies', async () => {
+    for (const body of [
+      { redirect_uris: ['https://a.example.com/cb'], token_endpoint_auth_method: 'private_key_jwt' },
+      { redirect_uris: ['https://a.example.com/cb'], grant_types: ['client_credentials'] },
+      { redirect_uris: ['https://a.example.com/cb'], response_types: ['token'] },
+      { client_name: 'no redirect uris' },
+    ]) {
+      const res = await service.request('POST', '/oauth/register', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        /^invalid_(client_metadata|redirect_uri)$/,
+      );
+    }
+    const malformed = await service.request('POST', '/oauth/register', { body: '{nope' });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: 'invalid_client_metadata' });
+  });
+});
+
+describe('authorization requests checked before sign-in', () => {
+  let clientId: string;
+  const redirectUri = 'http://127.0.0.1:33418/callback';
+  const { challenge } = pkce();
+  const valid = () => ({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    state: 'st-123',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+
+  beforeAll(async () => {
+    clientId = (await registerClient(service, { redirect_uris: [redirectUri] })).client_id;
+  });
+
+  test('an unknown client or a foreign redirect URI gets an error page, never a redirect', async () => {
+    for (const params of [
+      { ...valid(), client_id: 'spc_unknown' },
+      { ...valid(), client_id: undefined },
+      { ...valid(), redirect_uri: 'https://attacker.example.net/steal' },
+      { ...valid(), redirect_uri: `${redirectUri}/more` },
+      { ...valid(), redirect_uri: undefined },
+    ]) {
+      const res = await service.request('GET', authorizeUrl(params));
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(await res.text()).not.toContain('attacker.example.net/steal"');
+    }
+  });
+
+  test.each([
+    ['missing PKCE', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
+    ['the plain method', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['no method', { code_challenge_method: undefined }, 'invalid_request'],
+    ['another response type', { response_type: 'token' }, 'unsupported_response_type'],
+    ['an unknown scope', { scope: 'mcp:read admin:all' }, 'invalid_scope'],
+    ['another resource', { resource: 'https://elsewhere.example.com/mcp' }, 'invalid_target'],
+  ])('%s goes back to the client with the error, state and iss', async (_name, change, error) => {
+    const res = await service.request('GET', authorizeUrl({ ...valid(), ...change }));
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+    expect(location.searchParams.get('error')).toBe(error);
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('iss')).toBe(base);
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+
+  test('a valid request from a browser without a session goes to sign-in, coming back to the same request', async () => {
+    const url = authorizeUrl({ ...valid(), scope: 'mcp:read posts:write', resource: mcpResource });
+    const before = await issuedCounts(service);
+    const res = await service.request('GET', url);
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!, base);
+    expect(location.pathname).toBe('/sign-in');
+    expect(location.searchParams.get('return_to')).toBe(url);
+    expect(await issuedCounts(service)).toEqual(before);
+  });
+});
+
+describe('client ID metadata documents', () => {
+  const redirectUri = 'http://127.0.0.1:33418/callback';
+  const { challenge } = pkce();
+  const request = (clientId: string) =>
+    authorizeUrl({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+
+  test('a document whose client_id is its own URL is fetched, cached, and the request goes on to sign-in', async () => {
+    const clientId = `${documents.origin}/clients/good.json`;
+    documents.documents.set('/clients/good.json', {
+      client_id: clientId,
+      client_name: 'Metadata Assistant',
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+    });
+    const res = await service.request('GET', request(clientId));
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!, base).pathname).toBe('/sign-in');
+    const { rows } = await service.runtime.database.pool.query<{ kind: string; client_name: string }>(
+      'select kind, client_name from oauth_clients where client_id = $1',
+      [clientId],
+    );
+    expect(rows).toEqual([{ kind: 'metadata_document', client_name: 'Metadata Assistant' }]);
+    const fetched = documents.requests.filter((r) => r === '/clients/good.json').length;
+    await service.request('GET', request(clientId));
+    expect(documents.requests.filter((r) => r === '/clients/good.json').length).toBe(fetched);
+  });
+
+  test('a document naming another client_id is refused with an error page', async () => {
+    const clientId = `${documents.origin}/clients/mismatch.json`;
+    documents.documents.set('/clients/mismatch.json', {
+      client_id: 'https://someone-else.example.com/client.json',
+      client_name: 'Impostor',
+      redirect_uris: [redirectUri],
+    });
+    const res = await service.request('GET', request(clientId));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('another client_id');
+  });
+
+  test('a document with a bad redirect URI, a secret-based method, or none at all is refused', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['/clients/http.json', { redirect_uris: ['http://evil.example.com/cb'] }],
+      [
+        '/clients/secret.json',
+        { redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_post' },
+      ],
+    ];
+    for (const [path, doc] of cases) {
+      documents.documents.set(path, { client_id: `${documents.origin}${path}`, ...(doc as object) });
+      const res = await service.request('GET', request(`${documents.origin}${path}`));
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+    const missing = await service.request('GET', request(`${documents.origin}/clients/missing.json`));
+    expect(missing.status).toBe(400);
+  });
+
+  test('without the test seam, a loopback metadata URL is not fetched (production refuses it)', async () => {
+    const strict = await startOAuthService();
+    try {
+      const clientId = `${documents.origin}/clients/good.json`;
+      const seen = documents.requests.length;
+      const res = await strict.request('GET', request(clientId));
+      expect(res.status).toBe(400);
+      expect(documents.requests.length).toBe(seen);
+      // An https URL on a loopback address is refused by the fetcher itself.
+      const https = await strict.request('GET', request('https://127.0.0.1/client.json'));
+      expect(https.status).toBe(400);
+      expect(await https.text()).toMatch(/could not be fetched/);
+    } finally {
+      await strict.stop();
+    }
+  });
+});

@@ -110,3 +110,108 @@ export async function issuedCounts(
   const row = rows[0]!;
   return { codes: Number(row.codes), tokens: Number(row.tokens), connections: Number(row.connections) };
 }
+
+/** A form POST with repeated fields (checkbox lists) and a browser's cookie. */
+export function postPairs(
+  service: TestService,
+  path: string,
+  pairs: Array<[string, string]>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return service.request('POST', path, {
+    body: new URLSearchParams(pairs).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}
+
+/** Every hidden input of a page, in order. */
+export function hiddenFields(html: string): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    fields.push([decodeHtml(match[1]!), decodeHtml(match[2]!)]);
+  return fields;
+}
+
+function decodeHtml(value: string): string {
+  return value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+}
+
+export interface FlowOptions {
+  client: RegisteredClient;
+  cookie: string;
+  orgId: string;
+  /** The request's scope parameter (undefined: omitted, every scope). */
+  scope?: string;
+  /** The boxes left checked on the consent page (default: all that are shown). */
+  choose?: string[];
+  state?: string;
+  resource?: string;
+}
+
+/** Opens the consent page as a signed-in browser and allows it; the code, and the PKCE verifier it is bound to. */
+export async function authorizeCode(
+  service: TestService,
+  options: FlowOptions,
+): Promise<{ code: string; verifier: string; redirectUri: string }> {
+  const { verifier, challenge } = pkce();
+  const redirectUri = options.client.redirect_uris[0]!;
+  const page = await service.request(
+    'GET',
+    authorizeUrl({
+      response_type: 'code',
+      client_id: options.client.client_id,
+      redirect_uri: redirectUri,
+      state: options.state ?? 'state-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: options.scope,
+      resource: options.resource,
+    }),
+    { headers: { cookie: options.cookie } },
+  );
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html}`);
+  const shown = [...html.matchAll(/name="granted_scope" value="([^"]+)" checked>/g)].map((m) => m[1]!);
+  const chosen = options.choose ?? shown;
+  const res = await postPairs(
+    service,
+    '/oauth/authorize',
+    [
+      ...hiddenFields(html),
+      ['org_id', options.orgId],
+      ...chosen.map((s): [string, string] => ['granted_scope', s]),
+      ['decision', 'allow'],
+    ],
+    { cookie: options.cookie },
+  );
+  if (res.status !== 303) throw new Error(`allowing answered ${res.status}: ${await res.text()}`);
+  const location = new URL(res.headers.get('location')!);
+  const code = location.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${location.toString()}`);
+  return { code, verifier, redirectUri };
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The code exchanged by a public client. */
+export async function exchange(
+  service: TestService,
+  client: RegisteredClient,
+  flow: { code: string; verifier: string; redirectUri: string },
+): Promise<TokenAnswer> {
+  const res = await postForm(service, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code: flow.code,
+    redirect_uri: flow.redirectUri,
+    code_verifier: flow.verifier,
+    client_id: client.client_id,
+  });
+  if (res.status !== 200) throw new Error(`exchange answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as TokenAnswer;
+}

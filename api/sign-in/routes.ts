@@ -68,12 +68,17 @@ async function formOf(c: Context): Promise<Record<string, string>> {
 export async function userForVerifiedEmail(
   commands: CommandDeps,
   email: string,
-  correlationId: string,
+  correlationId: string | undefined,
 ): Promise<{ userId: string; email: string }> {
   const { user } = await ensureUser(
     commands,
     { email },
-    { orgId: null, actor: 'system', correlationId, now: new Date().toISOString() },
+    {
+      orgId: null,
+      actor: 'system',
+      correlationId: correlationId ?? randomUUID(),
+      now: new Date().toISOString(),
+    },
   );
   return { userId: user.userId, email: user.email };
 }
@@ -169,7 +174,7 @@ export function createSignInRoutes(deps: SignInRoutesDeps) {
       if (!sessions.verifyPreSession(c, form.csrf)) return htmlPage(c, 403, forbidden());
       const link = form.token ? await links.consume(form.token) : null;
       if (!link) return htmlPage(c, 400, invalidLink());
-      const user = await userForVerifiedEmail(deps.commands, link.email, c.get('requestId') ?? randomUUID());
+      const user = await userForVerifiedEmail(deps.commands, link.email, c.get('requestId'));
       await sessions.start(c, user);
       return c.redirect(link.returnTo, 303);
     });

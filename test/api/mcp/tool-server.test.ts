@@ -1,0 +1,233 @@
+// The assistant-tool server at /mcp with the official SDK's client: discovery from the 401, tools listed by the
+// connection's scopes, calls that run the routes' use cases, approval rules for assistants, errors as tool
+// errors with the HTTP error's status, message and code, the audit trail naming the assistant and its user.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectAssistant, mcpClient, mcpUrl, type TestAssistant } from '../../support/assistant.js';
+import { startTestService, type TestService } from '../../support/runtime.js';
+import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
+
+let service: TestService;
+let ws: TestWorkspace;
+
+beforeAll(async () => {
+  service = await startTestService();
+  ws = await createTestWorkspace(service);
+});
+afterAll(async () => service.stop());
+
+const draft = {
+  title: 'Launch week',
+  posts: [
+    { platform: 'x', contentText: 'We launch on Monday' },
+    { platform: 'linkedin', contentText: 'We launch on Monday, here is why' },
+  ],
+};
+
+// Answers are read loosely: each test names the fields it checks.
+type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function structured(result: unknown): Loose {
+  return (result as CallToolResult).structuredContent as Loose;
+}
+
+describe('discovery', () => {
+  test('without a token: 401 naming the protected resource metadata, which names this service', async () => {
+    const res = await service.runtime.app.request(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(/^Bearer /);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
+    expect(metadataUrl).toMatch(/\/\.well-known\/oauth-protected-resource\/mcp$/);
+    expect(challenge).toContain('scope="mcp:read"');
+    const metadata = (await (await service.runtime.app.request(new URL(metadataUrl).pathname)).json()) as {
+      resource: string;
+      authorization_servers: string[];
+      scopes_supported: string[];
+    };
+    expect(metadata.resource).toBe(metadataUrl.replace('/.well-known/oauth-protected-resource', ''));
+    expect(metadata.authorization_servers).toEqual([metadata.resource.replace(/\/mcp$/, '')]);
+    expect(metadata.scopes_supported).toContain('posts:publish');
+  });
+
+  test('an unknown token: 401 invalid_token, and the SDK client cannot connect', async () => {
+    const res = await service.runtime.app.request(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: 'Bearer spa_not-a-token', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    await expect(mcpClient(service, 'spa_not-a-token')).rejects.toThrow();
+  });
+});
+
+describe('an assistant with mcp:read and posts:write', () => {
+  let assistant: TestAssistant;
+  beforeAll(async () => {
+    assistant = await connectAssistant(service, {
+      userId: ws.userIds.editor,
+      orgId: ws.orgId,
+      scopes: ['posts:write'],
+      clientName: 'Claude',
+    });
+  });
+
+  test('tools/list shows exactly the tools of its scopes, with input schemas', async () => {
+    const { tools } = await assistant.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'create_draft_post',
+      'list_posts',
+      'list_social_accounts',
+      'reject_post_group',
+      'update_post',
+      'update_post_group',
+    ]);
+    const create = tools.find((t) => t.name === 'create_draft_post')!;
+    expect(create.inputSchema.type).toBe('object');
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['title', 'posts']));
+    expect(tools.find((t) => t.name === 'list_posts')!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  test('a draft it creates waits for approval, and the audit trail names the assistant and its user', async () => {
+    const result = structured(
+      await assistant.client.callTool({ name: 'create_draft_post', arguments: draft }),
+    );
+    expect(result.group.status).toBe('pending_approval');
+    expect((result.posts as Array<{ status: string }>).map((p) => p.status)).toEqual([
+      'pending_approval',
+      'pending_approval',
+    ]);
+
+    // The same draft is what the app sees, through the same use case's read side.
+    const listed = structured(
+      await assistant.client.callTool({
+        name: 'list_posts',
+        arguments: { 'filter[status]': 'pending_approval' },
+      }),
+    );
+    expect((listed.items as Array<{ groupId: string }>).map((p) => p.groupId)).toContain(result.group.id);
+
+    const history = await service.request('GET', `${ws.base}/post-groups/${result.group.id}/history`, {
+      token: ws.tokens.owner,
+    });
+    const entries = ((await history.json()) as { data: { entries: Array<{ actor: unknown }> } }).data.entries;
+    expect(entries[0]!.actor).toEqual({
+      type: 'assistant',
+      clientId: assistant.clientId,
+      clientName: 'Claude',
+      userId: ws.userIds.editor,
+    });
+    const events = await service.runtime.eventStore.readStream(`postGroup-${result.group.id}`);
+    expect(events[0]!.metadata).toMatchObject({
+      actor: `assistant:${assistant.clientId}`,
+      assistant: {
+        clientId: assistant.clientId,
+        clientName: 'Claude',
+        connectionId: assistant.connectionId,
+        onBehalfOf: ws.userIds.editor,
+      },
+    });
+  });
+
+  test('a tool outside its scopes is refused as a tool error (403 insufficient_scope)', async () => {
+    const result = (await assistant.client.callTool({
+      name: 'approve_post_group',
+      arguments: { groupId: '00000000-0000-4000-8000-000000000000' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 403, code: 'insufficient_scope' });
+  });
+
+  test('bad input: a tool error with the HTTP 400 details, nothing created', async () => {
+    const before = structured(await assistant.client.callTool({ name: 'list_posts', arguments: {} })).total;
+    const result = (await assistant.client.callTool({
+      name: 'create_draft_post',
+      arguments: { title: '', posts: [], extra: 1 },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 400, error: 'Invalid request' });
+    const paths = (result.structuredContent!.details as Array<{ path: string }>).map((d) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(['arguments.title', 'arguments.posts', 'arguments.extra']));
+    expect(structured(await assistant.client.callTool({ name: 'list_posts', arguments: {} })).total).toBe(
+      before,
+    );
+  });
+
+  test('a domain error keeps the HTTP answer’s status and message (404 for a group of another workspace)', async () => {
+    const other = await createTestWorkspace(service, 'Other');
+    const res = await service.request('POST', `${other.base}/drafts`, {
+      token: other.tokens.owner,
+      body: draft,
+    });
+    const foreignGroup = ((await res.json()) as { data: { group: { id: string } } }).data.group.id;
+    const http = await service.request('PATCH', `${ws.base}/post-groups/${foreignGroup}`, {
+      token: ws.tokens.editor,
+      body: { title: 'Mine now' },
+    });
+    const result = (await assistant.client.callTool({
+      name: 'update_post_group',
+      arguments: { groupId: foreignGroup, title: 'Mine now' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({ status: http.status, ...((await http.json()) as object) });
+    expect(http.status).toBe(404);
+  });
+});
+
+describe('approval rules', () => {
+  test('post_now refuses a post that is not approved (409), as the route does', async () => {
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: ['posts:write', 'posts:publish'],
+    });
+    const created = structured(
+      await assistant.client.callTool({ name: 'create_draft_post', arguments: draft }),
+    );
+    const postId = created.posts[0].id as string;
+    const result = (await assistant.client.callTool({
+      name: 'post_now',
+      arguments: { postId },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 409 });
+    const group = await service.request('GET', `${ws.base}/post-groups/${created.group.id}`, {
+      token: ws.tokens.owner,
+    });
+    const posts = ((await group.json()) as { data: { posts: Array<{ status: string }> } }).data.posts;
+    expect(posts.map((p) => p.status)).toEqual(['pending_approval', 'pending_approval']);
+  });
+
+  test('the role still limits an assistant: a viewer’s connection cannot draft even with posts:write', async () => {
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.viewer,
+      orgId: ws.orgId,
+      scopes: ['posts:write'],
+    });
+    const result = (await assistant.client.callTool({
+      name: 'create_draft_post',
+      arguments: draft,
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 403 });
+  });
+});
+
+test('a revoked connection ends at once: its access token gets 401', async () => {
+  const assistant = await connectAssistant(service, {
+    userId: ws.userIds.editor,
+    orgId: ws.orgId,
+    scopes: [],
+  });
+  expect((await assistant.client.listTools()).tools.map((t) => t.name)).toEqual(
+    expect.arrayContaining(['list_posts']),
+  );
+  await assistant.revoke();
+  await expect(assistant.client.listTools()).rejects.toThrow();
+  await expect(mcpClient(service, assistant.accessToken)).rejects.toThrow();
+});

@@ -294,3 +294,25 @@ describe('client ID metadata documents', () => {
     }
   });
 });
+
+describe('connected apps in the OpenAPI document', () => {
+  test('both operations are named, secured and declare their errors; the OAuth endpoints stay out of it', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const doc = (await (await service.request('GET', '/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId?: string; security?: unknown; responses: object }>>;
+    };
+    expect((await new Validator().validate(doc as never)).valid).toBe(true);
+    const list = doc.paths['/v1/users/me/connected-apps']?.get;
+    const revoke = doc.paths['/v1/users/me/connected-apps/{id}']?.delete;
+    expect(list?.operationId).toBe('listConnectedApps');
+    expect(revoke?.operationId).toBe('revokeConnectedApp');
+    expect(list?.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(list!.responses)).toEqual(['200', '401']);
+    expect(Object.keys(revoke!.responses)).toEqual(['204', '400', '401', '404']);
+    expect(
+      Object.keys(doc.paths).filter(
+        (p) => p.startsWith('/oauth') || p.includes('oauth-authorization-server'),
+      ),
+    ).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@ export const mcpSlice: Slice = {
   routes: (ctx) => [
     toolServerRoutes({
       publicBaseUrl: ctx.publicBaseUrl,
+      appOrigins: ctx.env.APP_ORIGINS,
       tokens: assistantTokensOf(ctx),
       roleOf: ctx.roleOf,
       tools: () => ctx.tools(),

@@ -28,6 +28,8 @@ import type { AnyTool } from '../shared/tools.js';
 
 export interface ToolServerOptions {
   publicBaseUrl: string;
+  /** Origins of the web app (APP_ORIGINS); browser requests from them may reach /mcp besides this service's own. */
+  appOrigins?: readonly string[];
   tokens: AssistantTokens;
   roleOf: MembershipLookup;
   tools: () => readonly AnyTool[];
@@ -130,6 +132,38 @@ function serverFor(
   return server;
 }
 
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Two host names are one host, counting every loopback name as the same one. */
+function sameHostName(a: string, b: string): boolean {
+  return a === b || (loopbackNames.has(a) && loopbackNames.has(b));
+}
+
+function hostNameOf(value: string, withScheme: boolean): string | null {
+  const text = withScheme ? value : `http://${value}`;
+  return URL.canParse(text) ? new URL(text).hostname.toLowerCase() : null;
+}
+
+/**
+ * DNS rebinding protection (the MCP transport's security requirement): a request must name this service's
+ * host in `Host`, and a browser's `Origin`, when sent, must be this service's host or one of the app's origins.
+ * A page on evil.example resolving its name to this machine is refused before anything else (403).
+ */
+export function hostAllowed(
+  publicBaseUrl: string,
+  appOrigins: readonly string[],
+  host: string | undefined,
+  origin: string | undefined,
+): boolean {
+  const own = new URL(publicBaseUrl).hostname.toLowerCase();
+  const hostName = host ? hostNameOf(host, false) : null;
+  if (hostName === null || !sameHostName(hostName, own)) return false;
+  if (origin === undefined) return true;
+  if (appOrigins.includes(origin)) return true;
+  const originName = hostNameOf(origin, true);
+  return originName !== null && sameHostName(originName, own);
+}
+
 export function toolServerRoutes(options: ToolServerOptions) {
   const resource = `${options.publicBaseUrl}/mcp`;
   const metadataUrl = `${options.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -178,6 +212,15 @@ export function toolServerRoutes(options: ToolServerOptions) {
     app.get('/.well-known/oauth-protected-resource', protectedResource);
 
     app.all('/mcp', async (c) => {
+      if (
+        !hostAllowed(
+          options.publicBaseUrl,
+          options.appOrigins ?? [],
+          c.req.header('host') ?? new URL(c.req.url).host,
+          c.req.header('origin'),
+        )
+      )
+        return c.json({ error: 'This host or origin may not reach the tool server' }, 403);
       const header = c.req.header('authorization');
       const match = header ? /^Bearer\s+([\x21-\x7e]+)\s*$/i.exec(header) : null;
       if (!match)

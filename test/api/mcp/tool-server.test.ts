@@ -231,3 +231,25 @@ test('a revoked connection ends at once: its access token gets 401', async () =>
   await expect(assistant.client.listTools()).rejects.toThrow();
   await expect(mcpClient(service, assistant.accessToken)).rejects.toThrow();
 });
+
+test('DNS rebinding: another host or a foreign browser origin is refused (403) before anything else', async () => {
+  const { accessToken } = await connectAssistant(service, {
+    userId: ws.userIds.editor,
+    orgId: ws.orgId,
+    scopes: [],
+  });
+  const post = (headers: Record<string, string>) =>
+    service.runtime.app.request(mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+  expect((await post({ host: 'evil.example.com' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'http://evil.example.com' })).status).toBe(403);
+  expect((await post({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' })).status).toBe(200);
+});

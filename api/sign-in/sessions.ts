@@ -149,8 +149,10 @@ export class SignInSessions implements BrowserSessions {
     return typeof token === 'string' && sameToken(token, this.csrfToken(session));
   }
 
-  /** Signs this browser in: a new session (a new id, whatever cookie it had) and its cookie. */
+  /** Signs this browser in: a new session (a new id, whatever cookie it had; its old session ends) and its cookie. */
   async start(c: Context, user: { userId: string; email: string }): Promise<BrowserUser> {
+    const previous = await this.current(c);
+    if (previous) await this.revoke(previous);
     const sessionId = randomToken();
     await sql`
       insert into browser_sessions (id_hash, user_id, email, expires_at)
@@ -163,11 +165,15 @@ export class SignInSessions implements BrowserSessions {
 
   /** Signs this browser out: the session ends for every instance, and the cookie goes. */
   async end(c: Context, session: BrowserUser): Promise<void> {
+    await this.revoke(session);
+    const { options } = cookieSettings(this.deps.publicBaseUrl, 0);
+    deleteCookie(c, sessionCookieName, options);
+  }
+
+  private async revoke(session: BrowserUser): Promise<void> {
     await sql`
       update browser_sessions set revoked_at = now()
       where id_hash = ${sha256(session.sessionId)} and revoked_at is null`.execute(this.deps.db);
-    const { options } = cookieSettings(this.deps.publicBaseUrl, 0);
-    deleteCookie(c, sessionCookieName, options);
   }
 
   /**

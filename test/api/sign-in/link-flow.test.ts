@@ -297,6 +297,22 @@ describe('no account enumeration', () => {
   });
 });
 
+describe('signing in again in the same browser', () => {
+  test('a new session id; the old session ends', async () => {
+    const email = address();
+    const { cookie } = await signInBrowser(service, email);
+    await askForLink(email);
+    const opened = await openLink(await lastSignInLink(service, email), cookie);
+    const done = await continueWith(opened.html, opened.cookie);
+    expect(done.status).toBe(303);
+    const renewed = mergeCookies(opened.cookie, done);
+    expect(renewed).not.toBe(cookie);
+    const page = (c: string) => service.request('GET', '/sign-in/done', { headers: { cookie: c } });
+    expect(await (await page(cookie)).text()).toContain('You are not signed in');
+    expect(await (await page(renewed)).text()).toContain('You are signed in');
+  });
+});
+
 describe('sign-out', () => {
   test('ends the session everywhere: the cookie is cleared and the old cookie no longer counts', async () => {
     const { cookie } = await signInBrowser(service, address());

@@ -268,7 +268,14 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
     });
 
     app.get('/oauth/authorize', async (c) => {
-      const checked = await check(c.req.query());
+      // A parameter given twice counts as not given (RFC 6749 §3.1: each at most once).
+      const query: Params = Object.fromEntries(
+        Object.entries(c.req.queries()).map(([name, values]) => [
+          name,
+          values.length === 1 ? values[0] : undefined,
+        ]),
+      );
+      const checked = await check(query);
       if (checked.kind !== 'ok') return answerChecked(c, checked);
       const { request } = checked;
       const user = await sessions.current(c);
@@ -337,7 +344,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
         return back({ error: 'access_denied', error_description: 'The user denied the request' });
       if (fields.decision !== 'allow') return refusePage(400, 'Request refused', 'Choose Allow or Deny.');
       const orgId = fields.org_id;
-      if (!orgId || !/^[0-9a-f-]{36}$/i.test(orgId))
+      if (!orgId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orgId))
         return refusePage(400, 'Choose a workspace', 'Choose the workspace the application may act in.');
       const role = await findMembershipRole(ctx.readModels, user.userId, orgId.toLowerCase());
       if (role === null) return refusePage(403, 'Request refused', 'You are not a member of that workspace.');

@@ -211,6 +211,16 @@ describe('the consent form', () => {
       cookie,
     });
     expect(none.status).toBe(400);
+    const malformed = await postPairs(
+      service,
+      '/oauth/authorize',
+      await form([
+        ['org_id', '-'.repeat(36)],
+        ['decision', 'allow'],
+      ]),
+      { cookie },
+    );
+    expect(malformed.status).toBe(400);
     expect(await issuedCounts(service)).toEqual(before);
   });
 

@@ -200,6 +200,15 @@ describe('authorization requests checked before sign-in', () => {
     expect(location.searchParams.get('code')).toBeNull();
   });
 
+  test('a parameter given twice counts as missing', async () => {
+    const res = await service.request('GET', `${authorizeUrl(valid())}&code_challenge=${pkce().challenge}`);
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    const twice = await service.request('GET', `${authorizeUrl(valid())}&client_id=${clientId}`);
+    expect(twice.status).toBe(400);
+    expect(twice.headers.get('location')).toBeNull();
+  });
+
   test('a valid request from a browser without a session goes to sign-in, coming back to the same request', async () => {
     const url = authorizeUrl({ ...valid(), scope: 'mcp:read posts:write', resource: mcpResource });
     const before = await issuedCounts(service);

@@ -168,7 +168,8 @@ export function toolServerRoutes(options: ToolServerOptions) {
   const resource = `${options.publicBaseUrl}/mcp`;
   const metadataUrl = `${options.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
   const challenge = (error?: { code: string; description: string }) =>
-    `Bearer resource_metadata="${metadataUrl}", scope="mcp:read"` +
+    // The scope hint names every scope: clients ask for it, and the person narrows it on the consent page.
+    `Bearer resource_metadata="${metadataUrl}", scope="${assistantScopes.join(' ')}"` +
     (error ? `, error="${error.code}", error_description="${error.description}"` : '');
 
   /** RFC 9728: the tool server as a protected resource, naming its authorization server (this service). */

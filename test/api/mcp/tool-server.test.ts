@@ -43,7 +43,9 @@ describe('discovery', () => {
     expect(challenge).toMatch(/^Bearer /);
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
     expect(metadataUrl).toMatch(/\/\.well-known\/oauth-protected-resource\/mcp$/);
-    expect(challenge).toContain('scope="mcp:read"');
+    expect(challenge).toContain(
+      'scope="mcp:read posts:write posts:schedule posts:publish posts:delete brand:write"',
+    );
     const metadata = (await (await service.runtime.app.request(new URL(metadataUrl).pathname)).json()) as {
       resource: string;
       authorization_servers: string[];

@@ -58,7 +58,10 @@ beforeAll(async () => {
   if (!haveChromium) return;
   callback = { url: '', server: http.createServer(), last: null };
   callback.server.on('request', (req, res) => {
-    callback.last = new URL(req.url ?? '/', 'http://x').searchParams;
+    const url = new URL(req.url ?? '/', 'http://x');
+    // Only the redirect itself: Chromium also asks this origin for /favicon.ico.
+    if (url.pathname !== '/callback') return void res.writeHead(404).end();
+    callback.last = url.searchParams;
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>You can close this window.</p>');
   });
   callback.url = `${await listen(callback.server)}/callback`;

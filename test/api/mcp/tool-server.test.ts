@@ -255,3 +255,24 @@ test('DNS rebinding: another host or a foreign browser origin is refused (403) b
   expect((await post({ host: 'localhost:3000', origin: 'http://evil.example.com' })).status).toBe(403);
   expect((await post({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' })).status).toBe(200);
 });
+
+test('tokens do not cross over: an app token is refused at /mcp, an assistant token on the app API', async () => {
+  const asMcp = await service.runtime.app.request(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ws.tokens.owner}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+  expect(asMcp.status).toBe(401);
+  expect(asMcp.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  const { accessToken } = await connectAssistant(service, {
+    userId: ws.userIds.owner,
+    orgId: ws.orgId,
+    scopes: ['posts:write'],
+  });
+  const asApp = await service.request('GET', `${ws.base}/posts`, { token: accessToken });
+  expect(asApp.status).toBe(401);
+});

@@ -33,6 +33,8 @@ function systemWrite(
 
 export interface AttemptClaim {
   group: ActivePostGroup;
+  /** The stream revision the claim left the group at (for recording the outcome without reading again). */
+  revision: number;
   attempt: number;
   idempotencyKey: string;
 }
@@ -64,9 +66,18 @@ export async function startPublishAttempt(
     loaded ? { state: loaded.group, revision: loaded.revision } : undefined,
   );
   const event = outcome.events[0];
-  if (outcome.state.kind !== 'active' || event?.type !== 'PostPublishAttemptStarted')
+  if (
+    outcome.state.kind !== 'active' ||
+    event?.type !== 'PostPublishAttemptStarted' ||
+    outcome.revision === null
+  )
     throw new Error('StartPublishAttempt appended no attempt');
-  return { group: outcome.state, attempt: event.data.attempt, idempotencyKey: event.data.idempotencyKey };
+  return {
+    group: outcome.state,
+    revision: outcome.revision,
+    attempt: event.data.attempt,
+    idempotencyKey: event.data.idempotencyKey,
+  };
 }
 
 export async function recordPublishOutcome(
@@ -75,6 +86,8 @@ export async function recordPublishOutcome(
   outcome: PublishOutcomeRecord,
   now: Date,
   correlationId: string = randomUUID(),
+  /** The group as the worker last knew it (after its claim); a stale one is refused by the store and decided again. */
+  loaded?: { group: ActivePostGroup; revision: number },
 ): Promise<void> {
   await systemWrite(
     deps,
@@ -90,6 +103,7 @@ export async function recordPublishOutcome(
       now: now.toISOString(),
     },
     correlationId,
+    loaded ? { state: loaded.group, revision: loaded.revision } : undefined,
   );
 }
 

@@ -146,7 +146,8 @@ export class Publisher {
       throw error;
     }
     const attempt = claim.attempt;
-    const ref = { ...job, attempt };
+    // The outcome is appended on the state the claim left, without reading the stream again.
+    const ref = { ...job, attempt, loaded: { group: claim.group, revision: claim.revision } };
     if (!resolved.ok) {
       // Nothing was sent: a post without a usable account fails at once, keeping its approval for later.
       return this.record(ref, failedForGood('account', resolved.message));
@@ -386,11 +387,11 @@ export class Publisher {
   }
 
   private async record(
-    ref: PublishJob & { attempt: number },
+    ref: PublishJob & { attempt: number; loaded?: { group: ActivePostGroup; revision: number } },
     outcome: PublishOutcomeRecord,
   ): Promise<JobResult> {
     try {
-      await recordPublishOutcome(this.options.commands, ref, outcome, this.now(), randomUUID());
+      await recordPublishOutcome(this.options.commands, ref, outcome, this.now(), randomUUID(), ref.loaded);
     } catch (error) {
       // Another worker settled this attempt first (a reconcile racing a slow worker): its record stands.
       if (error instanceof Conflict) return 'claimed_elsewhere';

@@ -6,6 +6,7 @@
 // BENCH_PUBLISH_BURST (posts due at once, default 2000), BENCH_PUBLISH_CONCURRENCY (PUBLISH_CONCURRENCY, 16).
 import { connectSandboxAccount } from '../support/social-accounts.js';
 import {
+  countQueries,
   createWorkspaces,
   envInt,
   fmt,
@@ -129,7 +130,9 @@ export async function publishingBench(ctx: BenchContext): Promise<void> {
     );
     const waitUntil = Date.parse(at) - Date.now();
     if (waitUntil > 0) await new Promise((r) => setTimeout(r, waitUntil));
+    const stopCounting = countQueries();
     const burstLags = (await published(service, burst, at)).sort((a, b) => a - b);
+    stopCounting(burst);
     const seconds = burstLags.at(-1)! / 1000;
     record(
       `publish rate, ${fmt(burst)} posts due at once (concurrency ${concurrency})`,

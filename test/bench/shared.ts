@@ -188,7 +188,7 @@ async function startProfile(): Promise<(label: string) => Promise<void>> {
  * With BENCH_QUERY_COUNTS=1, counts the statements this process sends to PostgreSQL during a load (the request
  * path and the background work alike) and prints them per request, most frequent first.
  */
-function countQueries(): (requests: number) => void {
+export function countQueries(): (requests: number) => void {
   if (process.env.BENCH_QUERY_COUNTS !== '1') return () => undefined;
   const counts = new Map<string, number>();
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };

@@ -150,9 +150,11 @@ async function foundationBench(ctx: BenchContext): Promise<void> {
 
     console.error('projection rebuild (workspaces) over the log…');
     const logger = createLogger({ level: 'silent' });
+    const rebuildBatch = process.env.BENCH_REBUILD_BATCH;
     const rebuilt = await rebuildProjection(
       { db: database.db, eventStore: store, projections, logger },
       'workspaces',
+      rebuildBatch ? { batchSize: Number(rebuildBatch) } : {},
     );
     record(
       'projection rebuild: workspaces',

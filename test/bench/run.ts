@@ -21,12 +21,14 @@ import { approveCommandBench } from './approve-command.js';
 import { listPostsBench } from './list-posts.js';
 import { publishingBench } from './publishing.js';
 import { postGroupsRebuildBench } from './post-groups-rebuild.js';
+import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
   freshDatabase,
   percentile,
   printTable,
   record,
+  rows,
   runLoad,
   describeLatency,
   startService,
@@ -244,6 +246,7 @@ async function main() {
   printTable(
     `Benchmarks: ${selected.join(', ')} (${os.cpus().length} cores, Node ${process.version}, PostgreSQL ${server.stop ? 'embedded' : 'from DATABASE_URL'})`,
   );
+  printBeforeAfter(rows);
 }
 
 main().then(

@@ -44,5 +44,5 @@ export type AnyTool = Tool<z.ZodType, unknown>;
 
 /** Declares a tool, keeping its input and output types checked against each other. */
 export function defineTool<Input extends z.ZodType, Output>(tool: Tool<Input, Output>): AnyTool {
-  return tool as unknown as AnyTool;
+  return tool;
 }

@@ -70,7 +70,7 @@ test('a batch fold leaves the rows folding event by event leaves', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(anEvent, { maxLength: 25 }), async (generated) => {
       run += 1;
-      const events = recorded(generated as Generated[]);
+      const events = recorded(generated);
       const one = `wsb_one_${run}`;
       const batch = `wsb_batch_${run}`;
       await db.transaction().execute(async (trx) => {

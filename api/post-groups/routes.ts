@@ -168,13 +168,9 @@ const actorSchema = z
     type: z.enum(['user', 'assistant', 'system']),
     userId: z.uuid().nullable(),
     clientId: z.string().optional(),
-    clientName: z
-      .string()
-      .nullable()
-      .optional()
-      .openapi({
-        description: 'For an assistant: the client name its user approved (null for older events)',
-      }),
+    clientName: z.string().nullable().optional().openapi({
+      description: 'For an assistant: the client name its user approved (null for older events)',
+    }),
   })
   .openapi('AuditActor');
 

@@ -1,10 +1,7 @@
 // The authorization server's pages: the consent page (server-rendered, no script, one form) and the error page
 // shown when a request cannot be sent back to the client (unknown client, unregistered redirect URI, a bad form).
 import type { AssistantScope } from '../../domain/shared/caller.js';
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml, hiddenInput, renderPage } from '../shared/html-page.js';
 
 /** What each scope lets an assistant do (the spec's scope table). */
 export const scopeDescriptions: Record<AssistantScope, string> = {
@@ -16,28 +13,8 @@ export const scopeDescriptions: Record<AssistantScope, string> = {
   'brand:write': 'Update the brand kit',
 };
 
-const style = `
-body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
-fieldset{border:1px solid #bbb;border-radius:.4rem;margin:1rem 0;padding:.5rem 1rem}
-legend{font-weight:600}label{display:block;margin:.4rem 0}.hint{color:#555;font-size:.9rem}
-button{font-size:1rem;padding:.5rem 1.2rem;margin-right:.8rem}code{word-break:break-all}`;
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
+  return renderPage({ title, body });
 }
 
 export function errorPage(title: string, message: string): string {
@@ -66,7 +43,7 @@ export interface ConsentPageInput {
 
 export function consentPage(input: ConsentPageInput): string {
   const hidden = Object.entries(input.request)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .map(([name, value]) => hiddenInput(name, value))
     .join('\n');
   const source =
     input.kind === 'metadata_document'
@@ -107,7 +84,7 @@ ${workspaces}
 ${scopes}
 </fieldset>
 <p class="hint">Its actions follow your role and the workspace's approval rules. You can disconnect it at any time under Connected apps.</p>
-${input.workspaces.length > 0 ? '<button type="submit" name="decision" value="allow">Allow</button>\n' : ''}<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+${input.workspaces.length > 0 ? '<button type="submit" name="decision" value="allow">Allow</button>\n' : ''}<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
 </form>`,
   );
 }

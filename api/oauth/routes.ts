@@ -2,6 +2,7 @@
 // (RFC 8414), client registration (RFC 7591), the authorization endpoint with its consent page, the token
 // endpoint (authorization code with PKCE S256, rotating refresh tokens) and revocation (RFC 7009). Not under /v1
 // and not in the OpenAPI document: clients speak OAuth to it, so it answers in OAuth's own shapes.
+import { pageContentSecurityPolicy } from '../shared/html-page.js';
 import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -90,10 +91,7 @@ function oauthError(c: Context, error: OAuthError): Response {
 
 /** Security headers of the pages: no framing (clickjacking the Allow button), no scripts, forms post here or to the client. */
 function pageHeaders(c: Context, formTarget?: string): void {
-  c.header(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
-  );
+  c.header('Content-Security-Policy', pageContentSecurityPolicy(formTarget));
   c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');

@@ -1,6 +1,7 @@
 // The API reference at /docs: Swagger UI (the maintained `swagger-ui-dist` package) served from this process,
 // no CDN, reading /v1/openapi.json, with "Try it out" against this server. The page, its start script and its
 // assets are all same-origin files, so the Content-Security-Policy allows scripts from 'self' only.
+import { escapeHtml } from '../shared/html-page.js';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -25,10 +26,6 @@ export async function docsAsset(name: string): Promise<Buffer | undefined> {
     cache.set(name, bytes);
   }
   return bytes;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 export function renderDocsPage(title: string): string {

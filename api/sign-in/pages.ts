@@ -1,59 +1,8 @@
-// The sign-in pages' HTML: one small layout (lang, headings, labels, visible focus, inline CSS allowed by its
-// hash in the Content-Security-Policy), no script; every value goes through `escapeHtml`.
-import { createHash } from 'node:crypto';
-import { escapeHtml } from '../platform/docs-page.js';
+// The sign-in pages' HTML, in the service's page layout (api/shared/html-page.ts: lang, headings, labels,
+// visible focus, no script); every value goes through `escapeHtml`.
+import { escapeHtml, hiddenInput as hidden, renderPage, type Page } from '../shared/html-page.js';
 
-const css = `
-body{font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#f6f6f4;margin:0}
-main{max-width:28rem;margin:4rem auto;padding:2rem;background:#fff;border:1px solid #d4d4d0;border-radius:8px}
-h1{font-size:1.5rem;margin-top:0}
-label{display:block;font-weight:600;margin-bottom:.25rem}
-input[type=email]{width:100%;box-sizing:border-box;font:inherit;padding:.5rem;border:1px solid #767676;border-radius:4px}
-button,.button{display:inline-block;margin-top:1rem;font:inherit;padding:.5rem 1rem;border:0;border-radius:4px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
-button.secondary{background:#4b5563}
-:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-.error{color:#b91c1c}
-.or{margin:1.5rem 0 0;color:#4b5563}
-`.trim();
-
-const cssHash = `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
-
-/** Nothing but this page's own style; forms post to this service only; never framed. */
-export const pageContentSecurityPolicy = [
-  "default-src 'none'",
-  `style-src ${cssHash}`,
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-export interface Page {
-  title: string;
-  /** Inner HTML of <main>, already escaped. */
-  body: string;
-}
-
-export function renderPage(page: Page): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(page.title)}</title>
-<style>${css}</style>
-</head>
-<body>
-<main>
-${page.body}
-</main>
-</body>
-</html>
-`;
-}
-
-const hidden = (name: string, value: string) =>
-  `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+export { renderPage, type Page };
 
 export function signInFormPage(o: {
   csrf: string;

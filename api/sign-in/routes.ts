@@ -2,6 +2,7 @@
 // open it (a Continue button: a POST, so mail scanners opening links do not use them up), get a browser
 // session; sign out. Forms carry CSRF tokens: a signed double-submit cookie before signing in, the session's
 // token after. Answers never tell whether an address has an account.
+import { pageContentSecurityPolicy } from '../shared/html-page.js';
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -18,7 +19,6 @@ import {
   continuePage,
   donePage,
   errorPage,
-  pageContentSecurityPolicy,
   renderPage,
   signInFormPage,
   signedOutPage,
@@ -40,7 +40,7 @@ export interface SignInRoutesDeps {
 }
 
 export function htmlPage(c: Context, status: 200 | 400 | 403 | 429 | 503, page: Page): Response {
-  c.header('Content-Security-Policy', pageContentSecurityPolicy);
+  c.header('Content-Security-Policy', pageContentSecurityPolicy());
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');

@@ -146,7 +146,12 @@ export function createOidcRoutes(deps: {
           `${providerName(settings)} did not confirm an e-mail address of yours; sign in with an e-mail link instead.`,
           403,
         );
-      const user = await userForVerifiedEmail(deps.commands, email.data, c.get('requestId'));
+      const user = await userForVerifiedEmail(
+        deps.commands,
+        email.data,
+        c.get('requestId'),
+        'identity_provider',
+      );
       await deps.sessions.start(c, user);
       return c.redirect(flow.returnTo, 303);
     });

@@ -8,7 +8,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ensureUser } from '../../commands/users/user-commands.js';
+import { ensureUser, verifyEmail } from '../../commands/users/user-commands.js';
+import type { EmailVerification } from '../../domain/users/user.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
@@ -69,17 +70,17 @@ export async function userForVerifiedEmail(
   commands: CommandDeps,
   email: string,
   correlationId: string | undefined,
+  method: EmailVerification,
 ): Promise<{ userId: string; email: string }> {
-  const { user } = await ensureUser(
-    commands,
-    { email },
-    {
-      orgId: null,
-      actor: 'system',
-      correlationId: correlationId ?? randomUUID(),
-      now: new Date().toISOString(),
-    },
-  );
+  const metadata = {
+    orgId: null,
+    actor: 'system',
+    correlationId: correlationId ?? randomUUID(),
+    now: new Date().toISOString(),
+  };
+  const { user } = await ensureUser(commands, { email }, metadata);
+  // The person just proved the address: the user's record says so (GET /v1/users/me emailVerified).
+  await verifyEmail(commands, { userId: user.userId, email: user.email, method }, metadata);
   return { userId: user.userId, email: user.email };
 }
 
@@ -174,7 +175,7 @@ export function createSignInRoutes(deps: SignInRoutesDeps) {
       if (!sessions.verifyPreSession(c, form.csrf)) return htmlPage(c, 403, forbidden());
       const link = form.token ? await links.consume(form.token) : null;
       if (!link) return htmlPage(c, 400, invalidLink());
-      const user = await userForVerifiedEmail(deps.commands, link.email, c.get('requestId'));
+      const user = await userForVerifiedEmail(deps.commands, link.email, c.get('requestId'), 'email_link');
       await sessions.start(c, user);
       return c.redirect(link.returnTo, 303);
     });

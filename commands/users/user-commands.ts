@@ -6,6 +6,7 @@ import {
   userDecider,
   userEmailCategory,
   userEmailDecider,
+  type EmailVerification,
   type ProfileChanges,
   type UserState,
 } from '../../domain/users/user.js';
@@ -58,6 +59,20 @@ export async function ensureUser(
     metadata,
   });
   return { user: outcome.state as RegisteredUser, created: outcome.events.length > 0 };
+}
+
+/** Records that the person proved they receive mail at the user's address (a no-op once recorded). */
+export async function verifyEmail(
+  deps: CommandDeps,
+  input: { userId: string; email: string; method: EmailVerification },
+  metadata: CommandMetadata,
+): Promise<void> {
+  await handleCommand(deps, {
+    stream: userStream(input.userId),
+    decider: userDecider,
+    command: { type: 'VerifyEmail', email: input.email, method: input.method, now: metadata.now },
+    metadata,
+  });
 }
 
 /** Registers a user under a given id (a user of an external identity provider, on their first request). */

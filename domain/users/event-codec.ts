@@ -24,6 +24,12 @@ const userSchemas = {
     }),
     updatedAt: z.string(),
   }),
+  UserEmailVerified: z.object({
+    userId: z.string(),
+    email: z.string(),
+    method: z.enum(['email_link', 'identity_provider']),
+    verifiedAt: z.string(),
+  }),
 };
 const userExact: SchemasMatch<UserEvent, typeof userSchemas> = true;
 

@@ -20,11 +20,19 @@ export type UserEvent =
       type: 'UserRegistered';
       data: { userId: string; email: string; name: string | null; registeredAt: string };
     }
-  | { type: 'UserProfileUpdated'; data: { userId: string; changes: ProfileChanges; updatedAt: string } };
+  | { type: 'UserProfileUpdated'; data: { userId: string; changes: ProfileChanges; updatedAt: string } }
+  | {
+      type: 'UserEmailVerified';
+      data: { userId: string; email: string; method: EmailVerification; verifiedAt: string };
+    };
+
+/** How a person proved the address: by opening a sign-in link mailed to it, or through an identity provider. */
+export type EmailVerification = 'email_link' | 'identity_provider';
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; name: string | null; now: string }
-  | { type: 'UpdateProfile'; changes: ProfileChanges; now: string };
+  | { type: 'UpdateProfile'; changes: ProfileChanges; now: string }
+  | { type: 'VerifyEmail'; email: string; method: EmailVerification; now: string };
 
 export type UserState =
   | { status: 'absent' }
@@ -37,6 +45,8 @@ export type UserState =
       activeOrgId: string | null;
       locale: string | null;
       timezone: string | null;
+      /** Whether the person has proved they receive mail at `email` (set once; the address does not change). */
+      emailVerified: boolean;
       createdAt: string;
       updatedAt: string;
     };
@@ -81,6 +91,21 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           { type: 'UserProfileUpdated', data: { userId: state.userId, changes, updatedAt: command.now } },
         ];
       }
+      case 'VerifyEmail':
+        if (state.status === 'absent') throw new ValidationError('Unknown user');
+        // Proof for another address says nothing about this one; a second proof adds nothing.
+        if (normaliseEmail(command.email) !== state.email || state.emailVerified) return [];
+        return [
+          {
+            type: 'UserEmailVerified',
+            data: {
+              userId: state.userId,
+              email: state.email,
+              method: command.method,
+              verifiedAt: command.now,
+            },
+          },
+        ];
       default:
         return assertNever(command);
     }
@@ -97,12 +122,16 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           activeOrgId: null,
           locale: null,
           timezone: null,
+          emailVerified: false,
           createdAt: event.data.registeredAt,
           updatedAt: event.data.registeredAt,
         };
       case 'UserProfileUpdated':
         if (state.status === 'absent') return state;
         return { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
+      case 'UserEmailVerified':
+        if (state.status === 'absent') return state;
+        return { ...state, emailVerified: true };
       default:
         return assertNever(event);
     }

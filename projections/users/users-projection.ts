@@ -17,7 +17,7 @@ export const usersProjection: Projection = {
   name: 'users',
   version: 1,
   tables: ['users'],
-  eventTypes: ['UserRegistered', 'UserProfileUpdated'],
+  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserEmailVerified'],
 
   async createTables(trx: Transaction<ReadModels>, schema: string) {
     await sql`
@@ -70,6 +70,13 @@ export const usersProjection: Projection = {
         await db.updateTable('users').set(set).where('id', '=', event.data.userId).execute();
         return;
       }
+      case 'UserEmailVerified':
+        await db
+          .updateTable('users')
+          .set({ email_verified: true })
+          .where('id', '=', event.data.userId)
+          .execute();
+        return;
       default:
         return;
     }

@@ -42,6 +42,31 @@ describe('user decider', () => {
   });
 });
 
+describe('e-mail verification', () => {
+  const verified: UserEvent = {
+    type: 'UserEmailVerified',
+    data: { userId, email: 'ada@example.org', method: 'email_link', verifiedAt: now },
+  };
+  test("proof for the user's address is recorded once; proof for another address, or a second one, adds nothing", () => {
+    spec
+      .given(registered)
+      .when({ type: 'VerifyEmail', email: 'ADA@example.org', method: 'email_link', now })
+      .then([verified]);
+    spec
+      .given([...registered, verified])
+      .when({ type: 'VerifyEmail', email: 'ada@example.org', method: 'identity_provider', now })
+      .then([]);
+    spec
+      .given(registered)
+      .when({ type: 'VerifyEmail', email: 'eve@example.org', method: 'email_link', now })
+      .then([]);
+    spec
+      .given([])
+      .when({ type: 'VerifyEmail', email: 'ada@example.org', method: 'email_link', now })
+      .thenThrows(ValidationError);
+  });
+});
+
 describe('e-mail claim decider', () => {
   const claimSpec = deciderSpec(userEmailDecider);
   test('one address, one user', () => {

@@ -124,6 +124,11 @@ describe('the link flow', () => {
     const signedIn = mergeCookies(opened.cookie, done);
     const page = await service.request('GET', '/sign-in/done', { headers: { cookie: signedIn } });
     expect(await page.text()).toContain(`Signed in as <strong>${email}</strong>`);
+
+    // Opening the link proved the address: the user's record says so.
+    const { token } = await service.userToken(email);
+    const me = await service.request('GET', '/v1/users/me', { token });
+    expect(((await me.json()) as { data: { emailVerified: boolean | null } }).data.emailVerified).toBe(true);
   });
 
   test('a link works once: the second Continue answers 400 and makes no session', async () => {

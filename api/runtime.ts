@@ -141,6 +141,8 @@ async function dataDirSecret(dataDir: string, name: string): Promise<string> {
   const dir = path.resolve(dataDir, 'keys');
   const file = path.join(dir, name);
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  // Only keys/ is private: DATA_DIR itself must stay traversable for the embedded PostgreSQL's own user.
+  await mkdir(path.resolve(dataDir), { recursive: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(async () => undefined);

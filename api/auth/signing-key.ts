@@ -71,6 +71,9 @@ async function fromKeyFile(path: string): Promise<SigningKey> {
 
   const { privateKey } = await generateKeyPair(signingAlgorithm, { extractable: true });
   const jwk = await exportJWK(privateKey);
+  // Only the key's folder is private (a recursive mkdir would make DATA_DIR private too, and the embedded
+  // PostgreSQL, run as its own user when started as root, could not reach its data below it).
+  await mkdir(join(path, '..', '..'), { recursive: true });
   await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
   // Write aside, then link into place: link fails if another process won the race, and nobody ever
   // reads a half-written key. The loser uses the winner's key, so every process signs with one key.

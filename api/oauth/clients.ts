@@ -41,6 +41,30 @@ export const tokenEndpointAuthMethods: readonly TokenEndpointAuthMethod[] = [
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/**
+ * Whether a redirect URI of a request is one the client registered. Exact, except that for a loopback http URI the
+ * port may differ (RFC 8252 §7.3: native apps listen on whatever port is free when they ask).
+ */
+export function registeredRedirect(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  if (!URL.canParse(requested)) return false;
+  const asked = new URL(requested);
+  if (asked.protocol !== 'http:' || !loopbackHosts.has(asked.hostname)) return false;
+  return registered.some((uri) => {
+    if (!URL.canParse(uri)) return false;
+    const known = new URL(uri);
+    return (
+      known.protocol === 'http:' &&
+      known.hostname === asked.hostname &&
+      known.pathname === asked.pathname &&
+      known.search === asked.search &&
+      asked.username === '' &&
+      asked.password === '' &&
+      asked.hash === ''
+    );
+  });
+}
+
 /** Why a redirect URI is refused, or null: https, or http on a loopback host only; no fragment, no credentials. */
 export function redirectUriProblem(raw: string): string | null {
   if (raw.length > 2000) return 'is longer than 2000 characters';

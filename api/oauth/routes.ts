@@ -21,6 +21,7 @@ import {
   findClient,
   OAuthError,
   registerClient,
+  registeredRedirect,
   tokenEndpointAuthMethods,
   type ClientMetadataPolicy,
   type ClientRow,
@@ -173,7 +174,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
         message: 'The application that sent you here is not registered with this service.',
       };
     const redirectUri = params.redirect_uri;
-    if (!redirectUri || !client.redirect_uris.includes(redirectUri))
+    if (!redirectUri || !registeredRedirect(client.redirect_uris, redirectUri))
       return {
         kind: 'page',
         status: 400,

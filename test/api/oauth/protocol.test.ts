@@ -172,6 +172,11 @@ describe('authorization requests checked before sign-in', () => {
       { ...valid(), redirect_uri: 'https://attacker.example.net/steal' },
       { ...valid(), redirect_uri: `${redirectUri}/more` },
       { ...valid(), redirect_uri: undefined },
+      // A loopback URI may change its port (RFC 8252), nothing else: not the host, path, query or scheme.
+      { ...valid(), redirect_uri: 'http://localhost:33418/callback' },
+      { ...valid(), redirect_uri: 'http://127.0.0.1:40000/other' },
+      { ...valid(), redirect_uri: 'http://127.0.0.1:40000/callback?x=1' },
+      { ...valid(), redirect_uri: 'https://127.0.0.1:40000/callback' },
     ]) {
       const res = await service.request('GET', authorizeUrl(params));
       expect(res.status, JSON.stringify(params)).toBe(400);
@@ -180,6 +185,15 @@ describe('authorization requests checked before sign-in', () => {
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(await res.text()).not.toContain('attacker.example.net/steal"');
     }
+  });
+
+  test('a loopback redirect URI on another port is the registered one (RFC 8252 §7.3): the request goes on', async () => {
+    const res = await service.request(
+      'GET',
+      authorizeUrl({ ...valid(), redirect_uri: 'http://127.0.0.1:40123/callback' }),
+    );
+    expect(res.status).toBe(303);
+    expect(new URL(res.headers.get('location')!, base).pathname).toBe('/sign-in');
   });
 
   test.each([

@@ -1,10 +1,11 @@
 // The tool server's bearer check (AssistantTokens, api/shared/assistant-auth.ts): an access token's hash looked up
 // with its live connection. Built once per runtime; the MCP slice reaches it through `assistantTokensOf(ctx)`.
+import { secretDigest } from '../../infra/crypto/digests.js';
 import { sql } from 'kysely';
 import { assistantScopes, type AssistantScope } from '../../domain/shared/caller.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
 import type { SliceContext } from '../shared/slice.js';
-import { hashOf, type OAuthDb, type OAuthTables } from './store.js';
+import { type OAuthDb, type OAuthTables } from './store.js';
 
 /** lastUsedAt is written at most this often per connection (it is shown to a minute's precision at best). */
 const touchIntervalMs = 60_000;
@@ -35,7 +36,7 @@ export class DatabaseAssistantTokens implements AssistantTokens {
         'c.scopes',
         't.scopes as token_scopes',
       ])
-      .where('t.hash', '=', hashOf(token))
+      .where('t.hash', '=', secretDigest(token))
       .where('t.kind', '=', 'access')
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', sql<string>`now()`)

@@ -1,6 +1,7 @@
 // OAuth clients: registration (RFC 7591), client ID metadata documents (a client_id that is an https URL naming a
 // JSON document the client publishes, fetched through the SSRF-safe fetcher and cached) and client authentication
 // at the token and revocation endpoints.
+import { secretDigest } from '../../infra/crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import {
@@ -10,7 +11,6 @@ import {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { safeFetch, type OutboundPolicy } from '../../infra/http/safe-fetch.js';
 import {
-  hashOf,
   matchesHash,
   newSecret,
   type ClientKind,
@@ -180,7 +180,7 @@ export async function registerClient(db: OAuthDb, body: unknown): Promise<OAuthC
       client_name: metadata.client_name ?? new URL(metadata.redirect_uris[0]!).host,
       redirect_uris: metadata.redirect_uris,
       token_endpoint_auth_method: method,
-      secret_hash: secret === undefined ? null : hashOf(secret),
+      secret_hash: secret === undefined ? null : secretDigest(secret),
       kind: 'registered',
       metadata: JSON.stringify(stored),
     })

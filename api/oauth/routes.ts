@@ -2,8 +2,8 @@
 // (RFC 8414), client registration (RFC 7591), the authorization endpoint with its consent page, the token
 // endpoint (authorization code with PKCE S256, rotating refresh tokens) and revocation (RFC 7009). Not under /v1
 // and not in the OpenAPI document: clients speak OAuth to it, so it answers in OAuth's own shapes.
+import { pkceChallenge, secretDigest } from '../../infra/crypto/digests.js';
 import { pageContentSecurityPolicy } from '../shared/html-page.js';
-import { createHash } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
@@ -31,7 +31,6 @@ import { rateLimited, TokenBuckets, type BucketOptions } from './rate-limit.js';
 import {
   accessTokenLifetimeSeconds,
   codeLifetimeSeconds,
-  hashOf,
   issueTokens,
   newSecret,
   revokeConnection,
@@ -77,10 +76,6 @@ export function parseScopes(raw: string | undefined): AssistantScope[] | { unkno
   const unknown = names.filter((s) => !isAssistantScope(s));
   if (unknown.length > 0) return { unknown };
   return assistantScopes.filter((s) => s === 'mcp:read' || names.includes(s));
-}
-
-function s256(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
 }
 
 function oauthError(c: Context, error: OAuthError): Response {
@@ -353,7 +348,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       await db
         .insertInto('oauth_codes')
         .values({
-          code_hash: hashOf(code),
+          code_hash: secretDigest(code),
           client_id: request.client.client_id,
           user_id: user.userId,
           org_id: orgId.toLowerCase(),
@@ -409,7 +404,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
           .selectFrom('oauth_tokens as t')
           .innerJoin('assistant_connections as c', 'c.id', 't.connection_id')
           .select(['t.kind', 't.connection_id', 'c.client_id'])
-          .where('t.hash', '=', hashOf(token))
+          .where('t.hash', '=', secretDigest(token))
           .executeTakeFirst();
         // RFC 7009 §2.2: an unknown token (or another client's) is answered 200 all the same.
         if (row && row.client_id === client.client_id) {
@@ -418,7 +413,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
             await db
               .updateTable('oauth_tokens')
               .set({ revoked_at: sql<string>`now()` })
-              .where('hash', '=', hashOf(token))
+              .where('hash', '=', secretDigest(token))
               .where('revoked_at', 'is', null)
               .execute();
         }
@@ -447,7 +442,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = fields;
     if (!code || !redirectUri || !verifier)
       throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
-    const hash = hashOf(code);
+    const hash = secretDigest(code);
     const row = await db
       .selectFrom('oauth_codes')
       .selectAll()
@@ -466,7 +461,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
     if (!row.live) throw invalid('The authorization code has expired');
     if (row.redirect_uri !== redirectUri)
       throw invalid('redirect_uri does not match the authorization request');
-    if (!pkceValue.test(verifier) || s256(verifier) !== row.code_challenge)
+    if (!pkceValue.test(verifier) || pkceChallenge(verifier) !== row.code_challenge)
       throw invalid('code_verifier does not match the code challenge');
     if (fields.resource !== undefined && fields.resource !== (row.resource ?? mcpResource))
       throw new OAuthError('invalid_target', `resource must be ${mcpResource}`);
@@ -514,7 +509,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
   async function refresh(client: ClientRow, fields: Params): Promise<OAuthTokens> {
     const token = fields.refresh_token;
     if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
-    const hash = hashOf(token);
+    const hash = secretDigest(token);
     const invalid = (why: string) => new OAuthError('invalid_grant', why);
     const row = await db
       .selectFrom('oauth_tokens as t')

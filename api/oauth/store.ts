@@ -1,7 +1,8 @@
 // The authorization server's tables: clients (registered, or fetched from a client ID metadata document),
 // pending authorization codes, assistant connections and their tokens. Codes, tokens and client secrets are
 // stored only as SHA-256 hashes of random values; nobody can read one back.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretDigest } from '../../infra/crypto/digests.js';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql, type Generated, type Kysely, type Migration } from 'kysely';
 import type { AssistantScope } from '../../domain/shared/caller.js';
 
@@ -158,13 +159,10 @@ export function newSecret(prefix: string): string {
 }
 
 /** What is stored of a secret: its SHA-256, hex. */
-export function hashOf(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 /** Compares a presented secret with a stored hash in constant time. */
 export function matchesHash(secret: string, hash: string): boolean {
-  const a = Buffer.from(hashOf(secret), 'hex');
+  const a = Buffer.from(secretDigest(secret), 'hex');
   const b = Buffer.from(hash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }
@@ -204,14 +202,14 @@ export async function issueTokens(
     .insertInto('oauth_tokens')
     .values([
       {
-        hash: hashOf(accessToken),
+        hash: secretDigest(accessToken),
         kind: 'access',
         connection_id: connectionId,
         scopes: [...scopes.access],
         expires_at: sql<string>`now() + make_interval(secs => ${accessTokenLifetimeSeconds})`,
       },
       {
-        hash: hashOf(refreshToken),
+        hash: secretDigest(refreshToken),
         kind: 'refresh',
         connection_id: connectionId,
         scopes: [...scopes.refresh],

@@ -1,7 +1,8 @@
 // One-time sign-in links: a random 32-byte token mailed (or printed by the CLI), only its SHA-256 kept in
 // `sign_in_links`, valid 15 minutes and consumed once (an atomic update, so two clicks sign in once).
 import { sql, type Kysely, type Migration } from 'kysely';
-import { randomToken, safeReturnTo, sha256 } from './sessions.js';
+import { secretDigest } from '../../infra/crypto/digests.js';
+import { randomToken, safeReturnTo } from './sessions.js';
 
 export const signInLinkMigrations: Record<string, Migration> = {
   '0022_sign_in_links': {
@@ -52,7 +53,7 @@ export class SignInLinks {
     const token = randomToken();
     const { rows } = await sql<{ expires_at: Date | string }>`
       insert into sign_in_links (token_hash, email, return_to, requested_for, requested_from, expires_at)
-      values (${sha256(token)}, ${email}, ${safeReturnTo(returnTo)},
+      values (${secretDigest(token)}, ${email}, ${safeReturnTo(returnTo)},
               ${requester ? email.toLowerCase() : null}, ${requester?.from ?? null},
               now() + make_interval(mins => ${signInLinkMinutes}))
       returning expires_at`.execute(this.db);
@@ -77,7 +78,7 @@ export class SignInLinks {
   async peek(token: string): Promise<{ email: string; returnTo: string } | null> {
     const { rows } = await sql<{ email: string; return_to: string }>`
       select email, return_to from sign_in_links
-      where token_hash = ${sha256(token)} and used_at is null and expires_at > now()`.execute(this.db);
+      where token_hash = ${secretDigest(token)} and used_at is null and expires_at > now()`.execute(this.db);
     const row = rows[0];
     return row ? { email: row.email, returnTo: row.return_to } : null;
   }
@@ -86,7 +87,7 @@ export class SignInLinks {
   async consume(token: string): Promise<{ email: string; returnTo: string } | null> {
     const { rows } = await sql<{ email: string; return_to: string }>`
       update sign_in_links set used_at = now()
-      where token_hash = ${sha256(token)} and used_at is null and expires_at > now()
+      where token_hash = ${secretDigest(token)} and used_at is null and expires_at > now()
       returning email, return_to`.execute(this.db);
     const row = rows[0];
     return row ? { email: row.email, returnTo: row.return_to } : null;

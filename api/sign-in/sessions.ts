@@ -2,7 +2,8 @@
 // `browser_sessions` (so a read of the table signs nobody in), 12 hours long, ended by signing out. CSRF tokens
 // are an HMAC of the session id under a key derived from the service's token encryption key, so every instance
 // sharing that key accepts the forms of the others. Other slices (the consent page) use `browserSessionsOf(ctx)`.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretDigest } from '../../infra/crypto/digests.js';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'hono';
@@ -38,10 +39,6 @@ export const browserSessionMigrations: Record<string, Migration> = {
 export const browserSessionHours = 12;
 /** Where a browser goes after signing in when it asked for nowhere (or for somewhere not on this service). */
 export const defaultReturnTo = '/sign-in/done';
-
-export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
 
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
@@ -130,7 +127,7 @@ export class SignInSessions implements BrowserSessions {
     if (!sessionId || sessionId.length > 100) return null;
     const { rows } = await sql<{ user_id: string; email: string }>`
       select user_id, email from browser_sessions
-      where id_hash = ${sha256(sessionId)} and revoked_at is null and expires_at > now()`.execute(
+      where id_hash = ${secretDigest(sessionId)} and revoked_at is null and expires_at > now()`.execute(
       this.deps.db,
     );
     const row = rows[0];
@@ -156,7 +153,7 @@ export class SignInSessions implements BrowserSessions {
     const sessionId = randomToken();
     await sql`
       insert into browser_sessions (id_hash, user_id, email, expires_at)
-      values (${sha256(sessionId)}, ${user.userId}, ${user.email},
+      values (${secretDigest(sessionId)}, ${user.userId}, ${user.email},
               now() + make_interval(hours => ${browserSessionHours}))`.execute(this.deps.db);
     const { options } = cookieSettings(this.deps.publicBaseUrl, browserSessionHours * 3600);
     setCookie(c, sessionCookieName, sessionId, options);
@@ -173,7 +170,7 @@ export class SignInSessions implements BrowserSessions {
   private async revoke(session: BrowserUser): Promise<void> {
     await sql`
       update browser_sessions set revoked_at = now()
-      where id_hash = ${sha256(session.sessionId)} and revoked_at is null`.execute(this.deps.db);
+      where id_hash = ${secretDigest(session.sessionId)} and revoked_at is null`.execute(this.deps.db);
   }
 
   /**

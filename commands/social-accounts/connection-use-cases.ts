@@ -2,7 +2,8 @@
 // start an OAuth authorization, connect a Bluesky account with an app password, and list and connect the
 // LinkedIn pages of a pending choice. The platforms' callbacks (no caller: the state names the starter) stay
 // with the API, which shares the platform-failure mapping and the secrets below.
-import { createHash, randomBytes } from 'node:crypto';
+import { pkceChallenge } from '../../infra/crypto/digests.js';
+import { randomBytes } from 'node:crypto';
 import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
@@ -82,7 +83,7 @@ export function connectorFailure(
 /** PKCE S256 (RFC 7636): a 64-character verifier and its SHA-256 challenge. */
 function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: pkceChallenge(verifier) };
 }
 
 /** A single-use secret: an OAuth state, a browser nonce, a page choice. */

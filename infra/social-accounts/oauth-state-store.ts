@@ -1,7 +1,7 @@
 // Pending OAuth authorizations (one per oauth/start, bound to the first browser that opens it, consumed once by
 // its callback from that browser) and pending LinkedIn page choices, in PostgreSQL so any instance can answer.
 // Secrets are sealed; states and browser nonces are stored hashed.
-import { createHash } from 'node:crypto';
+import { secretDigest } from '../crypto/digests.js';
 import { sql, type Migration, type QueryExecutorProvider } from 'kysely';
 import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { TokenSet } from '../connectors/port.js';
@@ -105,10 +105,7 @@ export interface PendingPageChoice {
   tokens: TokenSet;
 }
 
-/** The database keeps only this digest, so a leaked table row cannot be replayed as a state or choice. */
-export function secretDigest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
+export { secretDigest };
 
 // The associated data binds each sealed value to its row and owner: a sealed blob moved to another row fails.
 const stateAad = (hash: string, orgId: string, userId: string, platform: string) =>

@@ -1,6 +1,7 @@
 // The sandbox connector: one simulated platform per platform value, with real OAuth checks (single-use codes,
 // PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once) and injected faults.
-import { createHash, randomBytes } from 'node:crypto';
+import { pkceChallenge } from '../../crypto/digests.js';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { platformNames, type Platform } from '../../../domain/post-groups/post-content.js';
 import {
@@ -256,7 +257,7 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
             platformCode: 'invalid_grant',
           },
         );
-      const challenge = createHash('sha256').update(callback.codeVerifier).digest('base64url');
+      const challenge = pkceChallenge(callback.codeVerifier);
       if (challenge !== grant.codeChallenge)
         throw new ConnectorError('permanent', `${label}: invalid_grant (PKCE verification failed)`, {
           status: 400,

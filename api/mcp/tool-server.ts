@@ -3,6 +3,7 @@
 // authorization server (api/oauth) issues for `{base}/mcp`. The tools are the slices' own (`Slice.tools`), each
 // calling the use case its route calls, with the assistant as the caller: its user's current role, narrowed to
 // the connection's scopes. Errors come back as tool errors carrying the HTTP error's status, message and code.
+import { isLoopbackHostname } from '../../infra/http/loopback.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -132,11 +133,9 @@ function serverFor(
   return server;
 }
 
-const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Two host names are one host, counting every loopback name as the same one. */
 function sameHostName(a: string, b: string): boolean {
-  return a === b || (loopbackNames.has(a) && loopbackNames.has(b));
+  return a === b || (isLoopbackHostname(a) && isLoopbackHostname(b));
 }
 
 function hostNameOf(value: string, withScheme: boolean): string | null {

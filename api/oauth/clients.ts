@@ -1,6 +1,7 @@
 // OAuth clients: registration (RFC 7591), client ID metadata documents (a client_id that is an https URL naming a
 // JSON document the client publishes, fetched through the SSRF-safe fetcher and cached) and client authentication
 // at the token and revocation endpoints.
+import { isLoopbackHostname } from '../../infra/http/loopback.js';
 import { secretDigest } from '../../infra/crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
@@ -39,8 +40,6 @@ export const tokenEndpointAuthMethods: readonly TokenEndpointAuthMethod[] = [
   'client_secret_basic',
 ];
 
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
  * Whether a redirect URI of a request is one the client registered. Exact, except that for a loopback http URI the
  * port may differ (RFC 8252 §7.3: native apps listen on whatever port is free when they ask).
@@ -49,7 +48,7 @@ export function registeredRedirect(registered: readonly string[], requested: str
   if (registered.includes(requested)) return true;
   if (!URL.canParse(requested)) return false;
   const asked = new URL(requested);
-  if (asked.protocol !== 'http:' || !loopbackHosts.has(asked.hostname)) return false;
+  if (asked.protocol !== 'http:' || !isLoopbackHostname(asked.hostname)) return false;
   return registered.some((uri) => {
     if (!URL.canParse(uri)) return false;
     const known = new URL(uri);
@@ -77,7 +76,7 @@ export function redirectUriProblem(raw: string): string | null {
   if (url.hash !== '' || raw.includes('#')) return 'must not have a fragment';
   if (url.username || url.password) return 'must not carry credentials';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && loopbackHosts.has(url.hostname)) return null;
+  if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) return null;
   return 'must be https (http only for 127.0.0.1, localhost or [::1])';
 }
 

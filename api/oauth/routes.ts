@@ -362,16 +362,11 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       return back({ code });
     });
 
-    app.post('/oauth/token', tokenLimit, async (c) => {
-      c.header('Cache-Control', 'no-store');
-      c.header('Pragma', 'no-cache');
-      try {
-        const { fields } = await formFields(c);
-        const client = await authenticateClient(
-          db,
-          credentialsOf(c.req.header('authorization'), fields),
-          options,
-        );
+    app.post(
+      '/oauth/token',
+      tokenLimit,
+      fromClient(async (c, client, fields) => {
+        c.header('Pragma', 'no-cache');
         let tokens: OAuthTokens;
         if (fields.grant_type === 'authorization_code') tokens = await exchangeCode(client, fields);
         else if (fields.grant_type === 'refresh_token') tokens = await refresh(client, fields);
@@ -383,21 +378,13 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
             'grant_type must be authorization_code or refresh_token',
           );
         return c.json(tokens, 200);
-      } catch (error) {
-        if (error instanceof OAuthError) return oauthError(c, error);
-        throw error;
-      }
-    });
+      }),
+    );
 
-    app.post('/oauth/revoke', tokenLimit, async (c) => {
-      c.header('Cache-Control', 'no-store');
-      try {
-        const { fields } = await formFields(c);
-        const client = await authenticateClient(
-          db,
-          credentialsOf(c.req.header('authorization'), fields),
-          options,
-        );
+    app.post(
+      '/oauth/revoke',
+      tokenLimit,
+      fromClient(async (c, client, fields) => {
         const token = fields.token;
         if (!token) throw new OAuthError('invalid_request', 'token is required');
         const row = await db
@@ -418,12 +405,31 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
               .execute();
         }
         return c.body(null, 200);
+      }),
+    );
+  };
+
+  /**
+   * A client's form POST (token, revocation): not stored by caches, its fields given once, the client
+   * authenticated by its method; OAuth errors answered in RFC 6749 §5.2's shape.
+   */
+  function fromClient(handle: (c: Context, client: ClientRow, fields: Params) => Promise<Response>) {
+    return async (c: Context) => {
+      c.header('Cache-Control', 'no-store');
+      try {
+        const { fields } = await formFields(c);
+        const client = await authenticateClient(
+          db,
+          credentialsOf(c.req.header('authorization'), fields),
+          options,
+        );
+        return await handle(c, client, fields);
       } catch (error) {
         if (error instanceof OAuthError) return oauthError(c, error);
         throw error;
       }
-    });
-  };
+    };
+  }
 
   function tokenAnswer(
     issued: { accessToken: string; refreshToken: string },

@@ -2,6 +2,7 @@
 // OIDC_CLIENT_SECRET) through `openid-client`: the authorization code flow with PKCE, its state, nonce and code
 // verifier sealed in a short-lived cookie of the browser that started it. The provider must vouch for the
 // address (`email_verified: true`); the person is then the user of that address, as with an e-mail link.
+import { isLoopbackHostname } from '../../infra/http/loopback.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -44,7 +45,7 @@ export function providerName(settings: OidcSettings): string {
 /** Plain http only for an issuer on this machine (development and tests). */
 function insecureAllowed(issuer: string): boolean {
   const url = new URL(issuer);
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHostname(url.hostname);
 }
 
 export function createOidcRoutes(deps: {

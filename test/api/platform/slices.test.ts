@@ -47,13 +47,14 @@ describe('migrations of the slices', () => {
       '0020_browser_sessions',
       '0021_local_mailbox',
       '0022_sign_in_links',
+      '0023_slot_claims_per_post',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0023',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0024',
     );
   });
 

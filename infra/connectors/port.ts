@@ -1,4 +1,5 @@
-// The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion and account info.
+// The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion, account info and
+// a published post's metrics.
 // Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
 import type { Readable } from 'node:stream';
 import { sanitizeErrorText } from '../logging/redact.js';
@@ -159,6 +160,37 @@ export type StatusCheck =
   /** The platform offers no way to tell. */
   | { kind: 'unsupported' };
 
+/** Which published post to read the numbers of (`fetchMetrics`). */
+export interface MetricsRequest {
+  /** The platform's id of the post, as `publish` answered it. */
+  externalId: string;
+  url: string | null;
+  /** When the post was published (ISO). */
+  publishedAt: string;
+  /** The workspace's effective time zone; the sandbox uses it, platforms ignore it. */
+  timezone: string;
+}
+
+/**
+ * A post's public numbers as the platform counts them at the time of the call (lifetime totals, not deltas).
+ * Counts a platform does not have are 0 (`quotes` outside X, Bluesky and Threads); `bookmarks` and
+ * `impressions` are null when the platform does not say (or the app may not read them). Views stand in for
+ * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads).
+ */
+export interface PostMetricsReading {
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number;
+  bookmarks: number | null;
+  impressions: number | null;
+}
+
+export type MetricsFetch =
+  | { kind: 'metrics'; metrics: PostMetricsReading }
+  /** The platform says the post is gone (deleted, or never existed there): there is nothing more to read. */
+  | { kind: 'not_found' };
+
 export interface TikTokCreatorInfo {
   creatorAvatarUrl: string | null;
   creatorUsername: string | null;
@@ -198,6 +230,11 @@ export interface PlatformConnector {
   /** Deletes a published post; `not_found` when it is already gone. */
   delete(context: CallContext, externalId: string): Promise<{ kind: 'deleted' } | { kind: 'not_found' }>;
   accountInfo(context: CallContext): Promise<AccountProfile>;
+  /**
+   * The post's engagement now. `not_found` when the platform says the post is gone; failures throw
+   * ConnectorError as every call does (`auth`, `rate_limited`, `retryable` are worth another try later).
+   */
+  fetchMetrics(context: CallContext, request: MetricsRequest): Promise<MetricsFetch>;
   /** TikTok only. */
   creatorInfo?(context: CallContext): Promise<TikTokCreatorInfo>;
 }

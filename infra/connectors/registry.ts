@@ -54,6 +54,7 @@ function unavailableConnector(platform: Platform): PlatformConnector {
     checkStatus: refuse,
     delete: refuse,
     accountInfo: refuse,
+    fetchMetrics: refuse,
   };
 }
 

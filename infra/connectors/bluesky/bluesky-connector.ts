@@ -1,5 +1,6 @@
 // The live Bluesky connector (AT Protocol): app-password sessions and OAuth with DPoP, posts with facets,
-// images and threads under record keys derived from the idempotency key, status by record, deletion, profile.
+// images and threads under record keys derived from the idempotency key, status by record, deletion, profile
+// and a post's counts.
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, RichText, XRPCError, type AppBskyFeedPost, type BlobRef } from '@atproto/api';
 import { JoseKey } from '@atproto/jwk-jose';
@@ -28,6 +29,8 @@ import {
   type AuthorizationStart,
   type CallContext,
   type ConnectedAccount,
+  type MetricsFetch,
+  type MetricsRequest,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -664,6 +667,32 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
         throw fail(error, 'read');
       }
       return { kind: 'deleted' as const };
+    },
+
+    async fetchMetrics(context: CallContext, request: MetricsRequest): Promise<MetricsFetch> {
+      const { agent } = await agentFor(context);
+      let posts;
+      try {
+        ({
+          data: { posts },
+        } = await agent.app.bsky.feed.getPosts({ uris: [request.externalId] }));
+      } catch (error) {
+        throw fail(error, 'read');
+      }
+      // The app view leaves out posts that no longer exist.
+      const post = posts.find((p) => p.uri === request.externalId) ?? posts[0];
+      if (!post) return { kind: 'not_found' };
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: post.likeCount ?? 0,
+          reposts: post.repostCount ?? 0,
+          replies: post.replyCount ?? 0,
+          quotes: post.quoteCount ?? 0,
+          bookmarks: post.bookmarkCount ?? null,
+          impressions: null,
+        },
+      };
     },
 
     async accountInfo(context: CallContext): Promise<AccountProfile> {

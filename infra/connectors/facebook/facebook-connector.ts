@@ -1,16 +1,26 @@
 // The live Facebook Pages connector (Graph API): Facebook Login, one connected account per page the user
-// manages, text, link, photo, multi-photo and video posts, video processing status, deletion.
+// manages, text, link, photo, multi-photo and video posts, video processing status, deletion, a post's metrics.
 import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
   type AccountProfile,
   type CallContext,
   type ConnectedAccount,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type StatusCheck,
 } from '../port.js';
-import { authorizationCode, findByText, form, graphClient, graphTime, isGraphNotFound } from './graph.js';
+import {
+  authorizationCode,
+  findByText,
+  form,
+  graphClient,
+  graphTime,
+  insightValue,
+  isGraphNotFound,
+  type InsightsBody,
+} from './graph.js';
 import { graphTokenGet, metaApp, metaAuthorizationUrl } from './meta-oauth.js';
 
 export type FacebookConnectorConfig = LiveConnectorOptions & {
@@ -44,6 +54,12 @@ interface VideoStatus {
 
 const pageFields = 'id,name,username,link,about,picture{url}';
 const platform = 'facebook';
+
+interface EngagementNode {
+  reactions?: { summary?: { total_count?: number } };
+  comments?: { summary?: { total_count?: number } };
+  shares?: { count?: number };
+}
 
 function pageProfile(page: PageNode): AccountProfile {
   return {
@@ -330,6 +346,57 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
 
     async delete(context, externalId) {
       return graph.remove(externalId, context.tokens.accessToken, context.signal);
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      const token = context.tokens.accessToken;
+      const id = request.externalId;
+      // Page posts are `<page id>_<post id>`; a video post is the video's own id, which has no `shares`.
+      const isVideo = !id.includes('_');
+      let node: EngagementNode;
+      try {
+        node = await get<EngagementNode>(
+          id,
+          token,
+          {
+            fields: [
+              'reactions.summary(total_count).limit(0)',
+              'comments.summary(total_count).limit(0)',
+              ...(isVideo ? [] : ['shares']),
+            ].join(','),
+          },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphNotFound(error)) return { kind: 'not_found' };
+        throw error;
+      }
+      let impressions: number | null = null;
+      try {
+        // Insights need read_insights on the page; without it the other numbers still count.
+        const metric = isVideo ? 'total_video_impressions' : 'post_impressions';
+        const insights = await get<InsightsBody>(
+          `${id}/${isVideo ? 'video_insights' : 'insights'}`,
+          token,
+          { metric },
+          context.signal,
+        );
+        impressions = insightValue(insights, metric);
+      } catch (error) {
+        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
+      }
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: node.reactions?.summary?.total_count ?? 0,
+          // Facebook leaves `shares` out of a post nobody shared.
+          reposts: node.shares?.count ?? 0,
+          replies: node.comments?.summary?.total_count ?? 0,
+          quotes: 0,
+          bookmarks: null,
+          impressions,
+        },
+      };
     },
 
     async accountInfo(context) {

@@ -171,6 +171,18 @@ export function graphTime(value: unknown): Date | null {
   return Number.isFinite(time) ? new Date(time) : null;
 }
 
+/** A Graph insights answer (`/<id>/insights?metric=…`): per metric its lifetime value(s). */
+export interface InsightsBody {
+  data?: Array<{ name?: string; values?: Array<{ value?: unknown }>; total_value?: { value?: unknown } }>;
+}
+
+/** A lifetime metric's value out of an insights answer (`values[]` or `total_value`), or null when absent. */
+export function insightValue(body: InsightsBody, name: string): number | null {
+  const metric = body.data?.find((m) => m.name === name);
+  const value = metric?.values?.[metric.values.length - 1]?.value ?? metric?.total_value?.value;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
 /** The calls a Meta connector makes on one Graph API (`<base>/<version>`), with a user or page token. */
 export interface GraphClient {
   get: <T>(path: string, token: string, query?: Record<string, string>, signal?: AbortSignal) => Promise<T>;

@@ -1,5 +1,6 @@
 // The live Instagram connector (Instagram API with Instagram Login): OAuth with long-lived tokens and their
-// refresh, publishing by media container (image, reel, carousel), container polling; no deletion by API.
+// refresh, publishing by media container (image, reel, carousel), container polling, a post's metrics; no
+// deletion by API.
 import {
   advanceContainer,
   containerApi,
@@ -12,7 +13,13 @@ import {
   type ContainerPlatform,
   type PendingContainer,
 } from '../facebook/containers.js';
-import { authorizationCode, graphClient } from '../facebook/graph.js';
+import {
+  authorizationCode,
+  graphClient,
+  insightValue,
+  isGraphNotFound,
+  type InsightsBody,
+} from '../facebook/graph.js';
 import {
   longLivedTokenFromCode,
   metaApp,
@@ -24,6 +31,7 @@ import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
   type AccountProfile,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type StatusCheck,
@@ -194,6 +202,45 @@ export function createInstagramConnector(config: InstagramConnectorConfig): Plat
         'permanent',
         'instagram: the Instagram API offers no way to delete a post; delete it in the Instagram app',
       );
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      const token = context.tokens.accessToken;
+      let media: { like_count?: number; comments_count?: number };
+      try {
+        media = await graph.get(
+          request.externalId,
+          token,
+          { fields: 'like_count,comments_count' },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphNotFound(error)) return { kind: 'not_found' };
+        throw error;
+      }
+      let insights: InsightsBody = {};
+      try {
+        // Views, shares and saves need instagram_business_manage_insights; likes and comments do not.
+        insights = await graph.get<InsightsBody>(
+          `${request.externalId}/insights`,
+          token,
+          { metric: 'views,shares,saved' },
+          context.signal,
+        );
+      } catch (error) {
+        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
+      }
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: media.like_count ?? 0,
+          reposts: insightValue(insights, 'shares') ?? 0,
+          replies: media.comments_count ?? 0,
+          quotes: 0,
+          bookmarks: insightValue(insights, 'saved'),
+          impressions: insightValue(insights, 'views'),
+        },
+      };
     },
 
     async accountInfo(context) {

@@ -1,5 +1,6 @@
 // The live LinkedIn connector: 3-legged OAuth for a member profile or the pages a member administers, the
-// Posts API with images, multi-image, documents and videos uploaded first, status checks and deletion.
+// Posts API with images, multi-image, documents and videos uploaded first, status checks, deletion and a
+// post's metrics (social actions; a page's share statistics).
 import { platformCall, type LiveConnectorOptions, type PlatformRequest } from '../http.js';
 import {
   ConnectorError,
@@ -7,6 +8,7 @@ import {
   type AuthorizationChoice,
   type CallContext,
   type ConnectedAccount,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -54,6 +56,22 @@ interface LinkedInPost {
   publishedAt?: number;
   lifecycleState?: string;
   content?: { media?: { id?: string } };
+}
+
+interface SocialActions {
+  likesSummary?: { totalLikes?: number; aggregatedTotalLikes?: number };
+  commentsSummary?: { totalFirstLevelComments?: number; aggregatedTotalComments?: number };
+}
+
+interface ShareStatistics {
+  elements?: Array<{
+    totalShareStatistics?: {
+      likeCount?: number;
+      commentCount?: number;
+      shareCount?: number;
+      impressionCount?: number;
+    };
+  }>;
 }
 
 export function linkedinPostUrl(urn: string): string {
@@ -537,6 +555,64 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
         ...withSignal(context.signal),
       });
       return status === 404 || status === 410 ? { kind: 'not_found' } : { kind: 'deleted' };
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      const token = context.tokens.accessToken;
+      const urn = request.externalId;
+      // Likes and comments of any post (r_member_social for a member's, r_organization_social for a page's).
+      const social = await call<SocialActions>({
+        url: `${api}/rest/socialActions/${encodeURIComponent(urn)}`,
+        headers: restHeaders(token),
+        effect: 'read',
+        passStatuses: [404, 410],
+        ...withSignal(context.signal),
+      });
+      if (social.status === 404 || social.status === 410) return { kind: 'not_found' };
+      const likes = social.body.likesSummary;
+      const comments = social.body.commentsSummary;
+      const metrics = {
+        likes: likes?.aggregatedTotalLikes ?? likes?.totalLikes ?? 0,
+        reposts: 0,
+        replies: comments?.aggregatedTotalComments ?? comments?.totalFirstLevelComments ?? 0,
+        quotes: 0,
+        bookmarks: null,
+        impressions: null as number | null,
+      };
+      const orgId = organizationId(authorOf(context));
+      if (!orgId) return { kind: 'metrics', metrics };
+      // A page's posts also have organic share statistics: reshares and impressions (rw_organization_admin).
+      const url = new URL(`${api}/rest/organizationalEntityShareStatistics`);
+      url.search = new URLSearchParams({
+        q: 'organizationalEntity',
+        organizationalEntity: `urn:li:organization:${orgId}`,
+      }).toString();
+      // Rest.li 2.0 list syntax: List(…) unencoded, its item encoded.
+      const list = urn.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
+      try {
+        const { body } = await call<ShareStatistics>({
+          url: `${url.toString()}&${list}=List(${encodeURIComponent(urn)})`,
+          headers: restHeaders(token),
+          effect: 'read',
+          ...withSignal(context.signal),
+        });
+        const stats = body.elements?.[0]?.totalShareStatistics;
+        if (stats)
+          return {
+            kind: 'metrics',
+            metrics: {
+              ...metrics,
+              likes: stats.likeCount ?? metrics.likes,
+              replies: stats.commentCount ?? metrics.replies,
+              reposts: stats.shareCount ?? 0,
+              impressions: stats.impressionCount ?? null,
+            },
+          };
+      } catch (error) {
+        // Without the admin permission the statistics are refused; likes and comments still count.
+        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
+      }
+      return { kind: 'metrics', metrics };
     },
 
     async accountInfo(context) {

@@ -1,5 +1,6 @@
 // Live Reddit connector: OAuth2 code flow with permanent grants, the user as the account, submissions (text,
-// link, uploaded image, gallery) with Reddit's in-body errors, finding an unconfirmed post again, deletion.
+// link, uploaded image, gallery) with Reddit's in-body errors, finding an unconfirmed post again, deletion and a
+// submission's score and comments.
 import {
   ConnectorError,
   type AccountProfile,
@@ -7,6 +8,7 @@ import {
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -96,6 +98,10 @@ interface Listing {
         selftext?: string;
         author?: string;
         removed_by_category?: string | null;
+        score?: number;
+        num_comments?: number;
+        num_crossposts?: number;
+        view_count?: number | null;
       };
     }>;
   };
@@ -475,6 +481,30 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
         effect: 'read',
       });
       return { kind: 'deleted' };
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      const { body } = await call<Listing>(context.account, context.tokens, {
+        path: `/api/info?id=${encodeURIComponent(fullname(request.externalId))}&raw_json=1`,
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const post = body.data?.children?.[0]?.data;
+      // A post its author deleted is still listed, as [deleted]; its numbers no longer grow.
+      if (!post || post.author === '[deleted]' || post.removed_by_category === 'deleted')
+        return { kind: 'not_found' };
+      return {
+        kind: 'metrics',
+        metrics: {
+          // The score (upvotes less downvotes) is the closest Reddit comes to likes.
+          likes: Math.max(0, post.score ?? 0),
+          reposts: post.num_crossposts ?? 0,
+          replies: post.num_comments ?? 0,
+          quotes: 0,
+          bookmarks: null,
+          impressions: typeof post.view_count === 'number' ? post.view_count : null,
+        },
+      };
     },
 
     async accountInfo(context) {

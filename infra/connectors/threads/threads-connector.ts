@@ -1,5 +1,6 @@
 // The live Threads connector (Meta Threads API): OAuth with long-lived tokens and their refresh, publishing by
-// media container (text, image, video, carousel, thread items as replies), container polling, deletion.
+// media container (text, image, video, carousel, thread items as replies), container polling, deletion and a
+// post's metrics (media insights).
 import {
   advanceContainer,
   containerApi,
@@ -13,7 +14,13 @@ import {
   type ContainerPlatform,
   type PendingContainer,
 } from '../facebook/containers.js';
-import { authorizationCode, graphClient } from '../facebook/graph.js';
+import {
+  authorizationCode,
+  graphClient,
+  insightValue,
+  isGraphNotFound,
+  type InsightsBody,
+} from '../facebook/graph.js';
 import {
   longLivedTokenFromCode,
   metaApp,
@@ -27,6 +34,7 @@ import {
   isConnectorError,
   type AccountProfile,
   type CallContext,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type StatusCheck,
@@ -235,6 +243,33 @@ export function createThreadsConnector(config: ThreadsConnectorConfig): Platform
 
     async delete(context, externalId) {
       return graph.remove(externalId, context.tokens.accessToken, context.signal);
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      let insights: InsightsBody;
+      try {
+        // Media insights (threads_manage_insights): every count Threads keeps of a post.
+        insights = await graph.get<InsightsBody>(
+          `${request.externalId}/insights`,
+          context.tokens.accessToken,
+          { metric: 'views,likes,replies,reposts,quotes' },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphNotFound(error)) return { kind: 'not_found' };
+        throw error;
+      }
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: insightValue(insights, 'likes') ?? 0,
+          reposts: insightValue(insights, 'reposts') ?? 0,
+          replies: insightValue(insights, 'replies') ?? 0,
+          quotes: insightValue(insights, 'quotes') ?? 0,
+          bookmarks: null,
+          impressions: insightValue(insights, 'views'),
+        },
+      };
     },
 
     async accountInfo(context) {

@@ -1,5 +1,6 @@
 // The live X connector: OAuth 2.0 with PKCE, account info, publishing tweets (threads, polls, quotes, reply
-// settings, communities, media uploads), finding an unconfirmed tweet again, and deletion through X API v2.
+// settings, communities, media uploads), finding an unconfirmed tweet again, deletion and a tweet's metrics
+// through X API v2.
 import type { MediaAsset, PlatformPayload, ReplySettings } from '../../../domain/post-groups/post-content.js';
 import {
   platformCall,
@@ -24,6 +25,8 @@ import {
   type AuthorizationResult,
   type AuthorizationStart,
   type CallContext,
+  type MetricsFetch,
+  type MetricsRequest,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -174,6 +177,38 @@ function comparableText(text: string): string {
     .replace(/&gt;/g, '>')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+interface XPublicMetrics {
+  retweet_count?: number;
+  reply_count?: number;
+  like_count?: number;
+  quote_count?: number;
+  bookmark_count?: number;
+  impression_count?: number;
+}
+
+interface XTweetMetricsBody {
+  data?: {
+    id: string;
+    public_metrics?: XPublicMetrics;
+    non_public_metrics?: { impression_count?: number };
+  };
+  errors?: Array<{ type?: string; title?: string; detail?: string }>;
+}
+
+/** X serves non-public metrics of the account's own tweets for 30 days after posting. */
+const nonPublicMetricsDays = 30;
+
+/** Whether X's answer says the tweet does not exist (deleted, or never was): 200 with only a Not Found error. */
+function tweetNotFound(body: XTweetMetricsBody): boolean {
+  return (
+    !body.data &&
+    (body.errors ?? []).some(
+      (e) =>
+        /resource-not-found/.test(e.type ?? '') || /not found/i.test(`${e.title ?? ''} ${e.detail ?? ''}`),
+    )
+  );
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -555,6 +590,50 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
 
     async accountInfo(context: CallContext): Promise<AccountProfile> {
       return me(context.tokens, context.signal);
+    },
+
+    async fetchMetrics(context: CallContext, request: MetricsRequest): Promise<MetricsFetch> {
+      const read = async (fields: string) =>
+        call<XTweetMetricsBody>(
+          {
+            url: `${apiBase}/2/tweets/${encodeURIComponent(request.externalId)}?tweet.fields=${fields}`,
+            headers: bearer(context.tokens),
+            effect: 'read',
+            ...(context.signal ? { signal: context.signal } : {}),
+          },
+          [404],
+        );
+      const ageMs = now().getTime() - Date.parse(request.publishedAt);
+      let response: PlatformResponse<XTweetMetricsBody>;
+      if (ageMs < nonPublicMetricsDays * 86_400_000) {
+        try {
+          response = await read('public_metrics,non_public_metrics');
+        } catch (error) {
+          // The app may not read non-public metrics (or X no longer serves them): the public ones still count.
+          if (!isConnectorError(error) || error.kind !== 'permanent') throw error;
+          response = await read('public_metrics');
+        }
+      } else response = await read('public_metrics');
+      const body = response.body && typeof response.body === 'object' ? response.body : {};
+      if (response.status === 404 || tweetNotFound(body)) return { kind: 'not_found' };
+      const tweet = body.data;
+      if (!tweet)
+        throw new ConnectorError(
+          'retryable',
+          `x: ${xErrorMessage(body, response.status)} (the tweet's metrics were not returned)`,
+        );
+      const p = tweet.public_metrics ?? {};
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: p.like_count ?? 0,
+          reposts: p.retweet_count ?? 0,
+          replies: p.reply_count ?? 0,
+          quotes: p.quote_count ?? 0,
+          bookmarks: p.bookmark_count ?? null,
+          impressions: tweet.non_public_metrics?.impression_count ?? p.impression_count ?? null,
+        },
+      };
     },
   };
 }

@@ -1,11 +1,13 @@
 // Live YouTube connector: Google OAuth 2.0 with PKCE, the authorized user's channel, resumable video uploads
-// through the YouTube Data API v3, processing status, finding an unconfirmed upload again, and deletion.
+// through the YouTube Data API v3, processing status, finding an unconfirmed upload again, deletion and a
+// video's statistics.
 import {
   ConnectorError,
   type AccountProfile,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishRequest,
   type StatusCheck,
@@ -99,6 +101,13 @@ interface PlaylistItemsBody {
       resourceId?: { videoId?: string };
     };
   }>;
+}
+
+/** Counts arrive as strings of digits (64-bit values); a count the owner hides is absent. */
+function countOf(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
 }
 
 /** Google resets the Data API's daily quota at midnight Pacific time. */
@@ -446,6 +455,34 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
         ...(context.signal ? { signal: context.signal } : {}),
       });
       return status === 404 ? { kind: 'not_found' } : { kind: 'deleted' };
+    },
+
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      const { body } = await call<{
+        items?: Array<{
+          id?: string;
+          statistics?: { viewCount?: string; likeCount?: string; commentCount?: string };
+        }>;
+      }>({
+        url: `${api}/youtube/v3/videos?part=statistics&id=${encodeURIComponent(request.externalId)}`,
+        headers: bearer(context.tokens),
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      // A deleted (or never uploaded) video is simply not among the items.
+      const stats = body.items?.[0]?.statistics;
+      if (!stats) return { kind: 'not_found' };
+      return {
+        kind: 'metrics',
+        metrics: {
+          likes: countOf(stats.likeCount) ?? 0,
+          reposts: 0,
+          replies: countOf(stats.commentCount) ?? 0,
+          quotes: 0,
+          bookmarks: null,
+          impressions: countOf(stats.viewCount),
+        },
+      };
     },
 
     async accountInfo(context) {

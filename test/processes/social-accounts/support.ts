@@ -62,6 +62,7 @@ export function fakeConnector(
     checkStatus: refuse,
     delete: refuse,
     accountInfo: refuse,
+    fetchMetrics: refuse,
   };
   return connector;
 }

@@ -1,4 +1,5 @@
-// The sandbox platform's public surface: the connector, its tables, faults, accounts and statistics.
+// The sandbox platform's public surface: the connector, its tables, faults, accounts, statistics and the
+// engagement curve of its posts.
 // Routes, the CLI, the registry and tests import from here.
 export {
   createSandboxConnector,
@@ -29,3 +30,10 @@ export {
   setSandboxAccountRevoked,
 } from './accounts.js';
 export { sandboxPublicationsOf, sandboxStats, type SandboxStats } from './stats.js';
+export {
+  localSlot,
+  sandboxGrowth,
+  sandboxHourFactor,
+  sandboxMetrics,
+  sandboxWeekdayFactor,
+} from './metrics.js';

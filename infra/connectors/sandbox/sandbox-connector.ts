@@ -1,5 +1,6 @@
 // The sandbox connector: one simulated platform per platform value, with real OAuth checks (single-use codes,
-// PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once) and injected faults.
+// PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once), injected faults
+// and deterministic engagement numbers for published posts (./metrics.ts).
 import { pkceChallenge } from '../../crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -11,6 +12,7 @@ import {
   type AuthorizationRequest,
   type CallContext,
   type ConnectedAccount,
+  type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -29,6 +31,7 @@ import {
   sandboxExternalId,
 } from './accounts.js';
 import { faultSharesFor, pickFault, type SandboxFaultSource } from './faults.js';
+import { sandboxMetrics } from './metrics.js';
 import type { SandboxPublicationsTable, SandboxTables } from './migrations.js';
 
 export interface SandboxDeps {
@@ -362,6 +365,33 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
         .returning('id')
         .execute();
       return deleted.length > 0 ? { kind: 'deleted' } : { kind: 'not_found' };
+    },
+
+    // Faults are not drawn here: they simulate publishing trouble, and a metrics read has nothing to lose.
+    async fetchMetrics(context, request): Promise<MetricsFetch> {
+      await authorize(context);
+      const rows = await db
+        .selectFrom('sandbox_publications')
+        .select(['id', 'status', 'ready_at'])
+        .where('platform', '=', platform)
+        .where('external_id', '=', request.externalId)
+        .orderBy('id')
+        .execute();
+      // Like a platform: a post it never had, or one deleted since, is not found.
+      const row = rows[0];
+      if (!row || rows.every((r) => r.status === 'deleted')) return { kind: 'not_found' };
+      const zero = { likes: 0, reposts: 0, replies: 0, quotes: 0, bookmarks: null, impressions: 0 };
+      if ((await settle(row)) === 'pending') return { kind: 'metrics', metrics: zero };
+      return {
+        kind: 'metrics',
+        metrics: sandboxMetrics({
+          platform,
+          externalId: request.externalId,
+          publishedAt: request.publishedAt,
+          timezone: request.timezone,
+          now: now(),
+        }),
+      };
     },
 
     async accountInfo(context) {

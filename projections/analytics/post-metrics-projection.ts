@@ -1,0 +1,108 @@
+// Read model of published posts' engagement: one row per post with its latest reading (`post_metrics`), for the
+// scheduler's history by local weekday and hour and for analytics. A row only moves to a later fetch number, so
+// applying an event twice (a replayed batch) or out of order changes nothing.
+import { sql, type Transaction } from 'kysely';
+import { postMetricsEventCodec } from '../../domain/analytics/event-codec.js';
+import type { RecordedEvent } from '../../infra/event-store/port.js';
+import type { AnyDatabase, Projection } from '../engine/projection.js';
+
+/** `post_metrics` as readers see it (the public view); counts are bigint columns, read through casts. */
+export type PostMetricsTable = {
+  post_id: string;
+  org_id: string;
+  group_id: string;
+  platform: string;
+  social_account_id: string;
+  external_id: string;
+  published_at: string;
+  content_type: string | null;
+  likes: string;
+  reposts: string;
+  replies: string;
+  quotes: string;
+  bookmarks: string | null;
+  impressions: string | null;
+  engagement: string;
+  fetch_count: number;
+  fetched_at: string;
+};
+
+/** A type (not an interface), so kysely's `withTables` takes it. */
+export type PostMetricsTables = {
+  post_metrics: PostMetricsTable;
+};
+
+export const postMetricsProjection: Projection = {
+  name: 'post_metrics',
+  version: 1,
+  tables: ['post_metrics'],
+  eventTypes: postMetricsEventCodec.types,
+
+  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+    const s = sql.id(schema);
+    await sql`
+      create table ${s}.post_metrics (
+        post_id uuid primary key,
+        org_id uuid not null,
+        group_id uuid not null,
+        platform text not null,
+        social_account_id uuid not null,
+        external_id text not null,
+        published_at timestamptz not null,
+        content_type text,
+        likes bigint not null,
+        reposts bigint not null,
+        replies bigint not null,
+        quotes bigint not null,
+        bookmarks bigint,
+        impressions bigint,
+        engagement bigint not null,
+        fetch_count integer not null,
+        fetched_at timestamptz not null
+      )`.execute(trx);
+    // The history reads a workspace's posts since a date, for one platform or all: this index alone answers it
+    // (an index-only scan: the engagement and content type are carried in it).
+    await sql`
+      create index on ${s}.post_metrics (org_id, platform, published_at) include (engagement, content_type)`.execute(
+      trx,
+    );
+  },
+
+  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
+    const event = postMetricsEventCodec.decode(recorded);
+    const d = event.data;
+    const m = d.metrics;
+    const row = {
+      post_id: d.postId,
+      org_id: d.orgId,
+      group_id: d.groupId,
+      platform: d.platform,
+      social_account_id: d.socialAccountId,
+      external_id: d.externalId,
+      published_at: d.publishedAt,
+      content_type: d.contentType,
+      likes: m.likes,
+      reposts: m.reposts,
+      replies: m.replies,
+      quotes: m.quotes,
+      bookmarks: m.bookmarks,
+      impressions: m.impressions,
+      engagement: d.engagement,
+      fetch_count: d.fetchNumber,
+      fetched_at: d.fetchedAt,
+    };
+    const { post_id: _key, ...changes } = row;
+    await trx
+      .withSchema(schema)
+      .insertInto('post_metrics')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('post_id')
+          .doUpdateSet(changes)
+          // Only a later reading replaces the row: the same event again, or an older one, leaves it as it is.
+          .where('post_metrics.fetch_count', '<', d.fetchNumber),
+      )
+      .execute();
+  },
+};

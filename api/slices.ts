@@ -1,6 +1,7 @@
 // Every slice of the service, in order: the runtime runs their migrations, projections, process managers and
 // workers, and installs their routes in this order (the OpenAPI document lists paths in it). A new slice is
 // one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
+import { analyticsSlice } from './analytics/slice.js';
 import { authSlice } from './auth/slice.js';
 import { mcpSlice } from './mcp/slice.js';
 import { oauthSlice } from './oauth/slice.js';
@@ -27,6 +28,7 @@ export const slices: readonly Slice[] = [
   authSlice,
   storageSlice,
   publishingSlice,
+  analyticsSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

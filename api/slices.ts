@@ -8,6 +8,7 @@ import { oauthSlice } from './oauth/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
+import { schedulerSlice } from './scheduler/slice.js';
 import type { Slice } from './shared/slice.js';
 import { signInSlice } from './sign-in/slice.js';
 import { socialAccountsSlice } from './social-accounts/slice.js';
@@ -23,6 +24,7 @@ export const slices: readonly Slice[] = [
   usersSlice,
   tagsSlice,
   postGroupsSlice,
+  schedulerSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

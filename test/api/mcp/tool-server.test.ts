@@ -86,6 +86,7 @@ describe('an assistant with mcp:read and posts:write', () => {
       'list_posts',
       'list_social_accounts',
       'reject_post_group',
+      'suggest_slots',
       'update_post',
       'update_post_group',
     ]);

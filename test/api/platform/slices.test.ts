@@ -48,13 +48,14 @@ describe('migrations of the slices', () => {
       '0021_local_mailbox',
       '0022_sign_in_links',
       '0023_slot_claims_per_post',
+      '0024_post_metrics_fetches',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0024',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0025',
     );
   });
 
@@ -117,9 +118,11 @@ describe('slices fit together', () => {
       'users',
       'tags',
       'post_groups',
+      'scheduling_profiles',
       'social_accounts',
+      'post_metrics',
     ]);
-    expect(composed.processManagers.map((p) => p.name)).toEqual(['account-removal']);
+    expect(composed.processManagers.map((p) => p.name)).toEqual(['account-removal', 'post-metrics-schedule']);
   });
 
   test('a slice name or a projection declared twice stops the start', () => {

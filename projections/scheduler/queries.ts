@@ -1,0 +1,127 @@
+// Queries over the scheduling read models: a workspace's scheduling state and resolved profile, the times of
+// its scheduled posts (and live slot claims) that new slots must keep clear of, and the posts coverage counts.
+import { sql, type Kysely } from 'kysely';
+import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import type { CoveragePost } from '../../domain/scheduling/coverage.js';
+import { resolveProfile } from '../../domain/scheduling/profile.js';
+import { initialSchedulingState, type SchedulingState } from '../../domain/scheduling/scheduling.js';
+import type { SchedulingProfile } from '../../domain/scheduling/types.js';
+import type { ReadModels } from '../read-models.js';
+import type { SchedulingProfilesTable } from './scheduling-profiles-projection.js';
+
+type Tables = ReadModels & { scheduling_profiles: SchedulingProfilesTable };
+
+const tables = (db: Kysely<ReadModels>) => db as unknown as Kysely<Tables>;
+
+/** The workspace's scheduling state as projected; the initial state (nothing set) for a workspace without one. */
+export async function schedulingStateOf(db: Kysely<ReadModels>, orgId: string): Promise<SchedulingState> {
+  const row = await tables(db)
+    .selectFrom('scheduling_profiles')
+    .select('state')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? row.state : initialSchedulingState;
+}
+
+export async function schedulingProfileOf(db: Kysely<ReadModels>, orgId: string): Promise<SchedulingProfile> {
+  const state = await schedulingStateOf(db, orgId);
+  return resolveProfile(state.settings, state.timezone);
+}
+
+/** The workspace's effective time zone (audience, else workspace, else UTC). */
+export async function effectiveTimezoneOf(db: Kysely<ReadModels>, orgId: string): Promise<string> {
+  return (await schedulingProfileOf(db, orgId)).effectiveTimezone;
+}
+
+export interface TimeWindow {
+  /** ISO, inclusive. */
+  from: string;
+  /** ISO, exclusive. */
+  to: string;
+}
+
+/**
+ * Times new slots must keep clear of, one per post: scheduled (or publishing) posts of the platform (every
+ * platform for null) in the window, and live claims of posts being placed right now (a claim is newer than the
+ * read model's time of its post). Posts in `exclude` are the ones being placed: they do not block themselves.
+ */
+export async function busyTimes(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  platform: string | null,
+  window: TimeWindow,
+  exclude: readonly string[] = [],
+): Promise<string[]> {
+  const platformFilter = platform === null ? sql`` : sql`and platform = ${platform}`;
+  const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
+  const { rows } = await sql<{ at: Date | string }>`
+    select coalesce(c.slot_start, p.scheduled_for_utc) as at
+    from (
+      select id as post_id, scheduled_for_utc from posts
+      where org_id = ${orgId} ${platformFilter}
+        and status in ('scheduled', 'publishing')
+        and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
+    ) p
+    full join (
+      select post_id, slot_start from slot_claims
+      where org_id = ${orgId} ${platformFilter} and expires_at > now()
+        and slot_start >= ${window.from} and slot_start < ${window.to}
+    ) c using (post_id)
+    where true ${excluded}
+    order by 1`.execute(db);
+  return rows.map((r) => new Date(r.at).toISOString());
+}
+
+/**
+ * Per channel, the posts schedule coverage counts: dated posts in the window (scheduled or being published at
+ * their time, published at theirs) and posts waiting for approval (planned in the window, or not planned).
+ * Channels are the platforms of the workspace's connected accounts and of any post counted.
+ */
+export async function coveragePosts(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  window: TimeWindow,
+): Promise<Array<{ platform: Platform; posts: CoveragePost[] }>> {
+  const [{ rows }, accounts] = await Promise.all([
+    sql<{ platform: Platform; status: string; at: Date | string | null }>`
+      select platform, status,
+        case when status = 'published'
+          then coalesce((body->>'lastAttemptAt')::timestamptz, scheduled_for_utc, updated_at)
+          else scheduled_for_utc end as at
+      from posts
+      where org_id = ${orgId}
+        and (
+          (status in ('scheduled', 'publishing', 'awaiting_platform')
+            and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to})
+          or (status = 'published' and coalesce((body->>'lastAttemptAt')::timestamptz, scheduled_for_utc, updated_at)
+            between ${window.from} and ${window.to})
+          or (status = 'pending_approval'
+            and (scheduled_for_utc is null or (scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to})))
+        )`.execute(db),
+    db
+      .selectFrom('social_accounts')
+      .select('platform')
+      .distinct()
+      .where('org_id', '=', orgId)
+      .where('deleted', '=', false)
+      .execute(),
+  ]);
+  const byPlatform = new Map<Platform, CoveragePost[]>();
+  for (const a of accounts) byPlatform.set(a.platform as Platform, []);
+  for (const r of rows) {
+    const posts = byPlatform.get(r.platform) ?? [];
+    byPlatform.set(r.platform, posts);
+    posts.push({
+      status:
+        r.status === 'published'
+          ? 'published'
+          : r.status === 'pending_approval'
+            ? 'pending_approval'
+            : 'scheduled',
+      at: r.at === null ? null : new Date(r.at).toISOString(),
+    });
+  }
+  return platforms
+    .filter((p) => byPlatform.has(p))
+    .map((platform) => ({ platform, posts: byPlatform.get(platform)! }));
+}

@@ -33,7 +33,7 @@ import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
 import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
-import { EarliestFreeSlotFinder } from '../projections/scheduler/earliest-free-slot.js';
+import { bestSlotFinder } from '../projections/scheduler/best-slot-finder.js';
 import { findMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
 import { AccountAccess } from '../commands/social-accounts/account-access.js';
@@ -321,7 +321,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       commands,
       idempotency,
       readModels,
-      slotFinder: new EarliestFreeSlotFinder(readModels),
+      slotFinder: bestSlotFinder(readModels),
       connectors,
       tokenCipher,
       publicBaseUrl: publicBaseUrl(env),

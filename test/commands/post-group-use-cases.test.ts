@@ -14,7 +14,7 @@ import {
 import { postGroupStream } from '../../commands/post-groups/post-group-commands.js';
 import { InvalidFields } from '../../domain/shared/errors.js';
 import { getPostGroupHistory } from '../../projections/post-groups/queries.js';
-import { EarliestFreeSlotFinder } from '../../projections/scheduler/earliest-free-slot.js';
+import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
 import { assistant, member, untouchable, writeRequest } from '../support/callers.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   ws = await createTestWorkspace(service);
   const { runtime } = service;
   deps = {
-    postGroups: { ...runtime.commands, slotFinder: new EarliestFreeSlotFinder(runtime.readModels) },
+    postGroups: { ...runtime.commands, slotFinder: bestSlotFinder(runtime.readModels) },
     readModels: runtime.readModels,
     idempotency: runtime.idempotency,
   };

@@ -10,7 +10,7 @@ import {
   updatePost,
   type PostGroupUseCaseDeps,
 } from '../../commands/post-groups/post-group-use-cases.js';
-import { EarliestFreeSlotFinder } from '../../projections/scheduler/earliest-free-slot.js';
+import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
 import { assistant, member, untouchable, writeRequest } from '../support/callers.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x');
   const { runtime } = service;
   deps = {
-    postGroups: { ...runtime.commands, slotFinder: new EarliestFreeSlotFinder(runtime.readModels) },
+    postGroups: { ...runtime.commands, slotFinder: bestSlotFinder(runtime.readModels) },
     readModels: runtime.readModels,
     idempotency: runtime.idempotency,
     postNowWaitMs: 20_000,

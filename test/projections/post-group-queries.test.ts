@@ -3,7 +3,7 @@
 // caller's workspace and permission; mcp:read, which every assistant connection has, is their scope.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPostGroup } from '../../commands/post-groups/post-group-use-cases.js';
-import { EarliestFreeSlotFinder } from '../../projections/scheduler/earliest-free-slot.js';
+import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
 import {
   getPostGroup,
   getPostGroupHistory,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   ws = await createTestWorkspace(service);
   const { runtime } = service;
   const deps = {
-    postGroups: { ...runtime.commands, slotFinder: new EarliestFreeSlotFinder(runtime.readModels) },
+    postGroups: { ...runtime.commands, slotFinder: bestSlotFinder(runtime.readModels) },
     readModels: runtime.readModels,
     idempotency: runtime.idempotency,
   };

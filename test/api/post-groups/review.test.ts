@@ -2,6 +2,7 @@
 // the rows of the spec's state table end to end, slots from the slot finder, the 409s, the bad-input battery
 // (each a 400 appending nothing), Idempotency-Key and read-your-writes through GET ORG/marketing/posts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { audienceDefaults } from '../../../domain/scheduling/defaults.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import {
@@ -64,7 +65,8 @@ async function preferenceSignals(groupId: string) {
   return res.rows;
 }
 
-function expectQuarterHourSlot(slot: string | null, notBefore: string) {
+/** A slot of the best-slot finder: on a quarter-hour step of a posting window, at least 15 minutes ahead. */
+function expectBestSlot(slot: string | null, notBefore: string) {
   expect(slot).not.toBeNull();
   const t = Date.parse(slot!);
   expect(t % quarterHourMs).toBe(0);
@@ -72,7 +74,7 @@ function expectQuarterHourSlot(slot: string | null, notBefore: string) {
 }
 
 describe('POST …/approve', () => {
-  test('approves a pending group and, by default, assigns each post the first free quarter hour ≥ 15 min ahead', async () => {
+  test('approves a pending group and, by default, assigns each post the best free slot of its platform', async () => {
     const client = await freshWorkspace();
     const { group: drafted, posts } = await pendingGroup(client);
     const res = await client.call('POST', `/post-groups/${drafted.id}/approve`, { as: 'reviewer' });
@@ -96,9 +98,8 @@ describe('POST …/approve', () => {
       scheduleReason: expect.any(String),
       approvals: [...drafted.approvals, approval],
     });
-    expectQuarterHourSlot(group.scheduledFor, group.approvedAt!);
-    // The earliest free slot: nothing else is scheduled in this workspace.
-    expect(Date.parse(group.scheduledFor!) - Date.parse(group.approvedAt!)).toBeLessThan(2 * quarterHourMs);
+    expectBestSlot(group.scheduledFor, group.approvedAt!);
+    expect(group.scheduleReason).toMatch(/^Best free slot \(basis: defaults, score [\d.]+\): /);
 
     // Read-your-writes: the group and the posts list show both posts scheduled right away.
     const read = await client.get(drafted.id);
@@ -106,18 +107,19 @@ describe('POST …/approve', () => {
     const listed = await client.posts('?filter[status]=scheduled');
     expect(listed.map((p) => p.id).sort()).toEqual(posts.map((p) => p.id).sort());
     for (const post of listed) {
+      // Each platform gets the best slot of its own windows; the group shows its first post's.
       expect(post).toMatchObject({
         status: 'scheduled',
-        // X and LinkedIn do not compete for a slot.
-        scheduledForUtc: group.scheduledFor,
-        scheduleReason: group.scheduleReason,
+        scheduleReason: expect.stringMatching(/^Best free slot/),
         approvals: [drafted.approvals[0], group.approvals[1]],
       });
+      expectBestSlot(post.scheduledForUtc, group.approvedAt!);
       expect(read.posts).toContainEqual(post);
     }
+    expect(read.posts.map((p) => p.scheduledForUtc)).toContain(group.scheduledFor);
   });
 
-  test('two groups with an X post each get distinct slots, a quarter hour apart', async () => {
+  test('two groups with an X post each get distinct slots, at least minGapMinutes apart', async () => {
     const client = await freshWorkspace();
     const first = await pendingGroup(client, 'First');
     const second = await pendingGroup(client, 'Second');
@@ -127,10 +129,11 @@ describe('POST …/approve', () => {
       (await client.get(groupId)).posts.find((p) => p.platform === 'x')!.scheduledForUtc!;
     const slotA = await slotOf(a.id);
     const slotB = await slotOf(b.id);
-    expectQuarterHourSlot(slotA, a.approvedAt!);
-    expectQuarterHourSlot(slotB, b.approvedAt!);
+    expectBestSlot(slotA, a.approvedAt!);
+    expectBestSlot(slotB, b.approvedAt!);
     expect(slotB).not.toBe(slotA);
-    expect(Date.parse(slotB) - Date.parse(slotA)).toBe(quarterHourMs);
+    const gap = audienceDefaults('b2b').minGapMinutes * 60_000;
+    expect(Math.abs(Date.parse(slotB) - Date.parse(slotA))).toBeGreaterThanOrEqual(gap);
   });
 
   test('autoSchedule false approves without a slot', async () => {
@@ -317,13 +320,18 @@ describe('POST …/schedule', () => {
     ]);
 
     const best = await client.schedule(approved.id, { useBestSlot: true });
-    expectQuarterHourSlot(best.scheduledFor, best.updatedAt);
-    expect(Date.parse(best.scheduledFor!)).toBeLessThan(Date.parse(at));
+    expectBestSlot(best.scheduledFor, best.updatedAt);
+    expect(best.scheduleReason).toMatch(/^Best free slot/);
     read = await client.get(approved.id);
-    for (const p of read.posts) expect(p.scheduledForUtc).toBe(best.scheduledFor);
+    const bestTimes = read.posts.map((p) => p.scheduledForUtc);
+    for (const p of read.posts) {
+      expectBestSlot(p.scheduledForUtc, best.updatedAt);
+      expect(p.scheduleReason).toMatch(/^Best free slot/);
+    }
+    expect(bestTimes).toContain(best.scheduledFor);
     // Read-your-writes on the posts list.
     const listed = await client.posts('?filter[status]=scheduled');
-    expect(listed.map((p) => p.scheduledForUtc)).toEqual([best.scheduledFor, best.scheduledFor]);
+    expect(listed.map((p) => p.scheduledForUtc).sort()).toEqual([...bestTimes].sort());
 
     const x = posts.find((p) => p.platform === 'x')!;
     const later = inHours(6);
@@ -331,7 +339,9 @@ describe('POST …/schedule', () => {
     read = await client.get(approved.id);
     expect(read.group.timezone).toBe('Asia/Tokyo');
     expect(read.posts.find((p) => p.id === x.id)!.scheduledForUtc).toBe(later);
-    expect(read.posts.find((p) => p.id !== x.id)!.scheduledForUtc).toBe(best.scheduledFor);
+    expect(read.posts.find((p) => p.id !== x.id)!.scheduledForUtc).toBe(
+      bestTimes[read.posts.findIndex((p) => p.id !== x.id)],
+    );
   });
 
   test('schedule without a body keeps planned times; a canceled group is a 409', async () => {
@@ -431,7 +441,7 @@ describe('PATCH ORG/marketing/post-groups/{groupId}', () => {
 
     group = await api.patch(id, { status: 'scheduled' }, 'reviewer');
     expect(group.status).toBe('scheduled');
-    expectQuarterHourSlot(group.scheduledFor, group.updatedAt);
+    expectBestSlot(group.scheduledFor, group.updatedAt);
 
     group = await api.patch(id, { status: 'draft' }, 'editor');
     expect(group).toMatchObject({ status: 'draft', approvedBy: null, approvedAt: null });

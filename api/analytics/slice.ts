@@ -5,6 +5,7 @@ import { postMetricsProjection } from '../../projections/analytics/post-metrics-
 import { MetricsFetcher } from '../../processes/analytics/metrics-fetcher.js';
 import { analyticsMigrations } from '../../processes/analytics/migrations.js';
 import { postMetricsScheduleProcess } from '../../processes/analytics/post-metrics-schedule.js';
+import { effectiveTimezoneOf } from '../../projections/scheduler/queries.js';
 import { migrationsOf, type BackgroundContext, type Slice } from '../shared/slice.js';
 
 /** The worker whose running instance is the MetricsFetcher. */
@@ -46,4 +47,7 @@ export function createAnalyticsSlice(options: AnalyticsSliceOptions = {}): Slice
   };
 }
 
-export const analyticsSlice: Slice = createAnalyticsSlice();
+/** The service's analytics slice: the sandbox reads publication times in the workspace's effective time zone. */
+export const analyticsSlice: Slice = createAnalyticsSlice({
+  timezoneOf: (ctx) => (orgId) => effectiveTimezoneOf(ctx.readModels, orgId),
+});

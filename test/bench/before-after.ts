@@ -77,6 +77,21 @@ const comparisons: readonly Comparison[] = [
     atLeast: Number.NaN,
     p99AtMost: 250,
   },
+  {
+    rows: ['HTTP GET …/scheduler/slots?platform=x (14 days'],
+    label: 'slots, 500 scheduled + a year of history (issue 12)',
+    before: 'new',
+    target: 'p99 ≤20 ms',
+    atLeast: Number.NaN,
+    p99AtMost: 20,
+  },
+  {
+    rows: ['approve with autoSchedule ÷ approve with autoSchedule false'],
+    label: 'approve with autoSchedule vs without, 32 conn (issue 12)',
+    before: 'new',
+    target: '≥0.5 × (no slower than half)',
+    atLeast: 0.5,
+  },
 ];
 
 const firstNumber = (text: string): number =>
@@ -112,7 +127,7 @@ const fmtN = (n: number): string => n.toLocaleString('en-US');
 export function printBeforeAfter(results: ReadonlyArray<readonly [string, string, string]>): void {
   const table = beforeAfterRows(results);
   if (table.length === 0) return;
-  const head = ['target (issue 10)', 'before (issue text)', 'now (this run)', 'target', ''];
+  const head = ['target (issues 10, 12)', 'before (issue text)', 'now (this run)', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(

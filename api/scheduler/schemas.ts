@@ -2,14 +2,11 @@
 // document all come from these (spec part 1 "Scheduling profile", "Scheduler"; part 2 "Timezone setting").
 import { z } from '@hono/zod-openapi';
 import { platforms } from '../../domain/post-groups/post-content.js';
-import { isIanaTimezone } from '../../domain/scheduling/time.js';
 import { audienceTypes, windowPlatforms } from '../../domain/scheduling/types.js';
 import { slotLimits } from '../../commands/scheduler/scheduler-use-cases.js';
+import { timezoneSchema } from '../shared/params.js';
 
-export const ianaTimezone = z
-  .string()
-  .refine(isIanaTimezone, 'an IANA time zone name such as Europe/Berlin')
-  .openapi({ example: 'Europe/Berlin' });
+export const ianaTimezone = timezoneSchema;
 
 const weekdays = z
   .array(z.number().int().min(0).max(6))

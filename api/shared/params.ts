@@ -2,6 +2,7 @@
 // Idempotency-Key header and the time-zone field, defined once so validation and the OpenAPI document say the
 // same everywhere.
 import { z } from '@hono/zod-openapi';
+import { isIanaTimezone } from '../../domain/scheduling/time.js';
 
 /**
  * A UUID as we spell it: any case accepted, lower case kept. Ids name streams and per-workspace rules, so a
@@ -30,14 +31,8 @@ export const idempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'Retry-safe key (1–255 characters)' }),
 });
 
-export function isTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** IANA time zone names only (`Europe/Berlin`, `UTC`); offsets such as `+02:00` are not zones. */
+export const isTimezone = isIanaTimezone;
 
 export const timezoneSchema = z
   .string()

@@ -114,12 +114,19 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
   const { profile } = input;
   const now = DateTime.fromISO(input.now);
   const days = daysOf(input, windowsFor(profile, channel.platform));
-  const start = days[0]!.date;
-  const end = start.plus({ days: input.days });
-  const inWindow = (at: string | null) => {
-    if (at === null) return null;
-    const t = DateTime.fromISO(at, { zone: input.timezone });
-    return t >= start && t < end ? t : null;
+  // Instants as epoch milliseconds (each local day's start came from Luxon once): a post is placed by comparing
+  // numbers, not by building a zoned date per post.
+  const dayStarts = [
+    ...days.map((d) => d.date.toMillis()),
+    days[0]!.date.plus({ days: input.days }).toMillis(),
+  ];
+  const dayOf = (at: string | null): number => {
+    if (at === null) return -1;
+    const ms = Date.parse(at);
+    if (!(ms >= dayStarts[0]! && ms < dayStarts[dayStarts.length - 1]!)) return -1;
+    let i = 0;
+    while (ms >= dayStarts[i + 1]!) i++;
+    return i;
   };
   let scheduledCount = 0;
   let publishedCount = 0;
@@ -127,14 +134,14 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
   for (const post of channel.posts) {
     if (post.status === 'pending_approval') {
       // Waiting posts count when they are planned in the window or not planned at all.
-      if (post.at === null || inWindow(post.at)) pendingApprovalCount++;
+      if (post.at === null || dayOf(post.at) >= 0) pendingApprovalCount++;
       continue;
     }
-    const t = inWindow(post.at);
-    if (!t) continue;
+    const day = dayOf(post.at);
+    if (day < 0) continue;
     if (post.status === 'scheduled') scheduledCount++;
     else publishedCount++;
-    days[Math.floor(t.startOf('day').diff(start, 'days').days + 1e-9)]!.posts++;
+    days[day]!.posts++;
   }
   const dated = scheduledCount + publishedCount;
   const postingDays = days.filter((d) => d.posting);
@@ -183,10 +190,11 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
         (needed > 0 ? `: ${needed} more needed.` : '.'),
     );
   if (status === 'covered') {
-    const next = channel.posts
-      .filter((p) => p.status === 'scheduled' && p.at !== null && DateTime.fromISO(p.at) > now)
-      .map((p) => DateTime.fromISO(p.at!, { zone: input.timezone }))
-      .sort((a, b) => a.toMillis() - b.toMillis())[0];
+    const upcoming = channel.posts
+      .filter((p) => p.status === 'scheduled' && p.at !== null && Date.parse(p.at) > now.toMillis())
+      .map((p) => Date.parse(p.at!));
+    const next =
+      upcoming.length > 0 ? DateTime.fromMillis(Math.min(...upcoming), { zone: input.timezone }) : undefined;
     notes.push(
       `${name} is on track: ${planned}${next ? `, next on ${label(next)} at ${next.toFormat('HH:mm')}` : ''}.`,
     );

@@ -27,15 +27,23 @@ export type PostMetricsTable = {
   fetched_at: string;
 };
 
+/** How many readings the workspace's history has taken in: a new one makes cached histories stale. */
+export type PostMetricsVersionsTable = {
+  org_id: string;
+  version: string;
+};
+
 /** A type (not an interface), so kysely's `withTables` takes it. */
 export type PostMetricsTables = {
   post_metrics: PostMetricsTable;
+  post_metrics_versions: PostMetricsVersionsTable;
 };
 
 export const postMetricsProjection: Projection = {
   name: 'post_metrics',
-  version: 1,
-  tables: ['post_metrics'],
+  // 2: post_metrics_versions, so the scheduler can cache a workspace's history until a reading changes it.
+  version: 2,
+  tables: ['post_metrics', 'post_metrics_versions'],
   eventTypes: postMetricsEventCodec.types,
 
   async createTables(trx: Transaction<AnyDatabase>, schema: string) {
@@ -66,6 +74,11 @@ export const postMetricsProjection: Projection = {
       create index on ${s}.post_metrics (org_id, platform, published_at) include (engagement, content_type)`.execute(
       trx,
     );
+    await sql`
+      create table ${s}.post_metrics_versions (
+        org_id uuid primary key,
+        version bigint not null
+      )`.execute(trx);
   },
 
   async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
@@ -104,5 +117,10 @@ export const postMetricsProjection: Projection = {
           .where('post_metrics.fetch_count', '<', d.fetchNumber),
       )
       .execute();
+    // Moves on with every event applied (a replayed one included): a cached history is then read again, which
+    // costs one query and is never wrong.
+    await sql`
+      insert into ${sql.id(schema)}.post_metrics_versions as v (org_id, version) values (${d.orgId}, 1)
+      on conflict (org_id) do update set version = v.version + 1`.execute(trx);
   },
 };

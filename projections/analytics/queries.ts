@@ -114,3 +114,50 @@ export async function engagementHistory(db: AnyReadModels, query: EngagementHist
   }));
   return { posts: buckets.reduce((sum, b) => sum + b.posts, 0), buckets };
 }
+
+/** How many readings the workspace's history has taken in ('0' before the first). */
+export async function historyVersion(db: AnyReadModels, orgId: string): Promise<string> {
+  const row = await (db as unknown as Kysely<PostMetricsTables>)
+    .selectFrom('post_metrics_versions')
+    .select('version')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? String(row.version) : '0';
+}
+
+/**
+ * engagementHistory, kept per workspace, platform, time zone, content type and day until a reading of the
+ * workspace is projected (its version moves): the slot finder asks on every approval, and a year of history
+ * changes a few times an hour. One primary-key read per ask; the grouping only when something changed. The
+ * least recently used entries go beyond `maxEntries`.
+ */
+export class HistoryCache {
+  private readonly entries = new Map<string, History>();
+
+  constructor(
+    private readonly db: AnyReadModels,
+    private readonly maxEntries = 5_000,
+  ) {}
+
+  async history(query: EngagementHistoryQuery): Promise<History> {
+    const version = await historyVersion(this.db, query.orgId);
+    const key = JSON.stringify([
+      query.orgId,
+      version,
+      query.platform,
+      query.timezone,
+      query.contentType ?? null,
+      query.since,
+    ]);
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const history = await engagementHistory(this.db, query);
+    this.entries.set(key, history);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return history;
+  }
+}

@@ -12,7 +12,7 @@ import type { Platform } from '../../domain/post-groups/post-content.js';
 import { Conflict } from '../../domain/shared/errors.js';
 import { rankSlots } from '../../domain/scheduling/slots.js';
 import type { History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
-import { engagementHistory } from '../analytics/queries.js';
+import { HistoryCache } from '../analytics/queries.js';
 import type { ReadModels } from '../read-models.js';
 import { busyTimes, schedulingProfileOf } from './queries.js';
 
@@ -39,8 +39,14 @@ export interface BestSlotFinderOptions {
 
 /** The workspace's results by local weekday and hour, from the analytics slice's post metrics. */
 export function historySourceOf(db: Kysely<ReadModels>): HistorySource {
-  return (orgId, query) => engagementHistory(db, { orgId, ...query });
+  let cache = historyCaches.get(db);
+  if (!cache) historyCaches.set(db, (cache = new HistoryCache(db)));
+  const shared = cache;
+  return (orgId, query) => shared.history({ orgId, ...query });
 }
+
+/** One history cache per database handle (per process), shared by the routes, the tools and the finder. */
+const historyCaches = new WeakMap<Kysely<ReadModels>, HistoryCache>();
 
 /** The service's slot finder over these read models. */
 export function bestSlotFinder(db: Kysely<ReadModels>): BestSlotFinder {
@@ -50,8 +56,10 @@ export function bestSlotFinder(db: Kysely<ReadModels>): BestSlotFinder {
 /** How far back results count. */
 export const historyWindowDays = 365;
 
+/** The start of the UTC day a year back: the same for a whole day, so cached histories stay usable. */
 export function historySince(now: Date): string {
-  return new Date(now.getTime() - historyWindowDays * dayMs).toISOString();
+  const dayStart = Math.floor(now.getTime() / dayMs) * dayMs;
+  return new Date(dayStart - historyWindowDays * dayMs).toISOString();
 }
 
 /** The text kept with the post: what chose the time, so an auditor can replay it (basis, window, score). */
@@ -72,76 +80,81 @@ export class BestSlotFinder implements SlotFinder {
     const placing = requests.map((r) => r.postId);
     const byPlatform = new Map<Platform, string[]>();
     for (const r of requests) byPlatform.set(r.platform, [...(byPlatform.get(r.platform) ?? []), r.postId]);
-    const out: Record<string, SlotAssignment> = {};
     // Platforms in a fixed order, so two requests never wait on each other's locks in opposite orders.
-    for (const platform of [...byPlatform.keys()].sort()) {
-      const postIds = byPlatform.get(platform)!;
-      const history = await this.options.history(orgId, {
-        platform,
-        timezone: profile.effectiveTimezone,
-        since: historySince(now),
-      });
-      const slots = await this.placeOnPlatform(orgId, platform, postIds, placing, profile, history, now);
-      postIds.forEach((postId, i) => {
-        out[postId] = {
-          scheduledForUtc: slots[i]!.scheduledForUtc,
-          scheduleReason: scheduleReasonOf(slots[i]!),
-        };
-      });
-    }
-    return out;
+    const platforms = [...byPlatform.keys()].sort();
+    const histories = await Promise.all(
+      platforms.map((platform) =>
+        this.options.history(orgId, {
+          platform,
+          timezone: profile.effectiveTimezone,
+          since: historySince(now),
+        }),
+      ),
+    );
+    return db.transaction().execute(async (trx) => {
+      await sql`select ${sql.join(
+        platforms.map((p) => sql`pg_advisory_xact_lock(hashtextextended(${`slots:${orgId}:${p}`}, 0))`),
+      )}`.execute(trx);
+      const out: Record<string, SlotAssignment> = {};
+      const claims: Array<{ platform: Platform; postId: string; at: string }> = [];
+      for (const [i, platform] of platforms.entries()) {
+        const postIds = byPlatform.get(platform)!;
+        const slots = await this.bestOnPlatform(
+          trx,
+          orgId,
+          platform,
+          postIds.length,
+          placing,
+          profile,
+          histories[i]!,
+          now,
+        );
+        // Ranked best first; the posts take them in the order they were asked for.
+        postIds.forEach((postId, n) => {
+          out[postId] = {
+            scheduledForUtc: slots[n]!.scheduledForUtc,
+            scheduleReason: scheduleReasonOf(slots[n]!),
+          };
+          claims.push({ platform, postId, at: slots[n]!.scheduledForUtc });
+        });
+      }
+      await sql`
+        insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at)
+        select ${orgId}, platform, slot_start, post_id, now() + ${claimLifetime}::interval
+        from unnest(${claims.map((c) => c.platform)}::text[], ${claims.map((c) => c.at)}::timestamptz[],
+          ${claims.map((c) => c.postId)}::uuid[]) as t(platform, slot_start, post_id)
+        on conflict (org_id, post_id) do update
+          set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at`.execute(
+        trx,
+      );
+      return out;
+    });
   }
 
-  private async placeOnPlatform(
+  /** The best `count` slots of the platform that fit together, within a month, else within a quarter. */
+  private async bestOnPlatform(
+    trx: Kysely<ReadModels>,
     orgId: string,
     platform: Platform,
-    postIds: readonly string[],
+    count: number,
     placing: readonly string[],
     profile: SchedulingProfile,
     history: History,
     now: Date,
   ): Promise<RankedSlot[]> {
-    return this.options.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`slots:${orgId}:${platform}`}, 0))`.execute(
-        trx,
-      );
-      // Expired claims are dead weight: the read model holds those posts by now (or they never committed).
-      await sql`delete from slot_claims where org_id = ${orgId} and platform = ${platform} and expires_at <= now()`.execute(
-        trx,
-      );
-      for (const days of horizonsDays) {
-        const window = {
-          from: now.toISOString(),
-          to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
-        };
-        const scheduled = await busyTimes(trx, orgId, platform, window, placing);
-        const slots = rankSlots({
-          profile,
-          platform,
-          now: now.toISOString(),
-          days,
-          count: postIds.length,
-          scheduled,
-          history,
-        });
-        if (slots.length < postIds.length) continue;
-        // Ranked best first; the first post takes the best. Times are then claimed for the posts in that order.
-        for (const [i, postId] of postIds.entries()) {
-          await sql`
-            insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at)
-            values (${orgId}, ${platform}, ${slots[i]!.scheduledForUtc}, ${postId}, now() + ${claimLifetime}::interval)
-            on conflict (org_id, post_id) do update
-              set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at`.execute(
-            trx,
-          );
-        }
-        return slots;
-      }
-      throw new Conflict(
-        `No free ${platform} slot in the next ${horizonsDays[horizonsDays.length - 1]} days: widen the posting ` +
-          'windows, raise maxPostsPerDay, lower minGapMinutes or remove blackout dates, or give a time (scheduledForUtc)',
-        'no_free_slot',
-      );
-    });
+    for (const days of horizonsDays) {
+      const window = {
+        from: now.toISOString(),
+        to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
+      };
+      const scheduled = await busyTimes(trx, orgId, platform, window, placing, { sweepExpiredClaims: true });
+      const slots = rankSlots({ profile, platform, now: now.toISOString(), days, count, scheduled, history });
+      if (slots.length >= count) return slots;
+    }
+    throw new Conflict(
+      `No free ${platform} slot in the next ${horizonsDays[horizonsDays.length - 1]} days: widen the posting ` +
+        'windows, raise maxPostsPerDay, lower minGapMinutes or remove blackout dates, or give a time (scheduledForUtc)',
+      'no_free_slot',
+    );
   }
 }

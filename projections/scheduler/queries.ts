@@ -51,10 +51,17 @@ export async function busyTimes(
   platform: string | null,
   window: TimeWindow,
   exclude: readonly string[] = [],
+  options: { sweepExpiredClaims?: boolean } = {},
 ): Promise<string[]> {
+  // The slot finder clears the workspace's expired claims in the same statement (the read model holds those
+  // posts by now, or they never committed).
+  const sweep = options.sweepExpiredClaims
+    ? sql`with swept as (delete from slot_claims where org_id = ${orgId} and expires_at <= now() returning 1)`
+    : sql``;
   const platformFilter = platform === null ? sql`` : sql`and platform = ${platform}`;
   const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
   const { rows } = await sql<{ at: Date | string }>`
+    ${sweep}
     select coalesce(c.slot_start, p.scheduled_for_utc) as at
     from (
       select id as post_id, scheduled_for_utc from posts

@@ -1,7 +1,8 @@
 // scheduler-slots: GET …/scheduler/slots over real HTTP for a workspace with 500 scheduled X posts and a year of
 // history (post metrics of published posts, so the ranking is on the `history` basis), in Europe/Berlin; the load
 // comes from the load generator's own process. Rows: the default query (14 days, 5 slots), a wide one (90 days,
-// 50 slots), all platforms, and suggested-times and schedule-coverage for comparison.
+// 50 slots), all platforms, and suggested-times and schedule-coverage for comparison, at 8 connections; the
+// default query again at one connection (latency without queueing).
 //
 // Sizes: BENCH_SLOTS_REQUESTS (per row, default 2000), BENCH_SLOTS_SCHEDULED (500), BENCH_SLOTS_HISTORY (2000
 // published posts over 365 days), BENCH_SLOTS_CONNECTIONS (8).
@@ -67,7 +68,10 @@ export async function schedulerSlotsBench(ctx: BenchContext): Promise<void> {
         method: 'POST' as const,
         path: `${ws.base}/drafts`,
         headers,
-        body: JSON.stringify({ title: `Scheduled ${n}`, posts: [{ platform: 'x', contentText: `Post ${n}` }] }),
+        body: JSON.stringify({
+          title: `Scheduled ${n}`,
+          posts: [{ platform: 'x', contentText: `Post ${n}` }],
+        }),
       })),
     });
     const groupIds = (draftLoad.responses ?? [])
@@ -155,16 +159,20 @@ export async function schedulerSlotsBench(ctx: BenchContext): Promise<void> {
       ],
       ['GET …/scheduler/schedule-coverage', `${ws.base}/scheduler/schedule-coverage?days=14`],
     ] as const;
-    for (const [label, path] of loads) {
-      console.error(`${label}…`);
+    const runs = [
+      ...loads.map(([label, path]) => ({ label, path, conns: connections })),
+      { label: loads[0][0], path: loads[0][1], conns: 1 },
+    ];
+    for (const { label, path, conns } of runs) {
+      console.error(`${label}, ${conns} conn…`);
       const result = await runLoad({
         origin,
-        connections,
+        connections: conns,
         amount: requests,
         requests: [{ method: 'GET', path, headers: { authorization: headers.authorization } }],
       });
       record(
-        `HTTP ${label}, ${fmt(scheduledCount)} scheduled, ${fmt(probe.historyPosts)} posts of history, ${connections} conn`,
+        `HTTP ${label}, ${fmt(scheduledCount)} scheduled, ${fmt(probe.historyPosts)} posts of history, ${conns} conn`,
         `${fmt(result.rate)} req/s`,
         `${describeLatency(result)}, ${fmt(result.total)} requests, ${describeStatuses(result.statuses)}`,
       );

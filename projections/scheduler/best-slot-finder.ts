@@ -5,6 +5,7 @@
 // The read model shows a post only once its command has committed and been projected, so each chosen slot is
 // also claimed in `slot_claims` for a few minutes. Choosing and claiming happen in one transaction under a
 // lock of the workspace and platform: a concurrent approval waits, then sees the claim and keeps clear of it.
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { SlotAssignment } from '../../domain/post-groups/post-group.js';
@@ -14,13 +15,13 @@ import { rankSlots } from '../../domain/scheduling/slots.js';
 import type { History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
 import { HistoryCache } from '../analytics/queries.js';
 import type { ReadModels } from '../read-models.js';
-import { busyTimes, schedulingProfileOf } from './queries.js';
+import { busyTimesByPlatform, schedulingInputsOf } from './queries.js';
 
 /** How long a claim holds its slot: enough for the command to commit and the read model to show the post. */
 const claimLifetime = '10 minutes';
 
-/** Horizons tried in turn: the best slot within a month, else anything free within a quarter. */
-const horizonsDays = [30, 90] as const;
+/** Horizons tried in turn: the best slot within two weeks, else within a month, else within a quarter. */
+const horizonsDays = [14, 30, 90] as const;
 
 const dayMs = 86_400_000;
 
@@ -28,6 +29,8 @@ export interface HistorySource {
   (
     orgId: string,
     query: { platform: Platform | null; timezone: string; since: string; contentType?: string | null },
+    /** The workspace's history version, when already read (a cache need not read it again). */
+    version?: string,
   ): Promise<History>;
 }
 
@@ -42,7 +45,7 @@ export function historySourceOf(db: Kysely<ReadModels>): HistorySource {
   let cache = historyCaches.get(db);
   if (!cache) historyCaches.set(db, (cache = new HistoryCache(db)));
   const shared = cache;
-  return (orgId, query) => shared.history({ orgId, ...query });
+  return (orgId, query, version) => shared.history({ orgId, ...query }, version);
 }
 
 /** One history cache per database handle (per process), shared by the routes, the tools and the finder. */
@@ -76,85 +79,127 @@ export class BestSlotFinder implements SlotFinder {
     now: Date,
   ): Promise<Record<string, SlotAssignment>> {
     const { db } = this.options;
-    const profile = await schedulingProfileOf(db, orgId);
+    const { profile, historyVersion } = await schedulingInputsOf(db, orgId);
     const placing = requests.map((r) => r.postId);
     const byPlatform = new Map<Platform, string[]>();
     for (const r of requests) byPlatform.set(r.platform, [...(byPlatform.get(r.platform) ?? []), r.postId]);
     // Platforms in a fixed order, so two requests never wait on each other's locks in opposite orders.
     const platforms = [...byPlatform.keys()].sort();
+    const since = historySince(now);
     const histories = await Promise.all(
       platforms.map((platform) =>
-        this.options.history(orgId, {
-          platform,
-          timezone: profile.effectiveTimezone,
-          since: historySince(now),
-        }),
+        this.options.history(orgId, { platform, timezone: profile.effectiveTimezone, since }, historyVersion),
       ),
     );
-    return db.transaction().execute(async (trx) => {
-      await sql`select ${sql.join(
-        platforms.map((p) => sql`pg_advisory_xact_lock(hashtextextended(${`slots:${orgId}:${p}`}, 0))`),
-      )}`.execute(trx);
+    // One connection, its statements queued back to back (the pg client sends each as the one before finishes,
+    // without waiting for this request's turn on the event loop): the lock is held from `lock` to `commit` for the
+    // busy-times read, the ranking and the insert only, however busy the process is.
+    return db.connection().execute(async (conn) => {
+      const within = (days: number) => ({
+        from: now.toISOString(),
+        to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
+      });
+      // `begin` and the locks in one simple-protocol statement (the keys are numbers computed here), then the busy
+      // times of the first horizon: it starts once the locks are granted, so a concurrent finder's claims are
+      // committed and seen.
+      const [, near] = await settled(conn, [
+        sql
+          .raw(
+            `begin; select ${platforms.map((p) => `pg_advisory_xact_lock(${lockKey(orgId, p)})`).join(', ')}`,
+          )
+          .execute(conn),
+        busyTimesByPlatform(conn, orgId, platforms, within(horizonsDays[0]), placing, {
+          sweepExpiredClaims: true,
+        }),
+      ] as const);
+      // Only when the first horizon is full: the busy times of the longest one.
+      let far: Map<string, string[]> | undefined;
+      const busyFor = async (platform: Platform, days: number) => {
+        if (days === horizonsDays[0]) return near.get(platform) ?? [];
+        far ??= await busyTimesByPlatform(
+          conn,
+          orgId,
+          platforms,
+          within(horizonsDays[horizonsDays.length - 1]!),
+          placing,
+        );
+        return far.get(platform) ?? [];
+      };
       const out: Record<string, SlotAssignment> = {};
       const claims: Array<{ platform: Platform; postId: string; at: string }> = [];
-      for (const [i, platform] of platforms.entries()) {
-        const postIds = byPlatform.get(platform)!;
-        const slots = await this.bestOnPlatform(
-          trx,
-          orgId,
-          platform,
-          postIds.length,
-          placing,
-          profile,
-          histories[i]!,
-          now,
-        );
-        // Ranked best first; the posts take them in the order they were asked for.
-        postIds.forEach((postId, n) => {
-          out[postId] = {
-            scheduledForUtc: slots[n]!.scheduledForUtc,
-            scheduleReason: scheduleReasonOf(slots[n]!),
-          };
-          claims.push({ platform, postId, at: slots[n]!.scheduledForUtc });
-        });
+      try {
+        for (const [i, platform] of platforms.entries()) {
+          const postIds = byPlatform.get(platform)!;
+          const slots = await bestOnPlatform(platform, postIds.length, busyFor, profile, histories[i]!, now);
+          // Ranked best first; the posts take them in the order they were asked for.
+          postIds.forEach((postId, n) => {
+            out[postId] = {
+              scheduledForUtc: slots[n]!.scheduledForUtc,
+              scheduleReason: scheduleReasonOf(slots[n]!),
+            };
+            claims.push({ platform, postId, at: slots[n]!.scheduledForUtc });
+          });
+        }
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
       }
-      await sql`
-        insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at)
-        select ${orgId}, platform, slot_start, post_id, now() + ${claimLifetime}::interval
-        from unnest(${claims.map((c) => c.platform)}::text[], ${claims.map((c) => c.at)}::timestamptz[],
-          ${claims.map((c) => c.postId)}::uuid[]) as t(platform, slot_start, post_id)
-        on conflict (org_id, post_id) do update
-          set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at`.execute(
-        trx,
-      );
+      await settled(conn, [
+        sql`
+          insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at)
+          select ${orgId}, platform, slot_start, post_id, now() + ${claimLifetime}::interval
+          from unnest(${claims.map((c) => c.platform)}::text[], ${claims.map((c) => c.at)}::timestamptz[],
+            ${claims.map((c) => c.postId)}::uuid[]) as t(platform, slot_start, post_id)
+          on conflict (org_id, post_id) do update
+            set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at`.execute(
+          conn,
+        ),
+        sql`commit`.execute(conn),
+      ] as const);
       return out;
     });
   }
+}
 
-  /** The best `count` slots of the platform that fit together, within a month, else within a quarter. */
-  private async bestOnPlatform(
-    trx: Kysely<ReadModels>,
-    orgId: string,
-    platform: Platform,
-    count: number,
-    placing: readonly string[],
-    profile: SchedulingProfile,
-    history: History,
-    now: Date,
-  ): Promise<RankedSlot[]> {
-    for (const days of horizonsDays) {
-      const window = {
-        from: now.toISOString(),
-        to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
-      };
-      const scheduled = await busyTimes(trx, orgId, platform, window, placing, { sweepExpiredClaims: true });
-      const slots = rankSlots({ profile, platform, now: now.toISOString(), days, count, scheduled, history });
-      if (slots.length >= count) return slots;
-    }
-    throw new Conflict(
-      `No free ${platform} slot in the next ${horizonsDays[horizonsDays.length - 1]} days: widen the posting ` +
-        'windows, raise maxPostsPerDay, lower minGapMinutes or remove blackout dates, or give a time (scheduledForUtc)',
-      'no_free_slot',
-    );
+/** The advisory lock of a workspace's slots on one platform: 64 bits of a SHA-256, as a literal. */
+function lockKey(orgId: string, platform: Platform): string {
+  return createHash('sha256').update(`slots:${orgId}:${platform}`).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * Waits for statements queued on one connection inside a transaction; if one failed, rolls the transaction back
+ * (after every queued statement has finished) and throws its error.
+ */
+async function settled<T extends readonly unknown[]>(
+  conn: Kysely<ReadModels>,
+  statements: { [K in keyof T]: Promise<T[K]> },
+): Promise<T> {
+  const results = await Promise.allSettled(statements);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await sql`rollback`.execute(conn).catch(() => undefined);
+    throw failed.reason;
   }
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** The best `count` slots of the platform that fit together: within two weeks, else a month, else a quarter. */
+async function bestOnPlatform(
+  platform: Platform,
+  count: number,
+  busyFor: (platform: Platform, days: number) => Promise<readonly string[]>,
+  profile: SchedulingProfile,
+  history: History,
+  now: Date,
+): Promise<RankedSlot[]> {
+  for (const days of horizonsDays) {
+    const scheduled = await busyFor(platform, days);
+    const slots = rankSlots({ profile, platform, now: now.toISOString(), days, count, scheduled, history });
+    if (slots.length >= count) return slots;
+  }
+  throw new Conflict(
+    `No free ${platform} slot in the next ${horizonsDays[horizonsDays.length - 1]} days: widen the posting ` +
+      'windows, raise maxPostsPerDay, lower minGapMinutes or remove blackout dates, or give a time (scheduledForUtc)',
+    'no_free_slot',
+  );
 }

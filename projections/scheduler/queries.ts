@@ -23,6 +23,21 @@ export async function schedulingStateOf(db: Kysely<ReadModels>, orgId: string): 
   return row ? row.state : initialSchedulingState;
 }
 
+/**
+ * The profile and the version of the workspace's history (projections/analytics: how many readings it took in),
+ * in one statement: the slot finder needs both on every approval.
+ */
+export async function schedulingInputsOf(
+  db: Kysely<ReadModels>,
+  orgId: string,
+): Promise<{ profile: SchedulingProfile; historyVersion: string }> {
+  const { rows } = await sql<{ state: SchedulingState | null; version: string | null }>`
+    select (select state from scheduling_profiles where org_id = ${orgId}) as state,
+      (select version from post_metrics_versions where org_id = ${orgId})::text as version`.execute(db);
+  const state = rows[0]?.state ?? initialSchedulingState;
+  return { profile: resolveProfile(state.settings, state.timezone), historyVersion: rows[0]?.version ?? '0' };
+}
+
 export async function schedulingProfileOf(db: Kysely<ReadModels>, orgId: string): Promise<SchedulingProfile> {
   const state = await schedulingStateOf(db, orgId);
   return resolveProfile(state.settings, state.timezone);
@@ -51,32 +66,59 @@ export async function busyTimes(
   platform: string | null,
   window: TimeWindow,
   exclude: readonly string[] = [],
-  options: { sweepExpiredClaims?: boolean } = {},
 ): Promise<string[]> {
-  // The slot finder clears the workspace's expired claims in the same statement (the read model holds those
-  // posts by now, or they never committed).
+  const byPlatform = await busyTimesByPlatform(
+    db,
+    orgId,
+    platform === null ? null : [platform],
+    window,
+    exclude,
+  );
+  return [...byPlatform.values()].flat().sort();
+}
+
+/**
+ * busyTimes of several platforms in one statement, by platform (null: every platform). The slot finder also clears
+ * the workspace's expired claims in it (the read model holds those posts by now, or they never committed).
+ */
+export async function busyTimesByPlatform(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  platforms: readonly string[] | null,
+  window: TimeWindow,
+  exclude: readonly string[] = [],
+  options: { sweepExpiredClaims?: boolean } = {},
+): Promise<Map<string, string[]>> {
   const sweep = options.sweepExpiredClaims
     ? sql`with swept as (delete from slot_claims where org_id = ${orgId} and expires_at <= now() returning 1)`
     : sql``;
-  const platformFilter = platform === null ? sql`` : sql`and platform = ${platform}`;
+  const platformFilter = platforms === null ? sql`` : sql`and platform = any(${[...platforms]}::text[])`;
   const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
-  const { rows } = await sql<{ at: Date | string }>`
+  const { rows } = await sql<{ claim: boolean; post_id: string; platform: string; at: Date | string }>`
     ${sweep}
-    select coalesce(c.slot_start, p.scheduled_for_utc) as at
-    from (
-      select id as post_id, scheduled_for_utc from posts
+    select * from (
+      select true as claim, post_id, platform, slot_start as at from slot_claims
+      where org_id = ${orgId} ${platformFilter} and expires_at > now()
+        and slot_start >= ${window.from} and slot_start < ${window.to}
+      union all
+      select false, id, platform, scheduled_for_utc from posts p
       where org_id = ${orgId} ${platformFilter}
         and status in ('scheduled', 'publishing')
         and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
-    ) p
-    full join (
-      select post_id, slot_start from slot_claims
-      where org_id = ${orgId} ${platformFilter} and expires_at > now()
-        and slot_start >= ${window.from} and slot_start < ${window.to}
-    ) c using (post_id)
-    where true ${excluded}
-    order by 1`.execute(db);
-  return rows.map((r) => new Date(r.at).toISOString());
+        and not exists (
+          select 1 from slot_claims c where c.org_id = p.org_id and c.post_id = p.id and c.expires_at > now())
+    ) busy
+    where true ${excluded}`.execute(db);
+  // One time per post: a live claim is newer than the read model's time of the same post (the posts with one are
+  // left out above; a claim outside the window still leaves its post out, which at worst frees its old time).
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const times = out.get(r.platform) ?? [];
+    times.push(new Date(r.at).toISOString());
+    out.set(r.platform, times);
+  }
+  for (const times of out.values()) times.sort();
+  return out;
 }
 
 /**

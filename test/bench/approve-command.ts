@@ -48,14 +48,14 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
       if (!res.ok) throw new Error(`scheduler settings answered ${res.status}: ${await res.text()}`);
     }
 
-    console.error(`creating ${fmt(perRow * 2)} drafts over ${workspaceCount} workspaces…`);
+    console.error(`creating ${fmt(perRow * 3)} drafts over ${workspaceCount} workspaces…`);
     const groups: Group[] = [];
     const drafts = await runLoad({
       origin,
       connections,
-      amount: perRow * 2,
+      amount: perRow * 3,
       collectBodies: true,
-      requests: Array.from({ length: perRow * 2 }, (_, n) => {
+      requests: Array.from({ length: perRow * 3 }, (_, n) => {
         const workspace = workspaces[n % workspaces.length]!;
         const text = `Bench draft ${n}: what we learned shipping an event-sourced scheduler this week.`;
         return {
@@ -87,16 +87,23 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
       `${describeLatency(drafts)}, ${fmt(drafts.total)} requests ` +
         `(${describeStatuses(drafts.statuses)}), ${draftBad} non-2xx/errors`,
     );
-    if (groups.length < perRow * 2)
+    if (groups.length < perRow * 3)
       console.error(
         `  only ${groups.length} pending groups were created; the approve rows use what there is`,
       );
 
+    // The third row schedules at a given time: what scheduling costs without the slot finder.
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const rowsSpec = [
       { label: 'body {} (autoSchedule → slot finder)', body: '{}', expected: 'scheduled' },
       { label: 'body {"autoSchedule": false}', body: '{"autoSchedule":false}', expected: 'approved' },
+      {
+        label: 'body {"scheduledForUtc": …} (scheduled, no slot finder)',
+        body: JSON.stringify({ scheduledForUtc: at }),
+        expected: 'scheduled',
+      },
     ] as const;
-    const half = Math.floor(groups.length / 2);
+    const half = Math.floor(groups.length / rowsSpec.length);
     const rates: number[] = [];
     for (const [index, spec] of rowsSpec.entries()) {
       const queue = groups.slice(index * half, (index + 1) * half);
@@ -130,7 +137,7 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
       rates.push(result.rate);
       // Concurrent approvals in one workspace ask the slot finder at the same time: count shared slots.
       const slots =
-        spec.expected === 'scheduled'
+        index === 0
           ? (
               await sql<{ posts: string; slots: string }>`
                 select count(*) as posts,

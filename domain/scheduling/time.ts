@@ -212,6 +212,26 @@ export interface LocalDay {
  * once per day, and for the instant of a change of offset (found by halving) only on the days near one; every clock
  * time of a day is then placed without asking again.
  */
+/**
+ * The zone's UTC offset (minutes) at an instant, remembered: Luxon asks Intl for it (formatToParts), which is most
+ * of a slot ranking's time, and rankings ask again and again for the same instants (each day's samples).
+ */
+function offsetAt(zone: IANAZone, ts: number): number {
+  let known = offsetMemo.get(zone);
+  if (!known) offsetMemo.set(zone, (known = new Map<number, number>()));
+  let offset = known.get(ts);
+  if (offset === undefined) {
+    offset = zone.offset(ts);
+    if (known.size >= maxMemoPerZone) known.clear();
+    known.set(ts, offset);
+  }
+  return offset;
+}
+
+/** Luxon keeps one IANAZone per name, so this holds one map per zone in use. */
+const offsetMemo = new WeakMap<IANAZone, Map<number, number>>();
+const maxMemoPerZone = 20_000;
+
 export function localDays(firstDate: string, count: number, tz: string): LocalDay[] {
   const zone = zoneOf(tz);
   const first = calendarMs(firstDate);
@@ -220,7 +240,7 @@ export function localDays(firstDate: string, count: number, tz: string): LocalDa
   // midnight written as UTC. Offsets sampled every 24 h at L_j - 15h: if the four samples around day k agree, the
   // zone keeps one offset all through it.
   const samples: number[] = [];
-  for (let j = 0; j < count + 4; j++) samples.push(zone.offset(first + j * dayMs - 15 * hourMs));
+  for (let j = 0; j < count + 4; j++) samples.push(offsetAt(zone, first + j * dayMs - 15 * hourMs));
 
   const plans: DayPlan[] = [];
   for (let k = 0; k <= count; k++) plans.push(planDay(zone, first + k * dayMs, samples, k));
@@ -269,7 +289,7 @@ function planDay(zone: IANAZone, localMidnight: number, samples: readonly number
     let hi = lo + dayMs; // sample k+i+1
     while (hi - lo > minuteMs) {
       const mid = lo + Math.floor((hi - lo) / 2 / minuteMs) * minuteMs;
-      if (zone.offset(mid) === before) lo = mid;
+      if (offsetAt(zone, mid) === before) lo = mid;
       else hi = mid;
     }
     const T = hi;
@@ -292,7 +312,7 @@ function planDay(zone: IANAZone, localMidnight: number, samples: readonly number
     let best: number | null = null;
     for (const o of offsets) {
       const t = localMs - o;
-      if (zone.offset(t) * minuteMs === o && (best === null || t < best)) best = t;
+      if (offsetAt(zone, t) * minuteMs === o && (best === null || t < best)) best = t;
     }
     return best;
   };

@@ -25,6 +25,9 @@ const horizonsDays = [14, 30, 90] as const;
 
 const dayMs = 86_400_000;
 
+/** Expired claims of a workspace are cleared at most this often per process. */
+const sweepEveryMs = 60_000;
+
 export interface HistorySource {
   (
     orgId: string,
@@ -71,7 +74,18 @@ export function scheduleReasonOf(slot: RankedSlot): string {
 }
 
 export class BestSlotFinder implements SlotFinder {
+  /** When this process last cleared each workspace's expired claims (they are skipped by every read anyway). */
+  private readonly swept = new Map<string, number>();
+
   constructor(private readonly options: BestSlotFinderOptions) {}
+
+  private sweepDue(orgId: string): boolean {
+    const now = Date.now();
+    if (now - (this.swept.get(orgId) ?? 0) < sweepEveryMs) return false;
+    if (this.swept.size >= 10_000) this.swept.clear();
+    this.swept.set(orgId, now);
+    return true;
+  }
 
   async findSlots(
     orgId: string,
@@ -109,7 +123,7 @@ export class BestSlotFinder implements SlotFinder {
           )
           .execute(conn),
         busyTimesByPlatform(conn, orgId, platforms, within(horizonsDays[0]), placing, {
-          sweepExpiredClaims: true,
+          sweepExpiredClaims: this.sweepDue(orgId),
         }),
       ] as const);
       // Only when the first horizon is full: the busy times of the longest one.

@@ -139,8 +139,16 @@ export class HistoryCache {
     private readonly maxEntries = 5_000,
   ) {}
 
-  async history(query: EngagementHistoryQuery): Promise<History> {
-    const version = await historyVersion(this.db, query.orgId);
+  /**
+   * `version`: the workspace's history version when the caller read it already (schedulingInputsOf); `db`: the
+   * connection to read through on a miss (a caller holding one inside a transaction must not wait for another).
+   */
+  async history(
+    query: EngagementHistoryQuery,
+    version?: string,
+    db: AnyReadModels = this.db,
+  ): Promise<History> {
+    version ??= await historyVersion(db, query.orgId);
     const key = JSON.stringify([
       query.orgId,
       version,
@@ -155,7 +163,7 @@ export class HistoryCache {
       this.entries.set(key, hit);
       return hit;
     }
-    const history = await engagementHistory(this.db, query);
+    const history = await engagementHistory(db, query);
     this.entries.set(key, history);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return history;

@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { SlotAssignment } from '../../domain/post-groups/post-group.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import { platforms as platformValues, type Platform } from '../../domain/post-groups/post-content.js';
 import { Conflict } from '../../domain/shared/errors.js';
 import { rankSlots } from '../../domain/scheduling/slots.js';
 import type { History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
 import { HistoryCache } from '../analytics/queries.js';
 import type { ReadModels } from '../read-models.js';
-import { busyTimesByPlatform, schedulingInputsOf } from './queries.js';
+import { busyTimesByPlatform, slotFinderInputs } from './queries.js';
 
 /** How long a claim holds its slot: enough for the command to commit and the read model to show the post. */
 const claimLifetime = '10 minutes';
@@ -34,6 +34,8 @@ export interface HistorySource {
     query: { platform: Platform | null; timezone: string; since: string; contentType?: string | null },
     /** The workspace's history version, when already read (a cache need not read it again). */
     version?: string,
+    /** The connection to read through (the slot finder's, which holds the locks). */
+    db?: Kysely<ReadModels>,
   ): Promise<History>;
 }
 
@@ -48,7 +50,7 @@ export function historySourceOf(db: Kysely<ReadModels>): HistorySource {
   let cache = historyCaches.get(db);
   if (!cache) historyCaches.set(db, (cache = new HistoryCache(db)));
   const shared = cache;
-  return (orgId, query, version) => shared.history({ orgId, ...query }, version);
+  return (orgId, query, version, through) => shared.history({ orgId, ...query }, version, through);
 }
 
 /** One history cache per database handle (per process), shared by the routes, the tools and the finder. */
@@ -92,56 +94,61 @@ export class BestSlotFinder implements SlotFinder {
     requests: ReadonlyArray<{ postId: string; platform: Platform }>,
     now: Date,
   ): Promise<Record<string, SlotAssignment>> {
-    const { db } = this.options;
-    const { profile, historyVersion } = await schedulingInputsOf(db, orgId);
     const placing = requests.map((r) => r.postId);
     const byPlatform = new Map<Platform, string[]>();
     for (const r of requests) byPlatform.set(r.platform, [...(byPlatform.get(r.platform) ?? []), r.postId]);
     // Platforms in a fixed order, so two requests never wait on each other's locks in opposite orders.
     const platforms = [...byPlatform.keys()].sort();
-    const since = historySince(now);
-    const histories = await Promise.all(
-      platforms.map((platform) =>
-        this.options.history(orgId, { platform, timezone: profile.effectiveTimezone, since }, historyVersion),
-      ),
-    );
-    // One connection, its statements queued back to back (the pg client sends each as the one before finishes,
-    // without waiting for this request's turn on the event loop): the lock is held from `lock` to `commit` for the
-    // busy-times read, the ranking and the insert only, however busy the process is.
-    return db.connection().execute(async (conn) => {
-      const within = (days: number) => ({
-        from: now.toISOString(),
-        to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
-      });
-      // `begin` and the locks in one simple-protocol statement (the keys are numbers computed here), then the busy
-      // times of the first horizon: it starts once the locks are granted, so a concurrent finder's claims are
-      // committed and seen.
-      const [, near] = await settled(conn, [
+    const within = (days: number) => ({
+      from: now.toISOString(),
+      to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
+    });
+    // One connection and three statements: `begin` with the locks; the profile, the history version and the busy
+    // times of the first horizon (read once the locks are granted, so a concurrent finder's claims are committed
+    // and seen); the claims with `commit`. The pg client sends each queued statement as the one before finishes,
+    // so the locks are held for the ranking in between, however busy the process is.
+    return this.options.db.connection().execute(async (conn) => {
+      const [, inputs] = await settled(conn, [
         sql
           .raw(
             `begin; select ${platforms.map((p) => `pg_advisory_xact_lock(${lockKey(orgId, p)})`).join(', ')}`,
           )
           .execute(conn),
-        busyTimesByPlatform(conn, orgId, platforms, within(horizonsDays[0]), placing, {
+        slotFinderInputs(conn, orgId, platforms, within(horizonsDays[0]), placing, {
           sweepExpiredClaims: this.sweepDue(orgId),
         }),
       ] as const);
-      // Only when the first horizon is full: the busy times of the longest one.
-      let far: Map<string, string[]> | undefined;
-      const busyFor = async (platform: Platform, days: number) => {
-        if (days === horizonsDays[0]) return near.get(platform) ?? [];
-        far ??= await busyTimesByPlatform(
-          conn,
-          orgId,
-          platforms,
-          within(horizonsDays[horizonsDays.length - 1]!),
-          placing,
-        );
-        return far.get(platform) ?? [];
-      };
       const out: Record<string, SlotAssignment> = {};
       const claims: Array<{ platform: Platform; postId: string; at: string }> = [];
       try {
+        const { profile, historyVersion } = inputs;
+        const since = historySince(now);
+        // Cached until a reading of the workspace is projected: a query only when something changed.
+        const histories = await Promise.all(
+          platforms.map((platform) =>
+            this.options.history(
+              orgId,
+              { platform, timezone: profile.effectiveTimezone, since },
+              historyVersion,
+              // Through this connection: waiting for another from the pool while holding the locks could wait on
+              // requests that wait for these locks.
+              conn,
+            ),
+          ),
+        );
+        // Only when the first horizon is full: the busy times of the longest one.
+        let far: Map<string, string[]> | undefined;
+        const busyFor = async (platform: Platform, days: number) => {
+          if (days === horizonsDays[0]) return inputs.busy.get(platform) ?? [];
+          far ??= await busyTimesByPlatform(
+            conn,
+            orgId,
+            platforms,
+            within(horizonsDays[horizonsDays.length - 1]!),
+            placing,
+          );
+          return far.get(platform) ?? [];
+        };
         for (const [i, platform] of platforms.entries()) {
           const postIds = byPlatform.get(platform)!;
           const slots = await bestOnPlatform(platform, postIds.length, busyFor, profile, histories[i]!, now);
@@ -158,21 +165,39 @@ export class BestSlotFinder implements SlotFinder {
         await sql`rollback`.execute(conn);
         throw error;
       }
-      await settled(conn, [
-        sql`
-          insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at)
-          select ${orgId}, platform, slot_start, post_id, now() + ${claimLifetime}::interval
-          from unnest(${claims.map((c) => c.platform)}::text[], ${claims.map((c) => c.at)}::timestamptz[],
-            ${claims.map((c) => c.postId)}::uuid[]) as t(platform, slot_start, post_id)
-          on conflict (org_id, post_id) do update
-            set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at`.execute(
-          conn,
-        ),
-        sql`commit`.execute(conn),
-      ] as const);
+      await settled(conn, [sql.raw(`${claimsInsert(orgId, claims)}; commit`).execute(conn)] as const);
       return out;
     });
   }
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The claims as one statement with literal values, so it goes with `commit` in one simple-protocol round trip.
+ * Every value is checked against its exact shape first (ids are canonical UUIDs, platforms the enum, times our
+ * own ISO strings): nothing else can reach the text.
+ */
+function claimsInsert(
+  orgId: string,
+  claims: ReadonlyArray<{ platform: Platform; postId: string; at: string }>,
+) {
+  const literal = (value: string, ok: boolean) => {
+    if (!ok) throw new Error(`Refusing to write ${JSON.stringify(value)} into a slot claim`);
+    return `'${value}'`;
+  };
+  const rows = claims.map(
+    (c) =>
+      `(${literal(orgId, uuidPattern.test(orgId))}::uuid, ${literal(c.platform, (platformValues as readonly string[]).includes(c.platform))}, ` +
+      `${literal(c.at, instantPattern.test(c.at))}::timestamptz, ${literal(c.postId, uuidPattern.test(c.postId))}::uuid, ` +
+      `now() + interval '${claimLifetime}')`,
+  );
+  return (
+    `insert into slot_claims as c (org_id, platform, slot_start, post_id, expires_at) values ${rows.join(', ')} ` +
+    'on conflict (org_id, post_id) do update ' +
+    'set platform = excluded.platform, slot_start = excluded.slot_start, expires_at = excluded.expires_at'
+  );
 }
 
 /** The advisory lock of a workspace's slots on one platform: 64 bits of a SHA-256, as a literal. */

@@ -39,6 +39,16 @@ export const slotClaimMigrations: Record<string, Migration> = {
       await sql`alter table slot_claims add primary key (org_id, platform, slot_start)`.execute(db);
     },
   },
+  // Claims are hints that live ten minutes (the posts' times are in the event store): no WAL for them, so placing a
+  // post costs no log flush. After a crash PostgreSQL empties the table; the read model holds the committed posts.
+  '0025_slot_claims_unlogged': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table slot_claims set unlogged`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table slot_claims set logged`.execute(db);
+    },
+  },
 };
 
 export interface SlotClaimsTable {

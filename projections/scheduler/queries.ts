@@ -87,30 +87,86 @@ export async function busyTimesByPlatform(
   platforms: readonly string[] | null,
   window: TimeWindow,
   exclude: readonly string[] = [],
-  options: { sweepExpiredClaims?: boolean } = {},
 ): Promise<Map<string, string[]>> {
+  const { rows } = await sql<BusyRow>`${busyRows(orgId, platforms, window, exclude)}`.execute(db);
+  return byPlatform(rows);
+}
+
+/**
+ * What the slot finder reads once it holds the locks, in one statement: the scheduling state, the version of the
+ * workspace's history, and the busy times of the platforms in the window (also clearing expired claims when asked).
+ */
+export async function slotFinderInputs(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  platforms: readonly string[],
+  window: TimeWindow,
+  exclude: readonly string[],
+  options: { sweepExpiredClaims: boolean },
+): Promise<{ profile: SchedulingProfile; historyVersion: string; busy: Map<string, string[]> }> {
   const sweep = options.sweepExpiredClaims
     ? sql`with swept as (delete from slot_claims where org_id = ${orgId} and expires_at <= now() returning 1)`
     : sql``;
+  const { rows } = await sql<{
+    state: SchedulingState | null;
+    version: string | null;
+    busy: string[] | null;
+  }>`
+    ${sweep}
+    select (select state from scheduling_profiles where org_id = ${orgId}) as state,
+      (select version from post_metrics_versions where org_id = ${orgId})::text as version,
+      (select array_agg(platform || ' ' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+        from (${busyRows(orgId, platforms, window, exclude)}) b) as busy`.execute(db);
+  const row = rows[0];
+  const state = row?.state ?? initialSchedulingState;
+  const busy = byPlatform(
+    (row?.busy ?? []).map((entry) => {
+      const [platform, at] = entry.split(' ') as [string, string];
+      return { platform, at };
+    }),
+  );
+  return {
+    profile: resolveProfile(state.settings, state.timezone),
+    historyVersion: row?.version ?? '0',
+    busy,
+  };
+}
+
+interface BusyRow {
+  platform: string;
+  at: Date | string;
+}
+
+/**
+ * One row per post that new slots must keep clear of: live claims, and scheduled posts without one (a claim is
+ * newer than the read model's time of its post; a claim outside the window still leaves its post out, which at
+ * worst frees its old time).
+ */
+function busyRows(
+  orgId: string,
+  platforms: readonly string[] | null,
+  window: TimeWindow,
+  exclude: readonly string[],
+) {
   const platformFilter = platforms === null ? sql`` : sql`and platform = any(${[...platforms]}::text[])`;
   const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
-  const { rows } = await sql<{ claim: boolean; post_id: string; platform: string; at: Date | string }>`
-    ${sweep}
-    select * from (
-      select true as claim, post_id, platform, slot_start as at from slot_claims
+  return sql`
+    select platform, at from (
+      select post_id, platform, slot_start as at from slot_claims
       where org_id = ${orgId} ${platformFilter} and expires_at > now()
         and slot_start >= ${window.from} and slot_start < ${window.to}
       union all
-      select false, id, platform, scheduled_for_utc from posts p
+      select id, platform, scheduled_for_utc from posts p
       where org_id = ${orgId} ${platformFilter}
         and status in ('scheduled', 'publishing')
         and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
         and not exists (
           select 1 from slot_claims c where c.org_id = p.org_id and c.post_id = p.id and c.expires_at > now())
     ) busy
-    where true ${excluded}`.execute(db);
-  // One time per post: a live claim is newer than the read model's time of the same post (the posts with one are
-  // left out above; a claim outside the window still leaves its post out, which at worst frees its old time).
+    where true ${excluded}`;
+}
+
+function byPlatform(rows: readonly BusyRow[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const r of rows) {
     const times = out.get(r.platform) ?? [];

@@ -49,13 +49,14 @@ describe('migrations of the slices', () => {
       '0022_sign_in_links',
       '0023_slot_claims_per_post',
       '0024_post_metrics_fetches',
+      '0025_slot_claims_unlogged',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0025',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0026',
     );
   });
 

@@ -15,6 +15,7 @@ import { historySince, type HistorySource } from '../../projections/scheduler/be
 import {
   busyTimes,
   coveragePosts,
+  schedulingInputsOf,
   schedulingProfileOf,
   schedulingStateOf,
 } from '../../projections/scheduler/queries.js';
@@ -152,13 +153,14 @@ async function historyFor(
   timezone: string,
   now: string,
   contentType: string | null,
+  version: string,
 ): Promise<History> {
   const since = historySince(new Date(now));
   if (contentType !== null) {
-    const own = await deps.history(orgId, { platform, timezone, since, contentType });
+    const own = await deps.history(orgId, { platform, timezone, since, contentType }, version);
     if (own.posts >= MIN_HISTORY_POSTS) return own;
   }
-  return deps.history(orgId, { platform, timezone, since });
+  return deps.history(orgId, { platform, timezone, since }, version);
 }
 
 const publicSlot = ({ window: _window, ...slot }: RankedSlot) => slot;
@@ -179,14 +181,22 @@ export async function suggestSlots(
 ): Promise<SlotSuggestions> {
   authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
   const days = input.days ?? slotLimits.days.default;
-  const profile = await schedulingProfileOf(deps.readModels, input.orgId);
+  const { profile, historyVersion } = await schedulingInputsOf(deps.readModels, input.orgId);
   const platform = input.platform ?? null;
   const [scheduled, history] = await Promise.all([
     busyTimes(deps.readModels, input.orgId, platform, {
       from: new Date(Date.parse(now) - dayMs).toISOString(),
       to: new Date(Date.parse(now) + (days + 2) * dayMs).toISOString(),
     }),
-    historyFor(deps, input.orgId, platform, profile.effectiveTimezone, now, input.contentType ?? null),
+    historyFor(
+      deps,
+      input.orgId,
+      platform,
+      profile.effectiveTimezone,
+      now,
+      input.contentType ?? null,
+      historyVersion,
+    ),
   ]);
   const slots = rankSlots({
     profile,
@@ -232,7 +242,7 @@ export async function suggestedTimes(
     throw new InvalidFields('The date has passed', [
       { path: 'date', message: `must be today (${today} in ${timezone}) or later` },
     ]);
-  const profile = await schedulingProfileOf(deps.readModels, input.orgId);
+  const { profile, historyVersion } = await schedulingInputsOf(deps.readModels, input.orgId);
   const platform = input.platform ?? null;
   const days =
     Math.round((Date.parse(`${input.date}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / dayMs) + 1;
@@ -243,7 +253,7 @@ export async function suggestedTimes(
       from: new Date(Date.parse(now) - 2 * dayMs).toISOString(),
       to: new Date(Date.parse(now) + (days + 2) * dayMs).toISOString(),
     }),
-    historyFor(deps, input.orgId, platform, timezone, now, null),
+    historyFor(deps, input.orgId, platform, timezone, now, null, historyVersion),
   ]);
   const slots = rankSlots({
     profile,

@@ -37,13 +37,24 @@ export async function approveCommandBench(ctx: BenchContext): Promise<void> {
     const { runtime, origin } = service;
     const workspaces = await createWorkspaces(service, workspaceCount, 'bench-approve');
     const byOrg = new Map(workspaces.map((w) => [w.orgId, w]));
-    // Busy workspaces: every day, 48 posts a day per platform, no gap. With the b2b defaults (2 a day, 3 hours
-    // apart) a workspace has about 130 free X slots in 90 days; each of these gets 250 approvals per row.
+    // Busy workspaces: 48 posts a day per platform, no gap, and posting windows that hold them (08:00–20:00 every
+    // day, 48 quarter hours). With the b2b defaults (2 a day, 3 hours apart) a workspace has about 130 free X
+    // slots in 90 days; each of these gets 250 approvals per row.
     for (const w of workspaces) {
       const res = await fetch(`${origin}${w.base}/scheduler/settings`, {
         method: 'PATCH',
         headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ includeWeekends: true, maxPostsPerDay: 48, minGapMinutes: 0 }),
+        body: JSON.stringify({
+          includeWeekends: true,
+          maxPostsPerDay: 48,
+          minGapMinutes: 0,
+          postingWindows: Object.fromEntries(
+            ['x', 'linkedin'].map((p) => [
+              p,
+              [{ days: [0, 1, 2, 3, 4, 5, 6], start: '08:00', end: '20:00' }],
+            ]),
+          ),
+        }),
       });
       if (!res.ok) throw new Error(`scheduler settings answered ${res.status}: ${await res.text()}`);
     }

@@ -254,6 +254,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'post_now',
         'reject_post_group',
         'schedule_post_group',
+        'suggest_slots',
         'update_post',
         'update_post_group',
       ]);
@@ -360,6 +361,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
         'list_posts',
         'list_social_accounts',
+        'suggest_slots',
       ]);
       await client.close();
 

@@ -2,7 +2,7 @@
 // where the next gap is, and what a person can do about it. Pure: the caller hands in the posts, the profile,
 // the targets and the clock (docs/decisions.md, "Schedule coverage").
 import { DateTime } from 'luxon';
-import type { Platform } from '../post-groups/post-content.js';
+import { platformNames, type Platform } from '../post-groups/post-content.js';
 import { windowsFor } from './profile.js';
 import type { PostingWindow, SchedulingProfile } from './types.js';
 
@@ -52,18 +52,6 @@ export interface ScheduleCoverage {
 
 /** Without a target, this many posting days in a row without a post make a gap. */
 const quietDaysWithoutTarget = 2;
-
-const platformNames: Record<Platform, string> = {
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  reddit: 'Reddit',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-};
 
 interface Day {
   date: DateTime;

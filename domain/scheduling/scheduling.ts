@@ -393,18 +393,8 @@ function decideSettings(
   if (Object.keys(windows).length > 0) recorded.postingWindows = windows;
 
   const events: SchedulingEvent[] = [];
-  if (timezone !== undefined && timezone !== state.timezone) {
-    events.push({
-      type: 'WorkspaceTimezoneSet',
-      data: {
-        orgId: command.orgId,
-        timezone,
-        previousTimezone: state.timezone,
-        by: command.by,
-        at: command.now,
-      },
-    });
-  }
+  if (timezone !== undefined && timezone !== state.timezone)
+    events.push(timezoneSet(command, state, timezone));
   if (Object.keys(recorded).length > 0 || reset.length > 0) {
     events.push({
       type: 'SchedulingSettingsChanged',
@@ -420,6 +410,24 @@ function decideSettings(
   return events;
 }
 
+/** The workspace's time zone moves from the state's to `timezone` (canonical), by the command's author. */
+function timezoneSet(
+  command: { orgId: string; by: string; now: string },
+  state: SchedulingState,
+  timezone: string,
+): SchedulingEvent {
+  return {
+    type: 'WorkspaceTimezoneSet',
+    data: {
+      orgId: command.orgId,
+      timezone,
+      previousTimezone: state.timezone,
+      by: command.by,
+      at: command.now,
+    },
+  };
+}
+
 export const schedulingDecider: Decider<SchedulingState, SchedulingCommand, SchedulingEvent> = {
   initialState: initialSchedulingState,
   codec: schedulingEventCodec,
@@ -431,18 +439,7 @@ export const schedulingDecider: Decider<SchedulingState, SchedulingCommand, Sche
         const timezone = checkTimezone(command.timezone, 'timezone', problems);
         if (timezone === undefined) throw new InvalidFields('Invalid time zone', problems.details);
         if (timezone === state.timezone) return [];
-        return [
-          {
-            type: 'WorkspaceTimezoneSet',
-            data: {
-              orgId: command.orgId,
-              timezone,
-              previousTimezone: state.timezone,
-              by: command.by,
-              at: command.now,
-            },
-          },
-        ];
+        return [timezoneSet(command, state, timezone)];
       }
       case 'ChangeSchedulingSettings':
         return decideSettings(command, state);

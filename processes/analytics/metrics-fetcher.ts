@@ -14,7 +14,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
 } from '../../commands/shared/command-handler.js';
-import { sleep } from '../../infra/async/sleep.js';
+import { Rounds } from '../../infra/async/rounds.js';
 import {
   ConnectorError,
   isConnectorError,
@@ -107,8 +107,7 @@ export class MetricsFetcher {
   private readonly batchSize: number;
   private readonly callTimeoutMs: number;
   private readonly timezoneOf: (orgId: string) => Promise<string>;
-  private abort: AbortController | undefined;
-  private loop: Promise<void> | undefined;
+  private rounds: Rounds | undefined;
 
   constructor(private readonly options: MetricsFetcherOptions) {
     this.db = options.db as Kysely<PostMetricsFetchTables>;
@@ -120,35 +119,26 @@ export class MetricsFetcher {
     this.timezoneOf = options.timezoneOf ?? (async () => 'UTC');
   }
 
-  async start(): Promise<void> {
-    if (this.loop) return;
-    const abort = new AbortController();
-    this.abort = abort;
-    this.loop = (async () => {
-      while (!abort.signal.aborted) {
-        try {
-          await this.runOnce();
-        } catch (error) {
-          this.options.logger.error({ err: error }, 'metrics fetch round failed');
-        }
-        await sleep(this.intervalMs, abort.signal);
-      }
-    })();
+  start(): Promise<void> {
+    this.rounds ??= new Rounds(
+      () => this.runOnce(),
+      this.intervalMs,
+      (error) => this.options.logger.error({ err: error }, 'metrics fetch round failed'),
+    );
+    this.rounds.start();
+    return Promise.resolve();
   }
 
   /** Ends the loop after the post in progress. */
   async stop(): Promise<void> {
-    this.abort?.abort();
-    await this.loop;
-    this.loop = undefined;
-    this.abort = undefined;
+    await this.rounds?.stop();
   }
 
   /** Reads every post whose reading is due at `now`, a batch of claimed rows at a time. */
   async runOnce(now: Date = this.now()): Promise<FetchRound> {
     const round: FetchRound = { recorded: 0, stopped: 0, retried: 0 };
     const zones = new Map<string, Promise<string>>();
-    for (let batch = 0; batch < 50 && !this.abort?.signal.aborted; batch += 1) {
+    for (let batch = 0; batch < 50 && !this.rounds?.stopping; batch += 1) {
       const rows = await this.claimDue(now);
       for (const row of rows) {
         const result = await this.fetchOne(row, now, { zones, manual: false });

@@ -10,7 +10,7 @@ import {
   type TokenHealthDeps,
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
-import { sleep } from '../../infra/async/sleep.js';
+import { Rounds } from '../../infra/async/rounds.js';
 import { canRefresh, isConnectorError, type ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
@@ -46,8 +46,7 @@ export class TokenRefresher {
   private readonly now: () => Date;
   private readonly tokens: TokenStore;
   private readonly access: AccountAccess;
-  private abort: AbortController | undefined;
-  private loop: Promise<void> | undefined;
+  private rounds: Rounds | undefined;
 
   constructor(private readonly options: TokenRefresherOptions) {
     this.intervalMs = options.intervalMs ?? 60_000;
@@ -65,28 +64,19 @@ export class TokenRefresher {
     });
   }
 
-  async start(): Promise<void> {
-    if (this.loop) return;
-    const abort = new AbortController();
-    this.abort = abort;
-    this.loop = (async () => {
-      while (!abort.signal.aborted) {
-        try {
-          await this.runOnce();
-        } catch (error) {
-          this.options.logger.error({ err: error }, 'token refresh round failed');
-        }
-        await sleep(this.intervalMs, abort.signal);
-      }
-    })();
+  start(): Promise<void> {
+    this.rounds ??= new Rounds(
+      () => this.runOnce(),
+      this.intervalMs,
+      (error) => this.options.logger.error({ err: error }, 'token refresh round failed'),
+    );
+    this.rounds.start();
+    return Promise.resolve();
   }
 
   /** Ends the loop after the account in progress. */
   async stop(): Promise<void> {
-    this.abort?.abort();
-    await this.loop;
-    this.loop = undefined;
-    this.abort = undefined;
+    await this.rounds?.stop();
   }
 
   async runOnce(now: Date = this.now()): Promise<RefreshRound> {

@@ -119,12 +119,16 @@ export async function slotFinderInputs(
         from (${busyRows(orgId, platforms, window, exclude)}) b) as busy`.execute(db);
   const row = rows[0];
   const state = row?.state ?? initialSchedulingState;
-  const busy = byPlatform(
-    (row?.busy ?? []).map((entry) => {
-      const [platform, at] = entry.split(' ') as [string, string];
-      return { platform, at };
-    }),
-  );
+  // `<platform> <ISO instant>` each, already in toISOString's form (to_char above): no Date round trip.
+  const busy = new Map<string, string[]>();
+  for (const entry of row?.busy ?? []) {
+    const space = entry.indexOf(' ');
+    const platform = entry.slice(0, space);
+    const times = busy.get(platform) ?? [];
+    times.push(entry.slice(space + 1));
+    busy.set(platform, times);
+  }
+  for (const times of busy.values()) times.sort();
   return {
     profile: resolveProfile(state.settings, state.timezone),
     historyVersion: row?.version ?? '0',

@@ -154,18 +154,20 @@ function busyRows(
 ) {
   const platformFilter = platforms === null ? sql`` : sql`and platform = any(${[...platforms]}::text[])`;
   const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
+  // The workspace's live claims read once: listed themselves, and (hashed) to leave out their posts.
   return sql`
+    with live as materialized (
+      select post_id, platform, slot_start from slot_claims where org_id = ${orgId} and expires_at > now()
+    )
     select platform, at from (
-      select post_id, platform, slot_start as at from slot_claims
-      where org_id = ${orgId} ${platformFilter} and expires_at > now()
-        and slot_start >= ${window.from} and slot_start < ${window.to}
+      select post_id, platform, slot_start as at from live
+      where slot_start >= ${window.from} and slot_start < ${window.to} ${platformFilter}
       union all
-      select id, platform, scheduled_for_utc from posts p
+      select id, platform, scheduled_for_utc from posts
       where org_id = ${orgId} ${platformFilter}
         and status in ('scheduled', 'publishing')
         and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
-        and not exists (
-          select 1 from slot_claims c where c.org_id = p.org_id and c.post_id = p.id and c.expires_at > now())
+        and id not in (select post_id from live)
     ) busy
     where true ${excluded}`;
 }

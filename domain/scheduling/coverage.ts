@@ -163,9 +163,11 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
     targetPosts !== null ? dated < Math.floor(targetPosts) : dated === 0 && postingDays.length > 0;
   const needed = targetPosts !== null ? Math.max(0, Math.ceil(targetPosts) - dated) : nextGap ? 1 : 0;
 
+  // With a target, "enough" is the target: enough posts with a gap or an over-full day are clustered. Without
+  // one, a gap is not enough posts (gap, or waiting when drafts wait for approval); an over-full day is clustered.
   let status: CoverageStatus;
   if (!short && !nextGap && crowded.length === 0) status = 'covered';
-  else if (crowded.length > 0 || (!short && nextGap)) status = 'clustered';
+  else if (crowded.length > 0 || (targetPosts !== null && !short)) status = 'clustered';
   else if (pendingApprovalCount > 0 && pendingApprovalCount >= needed) status = 'waiting';
   else status = 'gap';
 
@@ -198,7 +200,9 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
         'the settings allow: move some to quieter days.',
     );
   else if (status === 'clustered')
-    notes.push(`${name} has enough posts but they are bunched together: spread them to close the gap.`);
+    notes.push(
+      `${name} has the posts its target needs but they are bunched together: spread them to close the gap.`,
+    );
   if (pendingApprovalCount > 0)
     notes.push(
       `${pendingApprovalCount} ${name} post${pendingApprovalCount === 1 ? ' waits' : 's wait'} for approval` +

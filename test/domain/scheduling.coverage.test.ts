@@ -56,7 +56,20 @@ describe('schedule coverage', () => {
     const result = coverage({
       posts: [scheduled('2026-11-23'), scheduled('2026-11-24'), scheduled('2026-11-27')],
     });
-    expect(result).toMatchObject({ status: 'clustered', nextGapAt: at('2026-11-25', '08:00') });
+    expect(result).toMatchObject({ status: 'gap', nextGapAt: at('2026-11-25', '08:00') });
+  });
+
+  test('the target met but the posts bunched at the start, the rest of the week quiet: clustered', () => {
+    const result = coverage({
+      postsPerWeek: 3,
+      posts: [scheduled('2026-11-23', '08:00'), scheduled('2026-11-23', '12:00'), scheduled('2026-11-24')],
+    });
+    expect(result).toMatchObject({
+      status: 'clustered',
+      targetPosts: 3,
+      nextGapAt: at('2026-11-25', '08:00'),
+    });
+    expect(result.notes.join(' ')).toMatch(/bunched together/);
   });
 
   test('short of the strategy target, with enough posts waiting for approval: waiting', () => {

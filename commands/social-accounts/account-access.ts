@@ -30,6 +30,20 @@ export type ResolveAccountResult =
   | { ok: true; account: AccountRef }
   | { ok: false; reason: 'not_found' | 'not_connected' | 'none' | 'ambiguous'; message: string };
 
+/**
+ * What background work that calls platforms for an account needs of AccountAccess (which implements it): the
+ * account a call acts for, and the call made with its tokens (refreshed ahead of expiry and once after an auth
+ * error). The publisher and the metrics fetcher take this.
+ */
+export interface AccountCalls {
+  resolve(input: {
+    orgId: string;
+    platform: Platform;
+    socialAccountId: string | null;
+  }): Promise<{ ok: true; account: AccountRef } | { ok: false; reason: string; message: string }>;
+  withTokens<T>(account: AccountRef, call: (tokens: TokenSet) => Promise<T>): Promise<T>;
+}
+
 export type RefreshResult =
   /** New tokens from the platform, saved and recorded. */
   | { kind: 'refreshed'; tokens: TokenSet }

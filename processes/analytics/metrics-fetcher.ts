@@ -2,10 +2,10 @@
 // (`for update skip locked`, then lease owner and expiry), reads the post's numbers through its platform connector
 // with the account's tokens, and records PostMetricsFetched. A post gone from the platform, or from the workspace,
 // or an account that is gone stops the post's readings; any other failure is tried again on a later round.
+import type { AccountCalls } from '../../commands/social-accounts/account-access.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { MetricsReading, PostMetricsState } from '../../domain/analytics/post-metrics.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { loadPostGroup } from '../../commands/post-groups/post-group-commands.js';
 import { loadPostMetrics, recordPostMetrics } from '../../commands/analytics/post-metrics-commands.js';
@@ -18,10 +18,8 @@ import { Rounds } from '../../infra/async/rounds.js';
 import {
   ConnectorError,
   isConnectorError,
-  type AccountRef,
   type ConnectorRegistry,
   type MetricsFetch,
-  type TokenSet,
 } from '../../infra/connectors/port.js';
 import type { Checkpoint } from '../../infra/event-store/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
@@ -29,14 +27,7 @@ import type { PostMetricsFetchesTable, PostMetricsFetchTables } from './migratio
 import { METRICS_FETCH_OFFSETS_MS, nextFetchAt } from './post-metrics-schedule.js';
 
 /** The social accounts a reading acts for (commands/social-accounts AccountAccess implements it). */
-export interface MetricsAccounts {
-  resolve(input: {
-    orgId: string;
-    platform: Platform;
-    socialAccountId: string | null;
-  }): Promise<{ ok: true; account: AccountRef } | { ok: false; reason: string; message: string }>;
-  withTokens<T>(account: AccountRef, call: (tokens: TokenSet) => Promise<T>): Promise<T>;
-}
+export type MetricsAccounts = AccountCalls;
 
 export interface MetricsFetcherOptions {
   // Only the schedule table is touched directly; commands go through the event store.
@@ -354,34 +345,28 @@ export class MetricsFetcher {
   /** After a reading at `at`: the next one due, or done. Only while this instance still holds the row. */
   private async advance(row: PostMetricsFetchesTable, fetches: number, at: Date): Promise<void> {
     const next = nextFetchAt(row.published_at, at);
-    await this.db
-      .updateTable('post_metrics_fetches')
-      .set({
-        status: next === null ? 'done' : 'active',
-        next_fetch_at: next,
-        fetches,
-        attempts: 0,
-        last_error: null,
-        lease_owner: null,
-        lease_until: null,
-        updated_at: at.toISOString(),
-      })
-      .where('post_id', '=', row.post_id)
-      .where('lease_owner', '=', this.options.owner)
-      .execute();
+    await this.release(row, at, {
+      status: next === null ? 'done' : 'active',
+      next_fetch_at: next,
+      fetches,
+      attempts: 0,
+      last_error: null,
+    });
   }
 
   private async stopRow(row: PostMetricsFetchesTable, reason: string, now: Date): Promise<void> {
+    await this.release(row, now, { status: 'stopped', next_fetch_at: null, stopped_reason: reason });
+  }
+
+  /** Writes the row's new schedule and gives up this instance's lease on it (only while it holds the lease). */
+  private async release(
+    row: PostMetricsFetchesTable,
+    at: Date,
+    changes: Partial<Omit<PostMetricsFetchesTable, 'lease_owner' | 'lease_until' | 'updated_at'>>,
+  ): Promise<void> {
     await this.db
       .updateTable('post_metrics_fetches')
-      .set({
-        status: 'stopped',
-        next_fetch_at: null,
-        stopped_reason: reason,
-        lease_owner: null,
-        lease_until: null,
-        updated_at: now.toISOString(),
-      })
+      .set({ ...changes, lease_owner: null, lease_until: null, updated_at: at.toISOString() })
       .where('post_id', '=', row.post_id)
       .where('lease_owner', '=', this.options.owner)
       .execute();
@@ -409,18 +394,10 @@ export class MetricsFetcher {
     }
     const platformWait = isConnectorError(error) ? (error.details.retryAfterMs ?? 0) : 0;
     const retryAt = new Date(now.getTime() + Math.max(metricsRetryDelayMs(attempts), platformWait));
-    await this.db
-      .updateTable('post_metrics_fetches')
-      .set({
-        last_error: message.slice(0, 1000),
-        ...(scheduled ? { attempts, next_fetch_at: retryAt.toISOString() } : {}),
-        lease_owner: null,
-        lease_until: null,
-        updated_at: now.toISOString(),
-      })
-      .where('post_id', '=', row.post_id)
-      .where('lease_owner', '=', this.options.owner)
-      .execute();
+    await this.release(row, now, {
+      last_error: message.slice(0, 1000),
+      ...(scheduled ? { attempts, next_fetch_at: retryAt.toISOString() } : {}),
+    });
     return false;
   }
 }

@@ -1,5 +1,6 @@
 // Runs one publishing job: looks at the post as its stream has it now, and claims and makes an attempt, checks
 // an attempt whose worker vanished, or polls a platform still processing. Jobs are hints; the stream decides.
+import type { AccountCalls } from '../../commands/social-accounts/account-access.js';
 import { randomUUID } from 'node:crypto';
 import {
   publishWork,
@@ -24,18 +25,9 @@ import {
 import { mediaScope } from '../../infra/connectors/media-file.js';
 import type { PublishMetrics } from '../../infra/metrics/metrics.js';
 import type { Logger } from '../../infra/logging/logger.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
 
 /** The social accounts the pipeline publishes with (commands/social-accounts AccountAccess implements it). */
-export interface PublishingAccounts {
-  resolve(input: {
-    orgId: string;
-    platform: Platform;
-    socialAccountId: string | null;
-  }): Promise<{ ok: true; account: AccountRef } | { ok: false; reason: string; message: string }>;
-  /** Calls with the account's tokens; refreshes ahead of expiry and once after an auth error. */
-  withTokens<T>(account: AccountRef, call: (tokens: TokenSet) => Promise<T>): Promise<T>;
-}
+export type PublishingAccounts = AccountCalls;
 
 export interface PublishingSettings {
   maxAttempts: number;

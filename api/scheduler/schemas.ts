@@ -2,11 +2,16 @@
 // document all come from these (spec part 1 "Scheduling profile", "Scheduler"; part 2 "Timezone setting").
 import { z } from '@hono/zod-openapi';
 import { platforms } from '../../domain/post-groups/post-content.js';
+import {
+  maxAvailabilityWindows,
+  maxBlackoutDates,
+  maxPostsPerDayRange,
+  maxWindowsPerPlatform,
+  minGapMinutesRange,
+} from '../../domain/scheduling/scheduling.js';
 import { audienceTypes, windowPlatforms } from '../../domain/scheduling/types.js';
 import { slotLimits } from '../../commands/scheduler/scheduler-use-cases.js';
 import { timezoneSchema } from '../shared/params.js';
-
-export const ianaTimezone = timezoneSchema;
 
 const weekdays = z
   .array(z.number().int().min(0).max(6))
@@ -68,22 +73,22 @@ export const schedulingProfileSchema = z
 
 export const updateSchedulerSettingsBody = z
   .object({
-    audienceTimezone: ianaTimezone.nullable().optional(),
+    audienceTimezone: timezoneSchema.nullable().optional(),
     audienceType: z.enum(audienceTypes).optional(),
     includeWeekends: z.boolean().nullable().optional().openapi({ description: 'null: back to the default' }),
     postingWindows: z
       .object(
         Object.fromEntries(
-          windowPlatforms.map((p) => [p, z.array(postingWindowInput).max(20).optional()]),
+          windowPlatforms.map((p) => [p, z.array(postingWindowInput).max(maxWindowsPerPlatform).optional()]),
         ) as Record<(typeof windowPlatforms)[number], z.ZodOptional<z.ZodArray<typeof postingWindowInput>>>,
       )
       .strict()
       .optional(),
-    blackoutDates: z.array(localDate).max(366).optional(),
-    minGapMinutes: z.number().int().min(0).max(1440).optional(),
-    maxPostsPerDay: z.number().int().min(1).max(50).optional(),
-    ownerAvailability: z.array(availabilityWindowSchema).max(50).optional(),
-    timezone: ianaTimezone.optional().openapi({ description: "Sets the workspace's time zone too" }),
+    blackoutDates: z.array(localDate).max(maxBlackoutDates).optional(),
+    minGapMinutes: z.number().int().min(minGapMinutesRange.min).max(minGapMinutesRange.max).optional(),
+    maxPostsPerDay: z.number().int().min(maxPostsPerDayRange.min).max(maxPostsPerDayRange.max).optional(),
+    ownerAvailability: z.array(availabilityWindowSchema).max(maxAvailabilityWindows).optional(),
+    timezone: timezoneSchema.optional().openapi({ description: "Sets the workspace's time zone too" }),
     resetPostingWindows: z
       .array(z.enum(windowPlatforms))
       .optional()
@@ -99,7 +104,7 @@ export const timezoneSettingSchema = z
   })
   .openapi('TimezoneSetting');
 
-export const setTimezoneBody = z.object({ timezone: ianaTimezone }).strict().openapi('SetTimezone');
+export const setTimezoneBody = z.object({ timezone: timezoneSchema }).strict().openapi('SetTimezone');
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -140,7 +145,7 @@ export const slotSuggestionsSchema = z
 export const suggestedTimesQuery = z
   .object({
     date: localDate,
-    timezone: ianaTimezone,
+    timezone: timezoneSchema,
     count: int(1, slotLimits.suggestedTimes.max)
       .optional()
       .openapi({ description: `How many times (default ${slotLimits.suggestedTimes.default})` }),
@@ -161,7 +166,7 @@ export const coverageQuery = z
     days: int(1, slotLimits.coverageDays.max)
       .optional()
       .openapi({ description: `Days from today (default ${slotLimits.coverageDays.default})` }),
-    timezone: ianaTimezone.optional(),
+    timezone: timezoneSchema.optional(),
   })
   .strict();
 

@@ -31,10 +31,8 @@ export const idempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().openapi({ description: 'Retry-safe key (1–255 characters)' }),
 });
 
-/** IANA time zone names only (`Europe/Berlin`, `UTC`); offsets such as `+02:00` are not zones. */
-export const isTimezone = isIanaTimezone;
-
 export const timezoneSchema = z
   .string()
-  .refine(isTimezone, 'must be an IANA time zone, e.g. Europe/Berlin')
+  // IANA names only (`Europe/Berlin`, `UTC`); offsets such as `+02:00` are not zones.
+  .refine(isIanaTimezone, 'must be an IANA time zone, e.g. Europe/Berlin')
   .openapi({ example: 'Europe/Berlin' });

@@ -7,9 +7,19 @@ import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields } from '../../domain/shared/errors.js';
 import { assessCoverage, type ScheduleCoverage } from '../../domain/scheduling/coverage.js';
 import { resolveProfile } from '../../domain/scheduling/profile.js';
-import type { SchedulingSettingsChanges, SchedulingState } from '../../domain/scheduling/scheduling.js';
-import { MIN_HISTORY_POSTS, rankSlots } from '../../domain/scheduling/slots.js';
-import { canonicalTimezone, isIanaTimezone, isLocalDate, todayIn } from '../../domain/scheduling/time.js';
+import {
+  timezoneMessage,
+  type SchedulingSettingsChanges,
+  type SchedulingState,
+} from '../../domain/scheduling/scheduling.js';
+import { MAX_SLOT_DAYS, MIN_HISTORY_POSTS, rankSlots } from '../../domain/scheduling/slots.js';
+import {
+  canonicalTimezone,
+  daysBetween,
+  isIanaTimezone,
+  isLocalDate,
+  todayIn,
+} from '../../domain/scheduling/time.js';
 import type { AudienceType, History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
 import { historySince, type HistorySource } from '../../projections/scheduler/best-slot-finder.js';
 import {
@@ -165,6 +175,45 @@ async function historyFor(
 
 const publicSlot = ({ window: _window, ...slot }: RankedSlot) => slot;
 
+/**
+ * The ranking both reads make: the profile and history version in one read, then the busy times (a day either side
+ * of the range) and the history (in the zone ranked in), then the pure ranking.
+ */
+async function rank(
+  deps: SchedulerDeps,
+  orgId: string,
+  query: {
+    platform: Platform | null;
+    days: number;
+    count: number;
+    contentType: string | null;
+    /** Instead of the effective time zone, with only this local date (suggested times). */
+    on?: { timezone: string; localDate: string };
+  },
+  now: string,
+): Promise<{ profile: SchedulingProfile; history: History; slots: RankedSlot[] }> {
+  const { profile, historyVersion } = await schedulingInputsOf(deps.readModels, orgId);
+  const timezone = query.on?.timezone ?? profile.effectiveTimezone;
+  const [scheduled, history] = await Promise.all([
+    busyTimes(deps.readModels, orgId, query.platform, {
+      from: new Date(Date.parse(now) - dayMs).toISOString(),
+      to: new Date(Date.parse(now) + (query.days + 2) * dayMs).toISOString(),
+    }),
+    historyFor(deps, orgId, query.platform, timezone, now, query.contentType, historyVersion),
+  ]);
+  const slots = rankSlots({
+    profile,
+    platform: query.platform,
+    now,
+    days: query.days,
+    count: query.count,
+    ...(query.on ? { timezone, localDate: query.on.localDate } : {}),
+    scheduled,
+    history,
+  });
+  return { profile, history, slots };
+}
+
 export interface SuggestSlotsInput {
   orgId: string;
   platform?: Platform;
@@ -180,33 +229,17 @@ export async function suggestSlots(
   now: string,
 ): Promise<SlotSuggestions> {
   authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
-  const days = input.days ?? slotLimits.days.default;
-  const { profile, historyVersion } = await schedulingInputsOf(deps.readModels, input.orgId);
-  const platform = input.platform ?? null;
-  const [scheduled, history] = await Promise.all([
-    busyTimes(deps.readModels, input.orgId, platform, {
-      from: new Date(Date.parse(now) - dayMs).toISOString(),
-      to: new Date(Date.parse(now) + (days + 2) * dayMs).toISOString(),
-    }),
-    historyFor(
-      deps,
-      input.orgId,
-      platform,
-      profile.effectiveTimezone,
-      now,
-      input.contentType ?? null,
-      historyVersion,
-    ),
-  ]);
-  const slots = rankSlots({
-    profile,
-    platform,
+  const { profile, history, slots } = await rank(
+    deps,
+    input.orgId,
+    {
+      platform: input.platform ?? null,
+      days: input.days ?? slotLimits.days.default,
+      count: input.count ?? slotLimits.count.default,
+      contentType: input.contentType ?? null,
+    },
     now,
-    days,
-    count: input.count ?? slotLimits.count.default,
-    scheduled,
-    history,
-  });
+  );
   return {
     timezone: profile.effectiveTimezone,
     audienceType: profile.audienceType,
@@ -232,8 +265,7 @@ export async function suggestedTimes(
 ): Promise<{ suggestions: Array<{ localTime: string; reason: string }> }> {
   authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
   const problems = [];
-  if (!isIanaTimezone(input.timezone))
-    problems.push({ path: 'timezone', message: 'an IANA time zone name such as Europe/Berlin' });
+  if (!isIanaTimezone(input.timezone)) problems.push({ path: 'timezone', message: timezoneMessage });
   if (!isLocalDate(input.date)) problems.push({ path: 'date', message: 'a date as YYYY-MM-DD' });
   if (problems.length > 0) throw new InvalidFields('Invalid date or time zone', problems);
   const timezone = canonicalTimezone(input.timezone);
@@ -242,30 +274,21 @@ export async function suggestedTimes(
     throw new InvalidFields('The date has passed', [
       { path: 'date', message: `must be today (${today} in ${timezone}) or later` },
     ]);
-  const { profile, historyVersion } = await schedulingInputsOf(deps.readModels, input.orgId);
-  const platform = input.platform ?? null;
-  const days =
-    Math.round((Date.parse(`${input.date}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / dayMs) + 1;
-  if (days > 366)
+  const days = daysBetween(today, input.date) + 1;
+  if (days > MAX_SLOT_DAYS)
     throw new InvalidFields('The date is too far ahead', [{ path: 'date', message: 'at most a year ahead' }]);
-  const [scheduled, history] = await Promise.all([
-    busyTimes(deps.readModels, input.orgId, platform, {
-      from: new Date(Date.parse(now) - 2 * dayMs).toISOString(),
-      to: new Date(Date.parse(now) + (days + 2) * dayMs).toISOString(),
-    }),
-    historyFor(deps, input.orgId, platform, timezone, now, null, historyVersion),
-  ]);
-  const slots = rankSlots({
-    profile,
-    platform,
+  const { slots } = await rank(
+    deps,
+    input.orgId,
+    {
+      platform: input.platform ?? null,
+      days,
+      count: input.count ?? slotLimits.suggestedTimes.default,
+      contentType: null,
+      on: { timezone, localDate: input.date },
+    },
     now,
-    days,
-    count: input.count ?? slotLimits.suggestedTimes.default,
-    timezone,
-    localDate: input.date,
-    scheduled,
-    history,
-  });
+  );
   return { suggestions: slots.map((s) => ({ localTime: s.localTime, reason: s.reason })) };
 }
 
@@ -279,9 +302,7 @@ export async function scheduleCoverage(
 ): Promise<ScheduleCoverage> {
   authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
   if (input.timezone !== undefined && !isIanaTimezone(input.timezone))
-    throw new InvalidFields('Invalid time zone', [
-      { path: 'timezone', message: 'an IANA time zone name such as Europe/Berlin' },
-    ]);
+    throw new InvalidFields('Invalid time zone', [{ path: 'timezone', message: timezoneMessage }]);
   const days = input.days ?? slotLimits.coverageDays.default;
   const profile = await schedulingProfileOf(deps.readModels, input.orgId);
   const timezone =

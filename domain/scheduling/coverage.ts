@@ -4,6 +4,7 @@
 import { DateTime } from 'luxon';
 import { platformNames, type Platform } from '../post-groups/post-content.js';
 import { windowsFor } from './profile.js';
+import { minutesOfDay } from './time.js';
 import type { PostingWindow, SchedulingProfile } from './types.js';
 
 export type CoverageStatus = 'covered' | 'gap' | 'clustered' | 'waiting';
@@ -64,8 +65,6 @@ interface Day {
   posts: number;
 }
 
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-
 /** The local time of day on that date (wall-clock, not elapsed minutes: a DST day keeps 09:00 at 09:00). */
 function atMinutes(date: DateTime, minutes: number): DateTime {
   if (minutes >= 24 * 60) return date.plus({ days: 1 }).startOf('day');
@@ -79,12 +78,12 @@ function daysOf(input: CoverageInput, windows: readonly PostingWindow[]): Day[] 
   for (let i = 0; i < input.days; i++) {
     const date = today.plus({ days: i });
     const weekday = date.weekday % 7; // Luxon: 1 = Monday … 7 = Sunday; ours: 0 = Sunday
-    const weekend = weekday === 0 || weekday === 6;
     const open = windows.filter((w) => w.weight > 0 && w.days.includes(weekday));
     const posting =
-      open.length > 0 && !(weekend && !input.profile.includeWeekends) && !blackout.has(date.toISODate()!);
-    const first = open.length > 0 ? Math.min(...open.map((w) => minutesOf(w.start))) : 0;
-    const last = open.length > 0 ? Math.max(...open.map((w) => minutesOf(w.end))) : 24 * 60;
+      // windowsFor already leaves weekend days out when the profile does.
+      open.length > 0 && !blackout.has(date.toISODate()!);
+    const first = open.length > 0 ? Math.min(...open.map((w) => minutesOfDay(w.start))) : 0;
+    const last = open.length > 0 ? Math.max(...open.map((w) => minutesOfDay(w.end))) : 24 * 60;
     out.push({
       date,
       posting,

@@ -95,21 +95,12 @@ const table: Record<AudienceType, AudienceDefaults> = {
   },
 };
 
-const copyWindows = (windows: readonly PostingWindow[]): PostingWindow[] =>
-  windows.map((x) => ({ ...x, days: [...x.days] }));
+/** The audience type's windows for platforms without editable ones, read-only (no copy: ranking asks often). */
+export function otherPlatformWindows(type: AudienceType): readonly PostingWindow[] {
+  return table[type].otherPlatforms;
+}
 
 /** The defaults of an audience type: a fresh copy each time (callers may change it). */
 export function audienceDefaults(type: AudienceType): AudienceDefaults {
-  const d = table[type];
-  return {
-    includeWeekends: d.includeWeekends,
-    postingWindows: {
-      x: copyWindows(d.postingWindows.x),
-      linkedin: copyWindows(d.postingWindows.linkedin),
-      tiktok: copyWindows(d.postingWindows.tiktok),
-    },
-    otherPlatforms: copyWindows(d.otherPlatforms),
-    minGapMinutes: d.minGapMinutes,
-    maxPostsPerDay: d.maxPostsPerDay,
-  };
+  return structuredClone(table[type]);
 }

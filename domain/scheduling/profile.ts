@@ -6,18 +6,16 @@
 // coverage assessment) asks windowsFor, so this is the one place that rule is applied. The profile itself keeps
 // the windows as set, so that turning weekends back on restores them.
 import type { Platform } from '../post-groups/post-content.js';
-import { audienceDefaults, DEFAULT_AUDIENCE_TYPE } from './defaults.js';
+import { audienceDefaults, DEFAULT_AUDIENCE_TYPE, otherPlatformWindows } from './defaults.js';
 import {
+  copyWindows,
+  isWindowPlatform,
   windowPlatforms,
-  type AudienceType,
   type PostingWindow,
   type SchedulingProfile,
   type SchedulingSettings,
   type WindowPlatform,
 } from './types.js';
-
-const copyWindows = (windows: readonly PostingWindow[]): PostingWindow[] =>
-  windows.map((w) => ({ ...w, days: [...w.days] }));
 
 export function resolveProfile(
   settings: SchedulingSettings,
@@ -57,19 +55,12 @@ export interface SourcedWindow {
   custom: boolean;
 }
 
-const isWindowPlatform = (p: Platform): p is WindowPlatform =>
-  (windowPlatforms as readonly string[]).includes(p);
-
 /**
  * The windows that apply to `platform`, with their source: x, linkedin and tiktok use the profile's windows; every
  * other platform the audience type's `otherPlatforms`; null (the workspace as a whole) every window of x, linkedin
  * and tiktok together. Weekend days are left out when the profile leaves weekends out.
  */
-export function sourcedWindowsFor(
-  profile: SchedulingProfile,
-  platform: Platform | null,
-  audienceType: AudienceType = profile.audienceType,
-): SourcedWindow[] {
+export function sourcedWindowsFor(profile: SchedulingProfile, platform: Platform | null): SourcedWindow[] {
   const fromPlatform = (p: WindowPlatform): SourcedWindow[] =>
     profile.postingWindows[p].map((window) => ({
       window,
@@ -81,7 +72,7 @@ export function sourcedWindowsFor(
       ? windowPlatforms.flatMap(fromPlatform)
       : isWindowPlatform(platform)
         ? fromPlatform(platform)
-        : audienceDefaults(audienceType).otherPlatforms.map((window) => ({
+        : otherPlatformWindows(profile.audienceType).map((window) => ({
             window,
             platform: null,
             custom: false,
@@ -97,10 +88,6 @@ export function sourcedWindowsFor(
 }
 
 /** The windows that apply to `platform` (sourcedWindowsFor without the sources). */
-export function windowsFor(
-  profile: SchedulingProfile,
-  platform: Platform | null,
-  audienceType: AudienceType = profile.audienceType,
-): PostingWindow[] {
-  return sourcedWindowsFor(profile, platform, audienceType).map((s) => s.window);
+export function windowsFor(profile: SchedulingProfile, platform: Platform | null): PostingWindow[] {
+  return sourcedWindowsFor(profile, platform).map((s) => s.window);
 }

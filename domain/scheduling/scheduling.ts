@@ -22,6 +22,7 @@ import {
 import {
   audienceTypes,
   emptySchedulingSettings,
+  isWindowPlatform,
   windowPlatforms,
   type AudienceType,
   type AvailabilityWindow,
@@ -120,11 +121,9 @@ export const initialSchedulingState: SchedulingState = {
 
 // ---------------------------------------------------------------------------------------- validation
 
-const timezoneMessage = 'an IANA time zone name such as Europe/Berlin';
+export const timezoneMessage = 'an IANA time zone name such as Europe/Berlin';
 const platformMessage = `one of ${windowPlatforms.join(', ')}`;
 
-const isWindowPlatform = (p: string): p is WindowPlatform =>
-  (windowPlatforms as readonly string[]).includes(p);
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -335,7 +334,7 @@ function checkRequest(
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /** Settings with a recorded change applied: resets first, then the given windows and fields. */
-export function applySchedulingChanges(
+function applySchedulingChanges(
   settings: SchedulingSettings,
   changes: RecordedSchedulingChanges,
   resetPostingWindows: readonly WindowPlatform[],

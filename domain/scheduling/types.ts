@@ -10,6 +10,9 @@ export type AudienceType = (typeof audienceTypes)[number];
 export const windowPlatforms = ['x', 'linkedin', 'tiktok'] as const;
 export type WindowPlatform = (typeof windowPlatforms)[number];
 
+export const isWindowPlatform = (p: string): p is WindowPlatform =>
+  (windowPlatforms as readonly string[]).includes(p);
+
 export interface PostingWindow {
   /** Weekdays 0–6, 0 = Sunday; at least one, no repeats. */
   days: number[];
@@ -20,6 +23,10 @@ export interface PostingWindow {
   /** Relative preference, ≥ 0; 0 keeps the window but never chooses it. */
   weight: number;
 }
+
+/** A deep copy (windows are handed out and may be changed by the receiver). */
+export const copyWindows = (windows: readonly PostingWindow[]): PostingWindow[] =>
+  windows.map((w) => ({ ...w, days: [...w.days] }));
 
 export interface AvailabilityWindow {
   days: number[];

@@ -115,20 +115,10 @@ export async function engagementHistory(db: AnyReadModels, query: EngagementHist
   return { posts: buckets.reduce((sum, b) => sum + b.posts, 0), buckets };
 }
 
-/** How many readings the workspace's history has taken in ('0' before the first). */
-export async function historyVersion(db: AnyReadModels, orgId: string): Promise<string> {
-  const row = await (db as unknown as Kysely<PostMetricsTables>)
-    .selectFrom('post_metrics_versions')
-    .select('version')
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
-  return row ? String(row.version) : '0';
-}
-
 /**
  * engagementHistory, kept per workspace, platform, time zone, content type and day until a reading of the
  * workspace is projected (its version moves): the slot finder asks on every approval, and a year of history
- * changes a few times an hour. One primary-key read per ask; the grouping only when something changed. The
+ * changes a few times an hour. The version comes with the caller's profile read; the grouping only when it moved. The
  * least recently used entries go beyond `maxEntries`.
  */
 export class HistoryCache {
@@ -140,15 +130,14 @@ export class HistoryCache {
   ) {}
 
   /**
-   * `version`: the workspace's history version when the caller read it already (schedulingInputsOf); `db`: the
-   * connection to read through on a miss (a caller holding one inside a transaction must not wait for another).
+   * `version`: the workspace's history version, read with its profile (schedulingInputsOf, slotFinderInputs); `db`:
+   * the connection to read through on a miss (a caller holding one inside a transaction must not wait for another).
    */
   async history(
     query: EngagementHistoryQuery,
-    version?: string,
+    version: string,
     db: AnyReadModels = this.db,
   ): Promise<History> {
-    version ??= await historyVersion(db, query.orgId);
     const key = JSON.stringify([
       query.orgId,
       version,

@@ -32,8 +32,8 @@ export interface HistorySource {
   (
     orgId: string,
     query: { platform: Platform | null; timezone: string; since: string; contentType?: string | null },
-    /** The workspace's history version, when already read (a cache need not read it again). */
-    version?: string,
+    /** The workspace's history version (read with the profile): a cached history is used while it holds. */
+    version: string,
     /** The connection to read through (the slot finder's, which holds the locks). */
     db?: Kysely<ReadModels>,
   ): Promise<History>;

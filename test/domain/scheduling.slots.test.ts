@@ -429,7 +429,8 @@ describe('history', () => {
         { weekday: 1, hour: 20, posts: 980, engagement: 10 },
       ],
     };
-    const thursday = (h: History) =>
+    /** The score of one local date and time among every slot of the week. */
+    const scoreAt = (h: History, localDate: string, localTime: string) =>
       rankSlots(
         query({
           history: h,
@@ -438,19 +439,10 @@ describe('history', () => {
           days: 7,
         }),
       )
-        .filter((s) => s.localDate === '2026-11-26' && s.localTime === '09:00')
+        .filter((s) => s.localDate === localDate && s.localTime === localTime)
         .map((s) => s.score)[0];
-    const tuesday = (h: History) =>
-      rankSlots(
-        query({
-          history: h,
-          count: 50,
-          profile: profileOf({ minGapMinutes: 0, maxPostsPerDay: 50 }),
-          days: 7,
-        }),
-      )
-        .filter((s) => s.localDate === '2026-11-24' && s.localTime === '08:00')
-        .map((s) => s.score)[0]!;
+    const thursday = (h: History) => scoreAt(h, '2026-11-26', '09:00');
+    const tuesday = (h: History) => scoreAt(h, '2026-11-24', '08:00')!;
     expect(thursday(many)).toBe(100);
     expect(thursday(one)).toBe(100);
     // s = (1 × 2 + 3) / 4 = 1.25 against (20 × 1.96 + 3) / 23 ≈ 1.83: Tuesday 08:00 (no history, s = 1)

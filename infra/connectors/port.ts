@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import { sanitizeErrorText } from '../logging/redact.js';
 import type { MediaAsset, Platform, PlatformPayload } from '../../domain/post-groups/post-content.js';
+import type { MetricsReading } from '../../domain/analytics/post-metrics.js';
 
 export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
 
@@ -177,13 +178,25 @@ export interface MetricsRequest {
  * `impressions` are null when the platform does not say (or the app may not read them). Views stand in for
  * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads).
  */
-export interface PostMetricsReading {
+export type PostMetricsReading = MetricsReading;
+
+/** A reading from the counts a platform has: `reposts` and `quotes` 0, `bookmarks` and `impressions` null when left out. */
+export function metricsReading(counts: {
   likes: number;
-  reposts: number;
   replies: number;
-  quotes: number;
-  bookmarks: number | null;
-  impressions: number | null;
+  reposts?: number;
+  quotes?: number;
+  bookmarks?: number | null;
+  impressions?: number | null;
+}): PostMetricsReading {
+  return {
+    likes: counts.likes,
+    reposts: counts.reposts ?? 0,
+    replies: counts.replies,
+    quotes: counts.quotes ?? 0,
+    bookmarks: counts.bookmarks ?? null,
+    impressions: counts.impressions ?? null,
+  };
 }
 
 export type MetricsFetch =
@@ -272,6 +285,19 @@ export function canRefresh(
 
 export function isConnectorError(error: unknown): error is ConnectorError {
   return error instanceof ConnectorError;
+}
+
+/**
+ * An optional extra read: its result, or `fallback` when the platform refuses it permanently (a permission the
+ * app or account lacks). Any other failure is thrown.
+ */
+export async function orIfPermanent<T>(read: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
+    return fallback;
+  }
 }
 
 /** One connector per platform (sandbox or live, as configured). */

@@ -22,6 +22,7 @@ import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
   isConnectorError,
+  metricsReading,
   type AccountProfile,
   type AuthorizationCallback,
   type AuthorizationRequest,
@@ -684,14 +685,13 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
       if (!post) return { kind: 'not_found' };
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: post.likeCount ?? 0,
           reposts: post.repostCount ?? 0,
           replies: post.replyCount ?? 0,
           quotes: post.quoteCount ?? 0,
           bookmarks: post.bookmarkCount ?? null,
-          impressions: null,
-        },
+        }),
       };
     },
 

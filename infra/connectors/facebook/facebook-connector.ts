@@ -3,6 +3,8 @@
 import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
+  metricsReading,
+  orIfPermanent,
   type AccountProfile,
   type CallContext,
   type ConnectedAccount,
@@ -371,31 +373,26 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
         if (isGraphNotFound(error)) return { kind: 'not_found' };
         throw error;
       }
-      let impressions: number | null = null;
-      try {
-        // Insights need read_insights on the page; without it the other numbers still count.
-        const metric = isVideo ? 'total_video_impressions' : 'post_impressions';
-        const insights = await get<InsightsBody>(
+      // Insights need read_insights on the page; without it the other numbers still count.
+      const metric = isVideo ? 'total_video_impressions' : 'post_impressions';
+      const impressions = await orIfPermanent(
+        get<InsightsBody>(
           `${id}/${isVideo ? 'video_insights' : 'insights'}`,
           token,
           { metric },
           context.signal,
-        );
-        impressions = insightValue(insights, metric);
-      } catch (error) {
-        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
-      }
+        ).then((insights) => insightValue(insights, metric)),
+        null,
+      );
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: node.reactions?.summary?.total_count ?? 0,
           // Facebook leaves `shares` out of a post nobody shared.
           reposts: node.shares?.count ?? 0,
           replies: node.comments?.summary?.total_count ?? 0,
-          quotes: 0,
-          bookmarks: null,
           impressions,
-        },
+        }),
       };
     },
 

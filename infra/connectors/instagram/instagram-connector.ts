@@ -30,6 +30,8 @@ import {
 import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
+  metricsReading,
+  orIfPermanent,
   type AccountProfile,
   type MetricsFetch,
   type PlatformConnector,
@@ -218,28 +220,25 @@ export function createInstagramConnector(config: InstagramConnectorConfig): Plat
         if (isGraphNotFound(error)) return { kind: 'not_found' };
         throw error;
       }
-      let insights: InsightsBody = {};
-      try {
-        // Views, shares and saves need instagram_business_manage_insights; likes and comments do not.
-        insights = await graph.get<InsightsBody>(
+      // Views, shares and saves need instagram_business_manage_insights; likes and comments do not.
+      const insights = await orIfPermanent<InsightsBody>(
+        graph.get<InsightsBody>(
           `${request.externalId}/insights`,
           token,
           { metric: 'views,shares,saved' },
           context.signal,
-        );
-      } catch (error) {
-        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
-      }
+        ),
+        {},
+      );
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: media.like_count ?? 0,
           reposts: insightValue(insights, 'shares') ?? 0,
           replies: media.comments_count ?? 0,
-          quotes: 0,
           bookmarks: insightValue(insights, 'saved'),
           impressions: insightValue(insights, 'views'),
-        },
+        }),
       };
     },
 

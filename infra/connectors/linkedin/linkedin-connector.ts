@@ -4,6 +4,8 @@
 import { platformCall, type LiveConnectorOptions, type PlatformRequest } from '../http.js';
 import {
   ConnectorError,
+  metricsReading,
+  orIfPermanent,
   type AccountProfile,
   type AuthorizationChoice,
   type CallContext,
@@ -571,14 +573,10 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       if (social.status === 404 || social.status === 410) return { kind: 'not_found' };
       const likes = social.body.likesSummary;
       const comments = social.body.commentsSummary;
-      const metrics = {
+      const metrics = metricsReading({
         likes: likes?.aggregatedTotalLikes ?? likes?.totalLikes ?? 0,
-        reposts: 0,
         replies: comments?.aggregatedTotalComments ?? comments?.totalFirstLevelComments ?? 0,
-        quotes: 0,
-        bookmarks: null,
-        impressions: null as number | null,
-      };
+      });
       const orgId = organizationId(authorOf(context));
       if (!orgId) return { kind: 'metrics', metrics };
       // A page's posts also have organic share statistics: reshares and impressions (rw_organization_admin).
@@ -589,29 +587,28 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       }).toString();
       // Rest.li 2.0 list syntax: List(…) unencoded, its item encoded.
       const list = urn.startsWith('urn:li:ugcPost:') ? 'ugcPosts' : 'shares';
-      try {
-        const { body } = await call<ShareStatistics>({
+      // Without the admin permission the statistics are refused; likes and comments still count.
+      const statistics = await orIfPermanent(
+        call<ShareStatistics>({
           url: `${url.toString()}&${list}=List(${encodeURIComponent(urn)})`,
           headers: restHeaders(token),
           effect: 'read',
           ...withSignal(context.signal),
-        });
-        const stats = body.elements?.[0]?.totalShareStatistics;
-        if (stats)
-          return {
-            kind: 'metrics',
-            metrics: {
-              ...metrics,
-              likes: stats.likeCount ?? metrics.likes,
-              replies: stats.commentCount ?? metrics.replies,
-              reposts: stats.shareCount ?? 0,
-              impressions: stats.impressionCount ?? null,
-            },
-          };
-      } catch (error) {
-        // Without the admin permission the statistics are refused; likes and comments still count.
-        if (!(error instanceof ConnectorError) || error.kind !== 'permanent') throw error;
-      }
+        }),
+        null,
+      );
+      const stats = statistics?.body.elements?.[0]?.totalShareStatistics;
+      if (stats)
+        return {
+          kind: 'metrics',
+          metrics: {
+            ...metrics,
+            likes: stats.likeCount ?? metrics.likes,
+            replies: stats.commentCount ?? metrics.replies,
+            reposts: stats.shareCount ?? 0,
+            impressions: stats.impressionCount ?? null,
+          },
+        };
       return { kind: 'metrics', metrics };
     },
 

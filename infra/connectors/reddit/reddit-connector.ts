@@ -3,6 +3,7 @@
 // submission's score and comments.
 import {
   ConnectorError,
+  metricsReading,
   type AccountProfile,
   type AccountRef,
   type AuthorizationCallback,
@@ -495,15 +496,13 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
         return { kind: 'not_found' };
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           // The score (upvotes less downvotes) is the closest Reddit comes to likes.
           likes: Math.max(0, post.score ?? 0),
           reposts: post.num_crossposts ?? 0,
           replies: post.num_comments ?? 0,
-          quotes: 0,
-          bookmarks: null,
           impressions: typeof post.view_count === 'number' ? post.view_count : null,
-        },
+        }),
       };
     },
 

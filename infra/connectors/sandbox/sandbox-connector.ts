@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { platformNames, type Platform } from '../../../domain/post-groups/post-content.js';
 import {
   ConnectorError,
+  metricsReading,
   type AccountProfile,
   type AuthorizationCallback,
   type AuthorizationRequest,
@@ -380,7 +381,7 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
       // Like a platform: a post it never had, or one deleted since, is not found.
       const row = rows[0];
       if (!row || rows.every((r) => r.status === 'deleted')) return { kind: 'not_found' };
-      const zero = { likes: 0, reposts: 0, replies: 0, quotes: 0, bookmarks: null, impressions: 0 };
+      const zero = metricsReading({ likes: 0, replies: 0, impressions: 0 });
       if ((await settle(row)) === 'pending') return { kind: 'metrics', metrics: zero };
       return {
         kind: 'metrics',

@@ -32,6 +32,7 @@ import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
   isConnectorError,
+  metricsReading,
   type AccountProfile,
   type CallContext,
   type MetricsFetch,
@@ -261,14 +262,13 @@ export function createThreadsConnector(config: ThreadsConnectorConfig): Platform
       }
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: insightValue(insights, 'likes') ?? 0,
           reposts: insightValue(insights, 'reposts') ?? 0,
           replies: insightValue(insights, 'replies') ?? 0,
           quotes: insightValue(insights, 'quotes') ?? 0,
-          bookmarks: null,
           impressions: insightValue(insights, 'views'),
-        },
+        }),
       };
     },
 

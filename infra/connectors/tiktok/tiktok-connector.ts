@@ -3,6 +3,7 @@
 // a video's counts (Display API video query).
 import {
   ConnectorError,
+  metricsReading,
   type AccountProfile,
   type AuthorizationCallback,
   type AuthorizationRequest,
@@ -577,14 +578,12 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
       if (!video) return { kind: 'not_found' };
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: video.like_count ?? 0,
           reposts: video.share_count ?? 0,
           replies: video.comment_count ?? 0,
-          quotes: 0,
-          bookmarks: null,
           impressions: video.view_count ?? null,
-        },
+        }),
       };
     },
 

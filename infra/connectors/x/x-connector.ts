@@ -18,6 +18,7 @@ import {
 import {
   ConnectorError,
   isConnectorError,
+  metricsReading,
   type AccountProfile,
   type AccountRef,
   type AuthorizationCallback,
@@ -625,14 +626,14 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
       const p = tweet.public_metrics ?? {};
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: p.like_count ?? 0,
           reposts: p.retweet_count ?? 0,
           replies: p.reply_count ?? 0,
           quotes: p.quote_count ?? 0,
           bookmarks: p.bookmark_count ?? null,
           impressions: tweet.non_public_metrics?.impression_count ?? p.impression_count ?? null,
-        },
+        }),
       };
     },
   };

@@ -3,6 +3,7 @@
 // video's statistics.
 import {
   ConnectorError,
+  metricsReading,
   type AccountProfile,
   type AuthorizationCallback,
   type AuthorizationRequest,
@@ -474,14 +475,11 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
       if (!stats) return { kind: 'not_found' };
       return {
         kind: 'metrics',
-        metrics: {
+        metrics: metricsReading({
           likes: countOf(stats.likeCount) ?? 0,
-          reposts: 0,
           replies: countOf(stats.commentCount) ?? 0,
-          quotes: 0,
-          bookmarks: null,
           impressions: countOf(stats.viewCount),
-        },
+        }),
       };
     },
 

@@ -137,6 +137,9 @@ export class NatsBus implements Bus {
   async notify(subject: string, data?: unknown): Promise<void> {
     assertSubject(subject);
     this.nc.publish(subject, encoder.encode(encodeData(data)));
+    // Resolved means at the server: the listeners subscribed by then get it, later ones do not (a publish left in
+    // this client's buffer could otherwise reach a listener that subscribed after notify resolved).
+    await this.nc.flush();
   }
 
   async onNotify(subject: string, handler: (data: unknown) => void): Promise<() => Promise<void>> {

@@ -17,7 +17,7 @@ export interface Consumer {
 }
 export interface Bus {
   readonly name: 'in-process' | 'nats';
-  /** Wake-up: fire-and-forget on a core subject; lost when nobody listens. */
+  /** Wake-up on a core subject: once resolved it has reached every current listener's server; lost when nobody listens. */
   notify(subject: string, data?: unknown): Promise<void>;
   onNotify(subject: string, handler: (data: unknown) => void): Promise<() => Promise<void>>;
   /**

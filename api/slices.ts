@@ -3,8 +3,11 @@
 // one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
 import { analyticsSlice } from './analytics/slice.js';
 import { authSlice } from './auth/slice.js';
+import { invitationsSlice } from './invitations/slice.js';
 import { mcpSlice } from './mcp/slice.js';
+import { notificationsSlice } from './notifications/slice.js';
 import { oauthSlice } from './oauth/slice.js';
+import { onboardingSlice } from './onboarding/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
@@ -22,6 +25,8 @@ export const slices: readonly Slice[] = [
   platformSlice,
   workspacesSlice,
   usersSlice,
+  invitationsSlice,
+  onboardingSlice,
   tagsSlice,
   postGroupsSlice,
   schedulerSlice,
@@ -31,6 +36,7 @@ export const slices: readonly Slice[] = [
   storageSlice,
   publishingSlice,
   analyticsSlice,
+  notificationsSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

@@ -47,6 +47,7 @@ const errorDescriptions = {
   403: 'Role or workspace does not allow it',
   404: 'Resource not in this workspace',
   409: 'Conflicts with the current state',
+  410: 'Deleted for good (e.g. a deleted workspace)',
   413: 'Request body too large',
   415: 'Unsupported media type',
   422: 'Refused; one detail per bad field',

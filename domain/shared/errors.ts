@@ -11,7 +11,7 @@ export interface ErrorDetail {
 }
 
 export abstract class AppError extends Error {
-  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 503;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 422 | 429 | 503;
   constructor(
     message: string,
     readonly code?: string,
@@ -49,6 +49,10 @@ export class NotFound extends AppError {
 }
 export class Conflict extends AppError {
   readonly status = 409;
+}
+/** The resource existed and is gone for good (a deleted workspace): unlike 404, a client should stop asking. */
+export class Gone extends AppError {
+  readonly status = 410;
 }
 export class Unprocessable extends AppError {
   readonly status = 422;

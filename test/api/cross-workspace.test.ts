@@ -1,0 +1,92 @@
+// "Another workspace's ids answered 404 everywhere": workspace B holds one real resource of every kind an
+// endpoint names by id (tag, post group, post, social account, …); A's owner calls every such endpoint of A's
+// own workspace path with B's ids, with a body that would be valid, and gets 404 each time, and B is unchanged.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { connectSandboxAccount } from '../support/social-accounts.js';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => service.stop());
+
+/** A body that passes validation for each operation that takes one (keyed `METHOD /path`). */
+const bodies: Record<string, unknown> = {
+  'PATCH /v1/orgs/{orgId}/marketing/tags/{tagId}': { name: 'Renamed' },
+  'PATCH /v1/orgs/{orgId}/marketing/post-groups/{groupId}': { title: 'Renamed' },
+  'POST /v1/orgs/{orgId}/marketing/post-groups/{groupId}/approve': {},
+  'POST /v1/orgs/{orgId}/marketing/post-groups/{groupId}/reject': {},
+  'POST /v1/orgs/{orgId}/marketing/post-groups/{groupId}/schedule': { useBestSlot: true },
+  'PATCH /v1/orgs/{orgId}/marketing/posts/{postId}': { contentText: 'Changed' },
+  'PATCH /v1/orgs/{orgId}/marketing/accounts/{accountId}': { profileUrl: null },
+};
+
+async function json<T>(res: Response): Promise<T> {
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return ((await res.json()) as { data: T }).data;
+}
+
+describe('ids of another workspace', () => {
+  let a: TestWorkspace;
+  let b: TestWorkspace;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    a = await createTestWorkspace(service, 'A');
+    b = await createTestWorkspace(service, 'B');
+    const owner = b.tokens.owner;
+    const tag = await json<{ id: string }>(
+      await service.request('POST', `${b.base}/tags`, { token: owner, body: { name: 'B tag' } }),
+    );
+    ids.tagId = tag.id;
+    const account = await connectSandboxAccount(service, { orgId: b.orgId, userId: b.userIds.owner }, 'x');
+    ids.accountId = account.id;
+    const created = await json<{ group: { id: string }; posts: { id: string }[] }>(
+      await service.request('POST', `${b.base}/post-groups`, {
+        token: owner,
+        body: {
+          title: 'B group',
+          posts: [{ platform: 'x', contentText: 'In B', socialAccountId: account.id }],
+        },
+      }),
+    );
+    ids.groupId = created.group.id;
+    ids.postId = created.posts[0]!.id;
+  });
+
+  test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {
+    const doc = (await (await service.request('GET', '/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    const before = await eventCount(service);
+    const answers: string[] = [];
+    let checked = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/v1/orgs/{orgId}/')) continue;
+      const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((p) => p !== 'orgId');
+      if (params.length === 0 || params.every((p) => p === 'platform')) continue;
+      for (const [method, op] of Object.entries(ops)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+          if (name === 'orgId') return a.orgId;
+          const id = ids[name];
+          if (id === undefined) throw new Error(`no resource of workspace B for {${name}} (${key}): add one`);
+          return id;
+        });
+        if (op.requestBody !== undefined && !(key in bodies))
+          throw new Error(`no valid body for ${key}: add one`);
+        const res = await service.request(method.toUpperCase(), url, {
+          token: a.tokens.owner,
+          ...(op.requestBody !== undefined ? { body: bodies[key] } : {}),
+        });
+        answers.push(`${key}: ${res.status}`);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+    expect(answers).toEqual(answers.map((a) => a.replace(/\d+$/, '404')));
+    expect(await eventCount(service)).toBe(before);
+  });
+});

@@ -6,6 +6,7 @@ import { callerOf } from '../auth/caller.js';
 import { authenticate } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
+import type { ObjectStorage } from '../../infra/object-storage/port.js';
 import type { RouteServices } from '../shared/services.js';
 import { answered, writeRequest } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
@@ -86,7 +87,7 @@ const patchMe = createRoute({
   },
 });
 
-export function userRoutes(services: RouteServices) {
+export function userRoutes(services: RouteServices & { storage?: ObjectStorage }) {
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(getMe, async (c) => {
       await ensureKnownUser(c, services);

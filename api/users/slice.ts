@@ -1,10 +1,17 @@
-// The users slice: registration, e-mail claims and profiles.
+// The users slice: registration, e-mail claims and profiles, profile images, and the stable URLs of the images
+// people show as themselves (profile images and workspace logos, api/users/asset-routes.ts).
 import { usersProjection } from '../../projections/users/users-projection.js';
 import type { Slice } from '../shared/slice.js';
+import { assetRoutes } from './asset-routes.js';
+import { profileImageRoutes } from './profile-image-routes.js';
 import { userRoutes } from './routes.js';
 
 export const usersSlice: Slice = {
   name: 'users',
   projections: [usersProjection],
-  routes: ({ services }) => [userRoutes(services)],
+  routes: ({ services, storage }) => [
+    userRoutes({ ...services, storage }),
+    profileImageRoutes({ ...services, storage }),
+    assetRoutes(storage),
+  ],
 };

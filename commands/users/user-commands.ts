@@ -8,6 +8,7 @@ import {
   userEmailDecider,
   type EmailVerification,
   type ProfileChanges,
+  type UserCommand,
   type UserState,
 } from '../../domain/users/user.js';
 import { NotFound } from '../../domain/shared/errors.js';
@@ -118,7 +119,7 @@ export async function updateProfile(
   changes: ProfileChanges,
   metadata: CommandMetadata,
   options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
-): Promise<{ user: RegisteredUser; appended: boolean }> {
+): Promise<{ user: RegisteredUser; appended: boolean; previous: RegisteredUser['profileImage'] }> {
   const outcome = await handleCommand(deps, {
     stream: userStream(userId),
     decider: userDecider,
@@ -127,5 +128,69 @@ export async function updateProfile(
     sideWrite: options.sideWrite ? (trx, o) => options.sideWrite!(trx, o.state as RegisteredUser) : undefined,
   });
   if (outcome.state.status !== 'registered') throw new NotFound('User not found');
-  return { user: outcome.state, appended: outcome.events.length > 0 };
+  const previous = outcome.before.status === 'registered' ? outcome.before.profileImage : null;
+  return { user: outcome.state, appended: outcome.events.length > 0, previous };
+}
+
+export interface ProfileImageOutcome {
+  user: RegisteredUser;
+  /** The image shown before the command (its object may be deleted once it is no longer shown). */
+  previous: RegisteredUser['profileImage'];
+  appended: boolean;
+}
+
+/** Makes a checked upload the user's profile image (and avatarUrl); the same image again appends nothing. */
+export async function setProfileImage(
+  deps: CommandDeps,
+  userId: string,
+  image: { key: string; avatarUrl: string },
+  metadata: CommandMetadata,
+  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+): Promise<ProfileImageOutcome> {
+  return profileImageCommand(
+    deps,
+    userId,
+    { type: 'SetProfileImage', ...image, now: metadata.now },
+    metadata,
+    options,
+  );
+}
+
+/** Removes the profile image and the avatarUrl showing it; without one, appends nothing. */
+export async function removeProfileImage(
+  deps: CommandDeps,
+  userId: string,
+  metadata: CommandMetadata,
+  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+): Promise<ProfileImageOutcome> {
+  return profileImageCommand(
+    deps,
+    userId,
+    { type: 'RemoveProfileImage', now: metadata.now },
+    metadata,
+    options,
+  );
+}
+
+async function profileImageCommand(
+  deps: CommandDeps,
+  userId: string,
+  command: Extract<UserCommand, { type: 'SetProfileImage' | 'RemoveProfileImage' }>,
+  metadata: CommandMetadata,
+  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> },
+): Promise<ProfileImageOutcome> {
+  const outcome = await handleCommand(deps, {
+    stream: userStream(userId),
+    decider: userDecider,
+    command,
+    metadata,
+    sideWrite: options.sideWrite ? (trx, o) => options.sideWrite!(trx, o.state as RegisteredUser) : undefined,
+  });
+  if (outcome.state.status !== 'registered' || outcome.before.status !== 'registered')
+    throw new NotFound('User not found');
+  return {
+    user: outcome.state,
+    previous: outcome.before.profileImage,
+    appended: outcome.events.length > 0,
+  };
 }

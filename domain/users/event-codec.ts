@@ -30,6 +30,18 @@ const userSchemas = {
     method: z.enum(['email_link', 'identity_provider']),
     verifiedAt: z.string(),
   }),
+  UserProfileImageSet: z.object({
+    userId: z.string(),
+    key: z.string(),
+    avatarUrl: z.string(),
+    setAt: z.string(),
+  }),
+  UserProfileImageRemoved: z.object({
+    userId: z.string(),
+    key: z.string(),
+    avatarUrl: z.string(),
+    removedAt: z.string(),
+  }),
 };
 const userExact: SchemasMatch<UserEvent, typeof userSchemas> = true;
 

@@ -24,7 +24,20 @@ export type UserEvent =
   | {
       type: 'UserEmailVerified';
       data: { userId: string; email: string; method: EmailVerification; verifiedAt: string };
+    }
+  /** An uploaded, checked image became the profile image; `avatarUrl` is its stable asset URL. */
+  | { type: 'UserProfileImageSet'; data: { userId: string; key: string; avatarUrl: string; setAt: string } }
+  /** The profile image was removed, and with it the avatarUrl that showed it. */
+  | {
+      type: 'UserProfileImageRemoved';
+      data: { userId: string; key: string; avatarUrl: string; removedAt: string };
     };
+
+/** The uploaded image the user shows as their avatar (its object key, and the URL avatarUrl holds for it). */
+export interface ProfileImage {
+  key: string;
+  avatarUrl: string;
+}
 
 /** How a person proved the address: by opening a sign-in link mailed to it, or through an identity provider. */
 export type EmailVerification = 'email_link' | 'identity_provider';
@@ -32,7 +45,10 @@ export type EmailVerification = 'email_link' | 'identity_provider';
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; name: string | null; now: string }
   | { type: 'UpdateProfile'; changes: ProfileChanges; now: string }
-  | { type: 'VerifyEmail'; email: string; method: EmailVerification; now: string };
+  | { type: 'VerifyEmail'; email: string; method: EmailVerification; now: string }
+  /** The image is checked (exists, type, size) by the use case before; the key and its URL come with it. */
+  | { type: 'SetProfileImage'; key: string; avatarUrl: string; now: string }
+  | { type: 'RemoveProfileImage'; now: string };
 
 export type UserState =
   | { status: 'absent' }
@@ -47,6 +63,8 @@ export type UserState =
       timezone: string | null;
       /** Whether the person has proved they receive mail at `email` (set once; the address does not change). */
       emailVerified: boolean;
+      /** Null when avatarUrl is not an uploaded image (none, or a URL set with PATCH). */
+      profileImage: ProfileImage | null;
       createdAt: string;
       updatedAt: string;
     };
@@ -106,6 +124,33 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
             },
           },
         ];
+      case 'SetProfileImage': {
+        if (state.status === 'absent') throw new ValidationError('Unknown user');
+        const current = state.profileImage;
+        if (current?.key === command.key && state.avatarUrl === command.avatarUrl) return [];
+        return [
+          {
+            type: 'UserProfileImageSet',
+            data: {
+              userId: state.userId,
+              key: command.key,
+              avatarUrl: command.avatarUrl,
+              setAt: command.now,
+            },
+          },
+        ];
+      }
+      case 'RemoveProfileImage': {
+        if (state.status === 'absent') throw new ValidationError('Unknown user');
+        // Removing what is not there is done already: a repeated DELETE appends nothing.
+        if (!state.profileImage) return [];
+        return [
+          {
+            type: 'UserProfileImageRemoved',
+            data: { userId: state.userId, ...state.profileImage, removedAt: command.now },
+          },
+        ];
+      }
       default:
         return assertNever(command);
     }
@@ -123,15 +168,33 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
           locale: null,
           timezone: null,
           emailVerified: false,
+          profileImage: null,
           createdAt: event.data.registeredAt,
           updatedAt: event.data.registeredAt,
         };
-      case 'UserProfileUpdated':
+      case 'UserProfileUpdated': {
         if (state.status === 'absent') return state;
-        return { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
+        const next = { ...state, ...event.data.changes, updatedAt: event.data.updatedAt };
+        // An avatarUrl set by PATCH replaces the uploaded image: it is no longer the profile image.
+        const replaced = next.profileImage !== null && next.avatarUrl !== next.profileImage.avatarUrl;
+        return replaced ? { ...next, profileImage: null } : next;
+      }
       case 'UserEmailVerified':
         if (state.status === 'absent') return state;
         return { ...state, emailVerified: true };
+      case 'UserProfileImageSet': {
+        if (state.status === 'absent') return state;
+        const { key, avatarUrl, setAt } = event.data;
+        return { ...state, profileImage: { key, avatarUrl }, avatarUrl, updatedAt: setAt };
+      }
+      case 'UserProfileImageRemoved':
+        if (state.status === 'absent') return state;
+        return {
+          ...state,
+          profileImage: null,
+          avatarUrl: state.avatarUrl === event.data.avatarUrl ? null : state.avatarUrl,
+          updatedAt: event.data.removedAt,
+        };
       default:
         return assertNever(event);
     }

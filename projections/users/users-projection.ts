@@ -17,7 +17,14 @@ export const usersProjection: Projection = {
   name: 'users',
   version: 1,
   tables: ['users'],
-  eventTypes: ['UserRegistered', 'UserProfileUpdated', 'UserEmailVerified'],
+  // The profile image events came after version 1 without a rebuild: no stream held them before.
+  eventTypes: [
+    'UserRegistered',
+    'UserProfileUpdated',
+    'UserEmailVerified',
+    'UserProfileImageSet',
+    'UserProfileImageRemoved',
+  ],
 
   async createTables(trx: Transaction<ReadModels>, schema: string) {
     await sql`
@@ -74,6 +81,26 @@ export const usersProjection: Projection = {
         await db
           .updateTable('users')
           .set({ email_verified: true })
+          .where('id', '=', event.data.userId)
+          .execute();
+        return;
+      case 'UserProfileImageSet':
+        await db
+          .updateTable('users')
+          .set({ avatar_url: event.data.avatarUrl, updated_at: event.data.setAt })
+          .where('id', '=', event.data.userId)
+          .execute();
+        return;
+      case 'UserProfileImageRemoved':
+        // Only the avatar that showed the image is cleared (the aggregate's evolve does the same).
+        await db
+          .updateTable('users')
+          .set({
+            avatar_url: sql<
+              string | null
+            >`case when avatar_url = ${event.data.avatarUrl} then null else avatar_url end`,
+            updated_at: event.data.removedAt,
+          })
           .where('id', '=', event.data.userId)
           .execute();
         return;

@@ -279,6 +279,8 @@ describe('each slice reads back what its decider writes', () => {
         { type: 'RegisterUser', userId: editor, email: 'e@example.org', name: null, now: t },
         { type: 'UpdateProfile', changes: { name: 'Edith', timezone: 'Europe/Berlin' }, now: t },
         { type: 'VerifyEmail', email: 'e@example.org', method: 'email_link', now: t },
+        { type: 'SetProfileImage', key: 'users/e/profile-image/a.png', avatarUrl: 'https://a/x.png', now: t },
+        { type: 'RemoveProfileImage', now: t },
       ]),
     ).toEqual(new Set(userDecider.codec.types));
     check(userEmailDecider, [{ type: 'ClaimEmail', email: 'e@example.org', userId: editor, now: t }]);

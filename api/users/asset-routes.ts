@@ -1,0 +1,31 @@
+// Stable URLs of the images people show as themselves (profile images, workspace logos): no token, since an
+// <img> sends none; each request is redirected to a fresh short-lived signed download URL of the object.
+// Like the storage routes, these are URLs for browsers to follow, not API operations: not in the OpenAPI document.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  assetsPath,
+  imageDownloadExpirySeconds,
+  imageProblem,
+  isPublicImageKey,
+} from '../../commands/shared/image-uploads.js';
+import { NotFound } from '../../domain/shared/errors.js';
+import type { ObjectStorage } from '../../infra/object-storage/port.js';
+import type { AppEnv } from '../platform/app-env.js';
+
+/** How long a browser may reuse the redirect; well inside the target URL's validity. */
+const redirectMaxAgeSeconds = 300;
+
+export function assetRoutes(storage: ObjectStorage) {
+  return (app: OpenAPIHono<AppEnv>) => {
+    app.get(`${assetsPath}*`, async (c) => {
+      const key = new URL(c.req.url).pathname.slice(assetsPath.length);
+      // Only keys upload slots hand out, and only objects that pass the checks made when they were set: the
+      // route never serves another object of the store, nor an oversized or non-image upload (S3 lets those in).
+      const object = isPublicImageKey(key) ? await storage.head(key) : null;
+      if (!object || imageProblem(key, object)) throw new NotFound('Image not found', 'asset_not_found');
+      const url = await storage.createDownloadUrl(key, { expiresInSeconds: imageDownloadExpirySeconds });
+      c.header('Cache-Control', `public, max-age=${redirectMaxAgeSeconds}`);
+      return c.redirect(url, 302);
+    });
+  };
+}

@@ -109,9 +109,15 @@ export function createSignInRoutes(deps: SignInRoutesDeps) {
   };
 
   return (app: OpenAPIHono<AppEnv>): void => {
-    app.get('/sign-in', async (c) =>
-      htmlPage(c, 200, await formPage(c, safeReturnTo(c.req.query('return_to')))),
-    );
+    app.get('/sign-in', async (c) => {
+      // `email` prefills the address (the invitation page sends invitees here with theirs).
+      const email = c.req.query('email')?.trim().slice(0, 254);
+      return htmlPage(
+        c,
+        200,
+        await formPage(c, safeReturnTo(c.req.query('return_to')), email ? { email } : {}),
+      );
+    });
 
     app.post('/sign-in', async (c) => {
       const form = await formOf(c);

@@ -1,6 +1,37 @@
 // The notifications slice: in-app notifications derived from events, preferences and notification e-mail (issue 13).
-import type { Slice } from '../shared/slice.js';
+// The notifications read model decides who is told (projections/notifications), each member's inbox stream records
+// what they read, dismiss and prefer, and the notification mailer sends e-mails at once or in a daily digest.
+import { notificationsProjection } from '../../projections/notifications/notifications-projection.js';
+import { effectiveTimezoneOf } from '../../projections/scheduler/queries.js';
+import { notificationMailMigrations } from '../../processes/notifications/migrations.js';
+import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
+import { mailerOf } from '../sign-in/slice.js';
+import { migrationsOf, type Slice } from '../shared/slice.js';
+import { notificationRoutes } from './routes.js';
+
+/** The worker whose running instance is the NotificationMailer. */
+export const NOTIFICATION_MAILER_WORKER = 'notification-mailer';
 
 export const notificationsSlice: Slice = {
   name: 'notifications',
+  migrations: migrationsOf(notificationMailMigrations),
+  projections: [notificationsProjection],
+  routes: ({ services }) => [notificationRoutes(services)],
+  workers: [
+    {
+      name: NOTIFICATION_MAILER_WORKER,
+      async start(ctx) {
+        const mailer = new NotificationMailer({
+          db: ctx.readModels,
+          mailer: mailerOf(ctx),
+          logger: ctx.logger,
+          owner: ctx.owner,
+          publicBaseUrl: ctx.publicBaseUrl,
+          timezoneOf: (orgId) => effectiveTimezoneOf(ctx.readModels, orgId),
+        });
+        await mailer.start();
+        return mailer;
+      },
+    },
+  ],
 };

@@ -1,0 +1,203 @@
+// Notification use cases for a member: read, dismiss, read all, dismiss all and change preferences, each on the
+// member's inbox stream (`notificationInbox-<orgId>_<userId>`) through the write pipeline. The notification is
+// looked up in the read model first: another member's or another workspace's id is a 404.
+import type { Kysely } from 'kysely';
+import {
+  dismissedAtOf,
+  notificationInboxCategory,
+  notificationInboxDecider,
+  readAtOf,
+  type InboxCommand,
+  type InboxState,
+  type KnownNotification,
+  type PreferenceValues,
+} from '../../domain/notifications/inbox.js';
+import type { PreferencesView } from '../../domain/notifications/views.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { streamName } from '../../infra/event-store/port.js';
+import {
+  findNotification,
+  inboxWatermark,
+  preferencesView,
+} from '../../projections/notifications/queries.js';
+import { handleCommand, type CommandMetadata } from '../shared/command-handler.js';
+import { deterministicEventIds } from '../shared/ids.js';
+import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
+import type { RecordAnswer } from '../shared/idempotent.js';
+
+export interface NotificationDeps extends WriteDeps {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readModels: Kysely<any>;
+}
+
+export const notificationInboxStream = (orgId: string, userId: string) =>
+  streamName(notificationInboxCategory, `${orgId}_${userId}`);
+
+/** Every member may manage their own notifications; assistants are not given them. */
+const own = (orgId: string) => ({ orgId, permission: 'workspace:read', scope: null }) as const;
+
+async function runInbox<Output>(
+  deps: NotificationDeps,
+  caller: Caller,
+  orgId: string,
+  command: (metadata: CommandMetadata) => InboxCommand,
+  answer: (state: InboxState, appended: boolean) => Output,
+  step: { metadata: CommandMetadata; record: RecordAnswer<Output> | undefined; idempotencySeed?: string },
+): Promise<Output> {
+  const record = step.record;
+  const outcome = await handleCommand(deps.commands, {
+    stream: notificationInboxStream(orgId, caller.userId),
+    decider: notificationInboxDecider,
+    command: command(step.metadata),
+    metadata: { ...step.metadata, orgId },
+    eventId: deterministicEventIds(step.idempotencySeed, 'notification-inbox'),
+    sideWrite: record ? (trx, o) => record(trx, answer(o.state, o.events.length > 0)) : undefined,
+  });
+  return answer(outcome.state, outcome.events.length > 0);
+}
+
+async function lookup(
+  deps: NotificationDeps,
+  caller: Caller,
+  orgId: string,
+  notificationId: string,
+): Promise<KnownNotification | null> {
+  return findNotification(deps.readModels, { orgId, userId: caller.userId, notificationId });
+}
+
+export async function readNotification(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string; notificationId: string },
+  request: WriteRequest,
+): Promise<Written<{ id: string; readAt: string; status: 'read' }>> {
+  authorize(caller, own(input.orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) => {
+    const notification = await lookup(deps, caller, input.orgId, input.notificationId);
+    return runInbox(
+      deps,
+      caller,
+      input.orgId,
+      ({ now }) => ({
+        type: 'ReadNotification',
+        orgId: input.orgId,
+        userId: caller.userId,
+        notification,
+        now,
+      }),
+      (state) => ({ id: notification!.id, readAt: readAtOf(state, notification!)!, status: 'read' as const }),
+      step,
+    );
+  });
+}
+
+export async function dismissNotification(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string; notificationId: string },
+  request: WriteRequest,
+): Promise<Written<{ id: string; dismissedAt: string }>> {
+  authorize(caller, own(input.orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) => {
+    const notification = await lookup(deps, caller, input.orgId, input.notificationId);
+    return runInbox(
+      deps,
+      caller,
+      input.orgId,
+      ({ now }) => ({
+        type: 'DismissNotification',
+        orgId: input.orgId,
+        userId: caller.userId,
+        notification,
+        now,
+      }),
+      (state) => ({ id: notification!.id, dismissedAt: dismissedAtOf(state, notification!)! }),
+      step,
+    );
+  });
+}
+
+export async function readAllNotifications(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string },
+  request: WriteRequest,
+): Promise<Written<{ markedCount: number }>> {
+  authorize(caller, own(input.orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) => {
+    // Counted with the predicate the fold applies: in-app, unread and undismissed, up to the newest one.
+    const mark = await inboxWatermark(deps.readModels, { orgId: input.orgId, userId: caller.userId });
+    return runInbox(
+      deps,
+      caller,
+      input.orgId,
+      ({ now }) => ({
+        type: 'ReadAllNotifications',
+        orgId: input.orgId,
+        userId: caller.userId,
+        upToSeq: mark.upToSeq,
+        unread: mark.unread,
+        now,
+      }),
+      (_state, appended) => ({ markedCount: appended ? mark.unread : 0 }),
+      step,
+    );
+  });
+}
+
+export async function dismissAllNotifications(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string },
+  request: WriteRequest,
+): Promise<Written<{ dismissedCount: number }>> {
+  authorize(caller, own(input.orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) => {
+    const mark = await inboxWatermark(deps.readModels, { orgId: input.orgId, userId: caller.userId });
+    return runInbox(
+      deps,
+      caller,
+      input.orgId,
+      ({ now }) => ({
+        type: 'DismissAllNotifications',
+        orgId: input.orgId,
+        userId: caller.userId,
+        upToSeq: mark.upToSeq,
+        undismissed: mark.undismissed,
+        now,
+      }),
+      (_state, appended) => ({ dismissedCount: appended ? mark.undismissed : 0 }),
+      step,
+    );
+  });
+}
+
+export async function updateNotificationPreferences(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string; changes: Partial<PreferenceValues> },
+  request: WriteRequest,
+): Promise<Written<PreferencesView>> {
+  authorize(caller, own(input.orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) =>
+    runInbox(
+      deps,
+      caller,
+      input.orgId,
+      ({ now }) => ({
+        type: 'ChangeNotificationPreferences',
+        orgId: input.orgId,
+        userId: caller.userId,
+        changes: input.changes,
+        now,
+      }),
+      (state) => preferencesView(input.orgId, caller.userId, state.preferences, state.preferencesUpdatedAt),
+      step,
+    ),
+  );
+}
+
+/** For GET routes: the caller may read their own notifications. */
+export function authorizeInboxRead(caller: Caller, orgId: string): void {
+  authorize(caller, own(orgId));
+}

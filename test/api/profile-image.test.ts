@@ -32,7 +32,7 @@ async function json<T>(res: Response): Promise<T> {
 function local(url: string, init?: RequestInit): Promise<Response> {
   const u = new URL(url);
   expect(u.origin).toBe('http://localhost:3000');
-  return service.runtime.app.request(`${u.pathname}${u.search}`, init);
+  return Promise.resolve(service.runtime.app.request(`${u.pathname}${u.search}`, init));
 }
 
 async function uploadSlot(token: string, contentType = 'image/png'): Promise<Slot> {

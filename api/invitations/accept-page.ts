@@ -84,6 +84,10 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
         ? await invitationByTokenHash(deps.readModels, secretDigest(token), deps.now().toISOString())
         : null;
     if (!found) return { answer: htmlPage(c, 404, unknownPage()) };
+    if (found.orgStatus !== 'active')
+      return {
+        answer: htmlPage(c, 410, invitationErrorPage('Workspace deleted', 'This workspace was deleted.')),
+      };
     if (found.status !== 'pending') {
       const [status, title, message] = statusPages[found.status];
       return { answer: htmlPage(c, status, invitationErrorPage(title, message)) };

@@ -14,7 +14,7 @@ import {
   type InvitationView,
 } from '../../domain/invitations/views.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import { Conflict, NotFound } from '../../domain/shared/errors.js';
+import { Conflict, Gone, NotFound } from '../../domain/shared/errors.js';
 import { secretDigest } from '../../infra/crypto/digests.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
@@ -168,6 +168,7 @@ export async function acceptInvitation(
     // Every refusal of the invitation comes before anything changes.
     invitationDecider.decide(command, loaded.state);
     const invitation = invitationIn(loaded.state);
+    if (found.orgStatus !== 'active') throw new Gone('This workspace was deleted', 'workspace_deleted');
     const membership = await membershipStatus(deps.readModels, invitation.orgId, caller.userId);
     if (membership === 'suspended')
       throw new Conflict(

@@ -127,6 +127,8 @@ export interface InvitationByToken {
   orgId: string;
   orgName: string;
   orgSlug: string;
+  /** The workspace's status (`active`, or `deleted` once soft-deleted). */
+  orgStatus: string;
   email: string;
   roleKey: Role;
   status: InvitationStatus;
@@ -143,7 +145,16 @@ export async function invitationByTokenHash(
     .withTables<InvitationsTables>()
     .selectFrom('invitations as i')
     .innerJoin('workspaces as w', 'w.id', 'i.org_id')
-    .select(['i.id', 'i.org_id', 'w.name', 'w.slug', 'i.email', 'i.role_key', 'i.expires_at'])
+    .select([
+      'i.id',
+      'i.org_id',
+      'w.name',
+      'w.slug',
+      'w.status as org_status',
+      'i.email',
+      'i.role_key',
+      'i.expires_at',
+    ])
     .select(
       sql<string>`case when i.status = 'pending' and i.expires_at <= ${now}::timestamptz then 'expired' else i.status end`.as(
         'status',
@@ -157,6 +168,7 @@ export async function invitationByTokenHash(
     orgId: row.org_id,
     orgName: row.name,
     orgSlug: row.slug,
+    orgStatus: row.org_status,
     email: row.email,
     roleKey: row.role_key as Role,
     status: row.status as InvitationStatus,

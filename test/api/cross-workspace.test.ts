@@ -54,6 +54,13 @@ describe('ids of another workspace', () => {
     );
     ids.groupId = created.group.id;
     ids.postId = created.posts[0]!.id;
+    const invitation = await json<{ id: string }>(
+      await service.request('POST', `/v1/orgs/${b.orgId}/invitations`, {
+        token: owner,
+        body: { email: 'invited-to-b@example.org', roleKey: 'viewer' },
+      }),
+    );
+    ids.invitationId = invitation.id;
   });
 
   test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {

@@ -30,6 +30,7 @@ const memberEventTypes = [
   'MemberSuspended',
   'MemberReactivated',
   'MemberRemoved',
+  'WorkspaceDeleted',
 ] as const;
 const groupEventTypes = ['PostGroupCreated', 'PostGroupUpdated'] as const;
 
@@ -138,6 +139,7 @@ class BatchFold {
   }
 
   private async member(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'WorkspaceDeleted') return this.workspaceDeleted(recorded);
     const parsed = memberData.safeParse(recorded.data);
     if (!parsed.success) return;
     const { orgId, userId, role } = parsed.data;
@@ -169,6 +171,16 @@ class BatchFold {
       insert into ${this.s}.notification_members (org_id, user_id, role, active, last_seq)
       values (${orgId}, ${userId}, ${next.role}, ${next.active}, ${next.lastSeq})
       on conflict (org_id, user_id) do update set role = excluded.role, active = excluded.active`.execute(
+      this.trx,
+    );
+  }
+
+  /** A deleted workspace notifies nobody any more. */
+  private async workspaceDeleted(recorded: RecordedEvent): Promise<void> {
+    const orgId = (recorded.data as { orgId?: unknown }).orgId;
+    if (typeof orgId !== 'string') return;
+    for (const member of this.membersOf(orgId).values()) member.active = false;
+    await sql`update ${this.s}.notification_members set active = false where org_id = ${orgId}`.execute(
       this.trx,
     );
   }
@@ -374,6 +386,7 @@ export const notificationsProjection: Projection = {
     const s = sql.id(schema);
     await sql`
       create table ${s}.notifications (
+        -- Derived from (org_id, user_id, dedupe_key) (domain/notifications/ids.ts): one row per cause and member.
         id uuid primary key,
         org_id text not null,
         user_id text not null,
@@ -389,8 +402,7 @@ export const notificationsProjection: Projection = {
         metadata jsonb,
         created_at timestamptz not null,
         read_at timestamptz,
-        dismissed_at timestamptz,
-        unique (org_id, user_id, dedupe_key)
+        dismissed_at timestamptz
       )`.execute(trx);
     await sql`create index on ${s}.notifications (org_id, user_id, seq desc)`.execute(trx);
     await sql`create index on ${s}.notifications (created_at) where email_mode is not null`.execute(trx);

@@ -2,7 +2,7 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts, publishing, post-groups-rebuild and scheduler-slots. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing, post-groups-rebuild, scheduler-slots and notification-fanout. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -22,6 +22,7 @@ import { listPostsBench } from './list-posts.js';
 import { publishingBench } from './publishing.js';
 import { postGroupsRebuildBench } from './post-groups-rebuild.js';
 import { schedulerSlotsBench } from './scheduler-slots.js';
+import { notificationFanoutBench } from './notification-fanout.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -221,6 +222,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   publishing: publishingBench,
   'post-groups-rebuild': postGroupsRebuildBench,
   'scheduler-slots': schedulerSlotsBench,
+  'notification-fanout': notificationFanoutBench,
 };
 
 async function main() {

@@ -1,4 +1,5 @@
 // The invitations slice: inviting people to a workspace by e-mail, and accepting (issue 13).
+import type { Mailer } from '../../infra/mail/port.js';
 import { invitationsProjection } from '../../projections/invitations/invitations-projection.js';
 import type { Slice } from '../shared/slice.js';
 import { browserSessionsOf } from '../sign-in/sessions.js';
@@ -9,6 +10,8 @@ import { invitationRoutes } from './routes.js';
 export interface InvitationsSliceOptions {
   /** The clock invitations are created, listed and accepted by; tests move it past an expiry. */
   now?: () => Date;
+  /** Wraps the runtime's mailer (tests make it fail). */
+  mailer?: (mailer: Mailer) => Mailer;
 }
 
 export function createInvitationsSlice(options: InvitationsSliceOptions = {}): Slice {
@@ -20,7 +23,7 @@ export function createInvitationsSlice(options: InvitationsSliceOptions = {}): S
       const deps = {
         ...ctx.services,
         now,
-        mailer: mailerOf(ctx),
+        mailer: options.mailer ? options.mailer(mailerOf(ctx)) : mailerOf(ctx),
         publicBaseUrl: ctx.publicBaseUrl,
         logger: ctx.logger,
       };

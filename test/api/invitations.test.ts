@@ -16,9 +16,22 @@ import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js
 let service: TestService;
 /** The invitations' clock runs this far ahead of the real one: tests move it past an expiry. */
 let clockAheadMs = 0;
+/** Sending fails this many more times (an SMTP server that is down). */
+let mailFailures = 0;
 
 beforeAll(async () => {
-  const invitations = createInvitationsSlice({ now: () => new Date(Date.now() + clockAheadMs) });
+  const invitations = createInvitationsSlice({
+    now: () => new Date(Date.now() + clockAheadMs),
+    mailer: (real) => ({
+      async send(message) {
+        if (mailFailures > 0) {
+          mailFailures -= 1;
+          throw new Error('SMTP server unreachable');
+        }
+        return real.send(message);
+      },
+    }),
+  });
   service = await startTestService({
     slices: slices.map((s) => (s.name === 'invitations' ? invitations : s)),
   });
@@ -374,6 +387,46 @@ describe('inviting', () => {
     expect(notAnId.details?.[0]?.path).toBe('param.invitationId');
     expect(await eventCount(service)).toBe(events);
     expect(await list(ours)).toEqual([]);
+  });
+
+  test('mail that cannot be sent: retried, then a 503 mail_not_sent with nothing recorded', async () => {
+    const ws = await createTestWorkspace(service);
+    const email = address('unlucky');
+    const events = await eventCount(service);
+    mailFailures = 3;
+    try {
+      await expectError(await invite(ws, { email, roleKey: 'editor' }), 503, 'mail_not_sent');
+    } finally {
+      mailFailures = 0;
+    }
+    expect(await eventCount(service)).toBe(events);
+    expect(await list(ws)).toEqual([]);
+    // A server that fails twice and then takes the mail: the retries get it through, once.
+    mailFailures = 2;
+    try {
+      const invitation = await invited(ws, email);
+      expect(invitation.status).toBe('pending');
+    } finally {
+      mailFailures = 0;
+    }
+    const { token } = await mailedToken(email);
+    const invitee = await service.userToken(email);
+    expect((await accept(token, invitee.token)).status).toBe(200);
+  });
+
+  test('an active member accepting keeps their role; the invitation is used up', async () => {
+    const ws = await createTestWorkspace(service);
+    const email = address('early');
+    const invitation = await invited(ws, email, 'admin');
+    const { token } = await mailedToken(email);
+    // They joined meanwhile (another way in) as a viewer.
+    const member = await service.userToken(email, { orgId: ws.orgId, role: 'viewer' });
+    const res = await accept(token, member.token);
+    expect(res.status).toBe(200);
+    expect(await workspacesOf(member.token)).toEqual([
+      expect.objectContaining({ id: ws.orgId, role: 'viewer' }),
+    ]);
+    expect(await list(ws)).toEqual([expect.objectContaining({ id: invitation.id, status: 'accepted' })]);
   });
 
   test('an Idempotency-Key replays the first answer and invites once', async () => {

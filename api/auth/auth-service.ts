@@ -14,7 +14,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { Unauthorized, ServiceUnavailable } from '../../domain/shared/errors.js';
+import { AppError, Unauthorized, ServiceUnavailable } from '../../domain/shared/errors.js';
 import { isRole, permissionsOf, roles, type Role } from '../../domain/workspaces/roles.js';
 import { ConfigError, type Env } from '../../infra/config/env.js';
 import type { MembershipLookup } from './memberships.js';
@@ -266,10 +266,25 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
     };
   }
 
-  /** The role held now, not the token's; a token of someone no longer an active member stops here. */
+  /**
+   * The role held now, not the token's; a token of someone no longer a member stops here. A suspended member or a
+   * deleted workspace leaves a user-only principal that carries the refusal (see Principal.workspaceRefusal).
+   */
   async function withCurrentRole(principal: Principal): Promise<Principal> {
     if (principal.orgId === null || !options.currentRole) return principal;
-    const role = await options.currentRole(principal.userId, principal.orgId);
+    let role: Role | null;
+    try {
+      role = await options.currentRole(principal.userId, principal.orgId);
+    } catch (error) {
+      if (!(error instanceof AppError) || (error.status !== 403 && error.status !== 410)) throw error;
+      return {
+        ...principal,
+        orgId: null,
+        role: null,
+        permissions: [],
+        workspaceRefusal: { orgId: principal.orgId, error },
+      };
+    }
     if (role === null) throw new InvalidToken('Not an active member of this workspace');
     return { ...principal, role, permissions: [...permissionsOf(role)] };
   }

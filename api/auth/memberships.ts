@@ -9,6 +9,9 @@
 // - while the LISTEN connection is down nothing is cached, and on (re)connecting everything is dropped, since
 //   notifications sent meanwhile are lost;
 // - an entry lives at most `ttlMs`, which bounds a lost notification PostgreSQL did not report as an error.
+// A refusal the look-up explains (403 `membership_suspended`, 410 `workspace_deleted`) is cached like a role and
+// thrown to every caller, so each entry point answers it alike.
+import { AppError } from '../../domain/shared/errors.js';
 import { PgListener } from '../../infra/db/pg-listener.js';
 import { isRole, type Role } from '../../domain/workspaces/roles.js';
 import {
@@ -17,11 +20,14 @@ import {
   parseMembershipChange,
 } from '../../projections/workspaces/membership-changes.js';
 
-/** The current role of an active member, null for anyone else (suspended, removed, never a member). */
+/**
+ * The current role of an active member, null for anyone not a member (removed, never one); throws the refusal
+ * for a suspended member (403 `membership_suspended`) or a deleted workspace (410 `workspace_deleted`).
+ */
 export type MembershipLookup = (userId: string, orgId: string) => Promise<Role | null>;
 
 export interface MembershipDirectoryOptions {
-  /** Reads the read model (uncached). */
+  /** Reads the read model (uncached); may throw an AppError that explains a refusal (it is cached too). */
   load: (userId: string, orgId: string) => Promise<string | null>;
   /** Connection string for LISTEN; without it nothing is cached. */
   url?: string;
@@ -41,6 +47,8 @@ export interface MembershipDirectoryOptions {
 
 interface Entry {
   role: Role | null;
+  /** The refusal the look-up threw instead of a role. */
+  refusal?: AppError;
   expiresAt: number;
 }
 
@@ -108,16 +116,26 @@ export class MembershipDirectory {
     const cacheable = (await this.listening()) && !this.isUnsettled(k);
     if (cacheable) {
       const hit = this.entries.get(k);
-      if (hit && hit.expiresAt > this.now()) return hit.role;
+      if (hit && hit.expiresAt > this.now()) {
+        if (hit.refusal) throw hit.refusal;
+        return hit.role;
+      }
     }
     const epoch = this.epoch;
-    const stored = await this.options.load(userId, orgId);
-    const role = stored !== null && isRole(stored) ? stored : null;
+    let entry: Omit<Entry, 'expiresAt'>;
+    try {
+      const stored = await this.options.load(userId, orgId);
+      entry = { role: stored !== null && isRole(stored) ? stored : null };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      entry = { role: null, refusal: error };
+    }
     if (cacheable && epoch === this.epoch && !this.isUnsettled(k)) {
       if (this.entries.size >= this.maxEntries) this.prune();
-      this.entries.set(k, { role, expiresAt: this.now() + this.ttlMs });
+      this.entries.set(k, { ...entry, expiresAt: this.now() + this.ttlMs });
     }
-    return role;
+    if (entry.refusal) throw entry.refusal;
+    return entry.role;
   };
 
   /** Drops one member's cached answer. */

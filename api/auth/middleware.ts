@@ -68,7 +68,8 @@ export interface RequireWorkspaceOptions {
 
 /**
  * Requires a workspace-scoped principal whose workspace is the one in the path and whose role grants
- * `permission`; 403 otherwise. The same 403 for another workspace whether or not it exists.
+ * `permission`; 403 otherwise. The same 403 for another workspace whether or not it exists. A token its workspace
+ * refused answers that refusal there (403 `membership_suspended`, 410 `workspace_deleted`).
  */
 export function requireWorkspace(
   permission?: Permission,
@@ -77,11 +78,14 @@ export function requireWorkspace(
   const param = options.param ?? 'orgId';
   return async function requireWorkspaceMiddleware(c, next) {
     const principal = principalOf(c);
+    // Lower-cased like every id at the edge (token ids are lower case already).
+    const orgId = c.req.param(param)?.toLowerCase();
+    // The token's workspace refused it (suspended member, deleted workspace): that workspace's routes say why.
+    const refusal = principal.workspaceRefusal;
+    if (refusal && (orgId === undefined || orgId === refusal.orgId)) throw refusal.error;
     if (principal.orgId === null) {
       throw new Forbidden('This token is not scoped to a workspace; exchange it at POST /v1/auth/token');
     }
-    // Lower-cased like every id at the edge (token ids are lower case already).
-    const orgId = c.req.param(param)?.toLowerCase();
     if (orgId !== undefined && orgId !== principal.orgId) {
       throw new Forbidden('This token does not give access to that workspace');
     }

@@ -1,5 +1,6 @@
 // Who is calling: the verified identity behind a bearer token, with its workspace, role and permissions.
 // Tokens issued by this service carry a workspace; tokens of an external identity provider only a user.
+import type { AppError } from '../../domain/shared/errors.js';
 import type { Permission, Role } from '../../domain/workspaces/roles.js';
 
 /**
@@ -24,4 +25,10 @@ export interface Principal {
   session: Session;
   /** `local`: issued by this service; `external`: issued by the identity provider behind AUTH_JWKS_URL. */
   source: 'local' | 'external';
+  /**
+   * The token's workspace refused it (403 `membership_suspended`, 410 `workspace_deleted`): the token then acts
+   * as a user-only one (`orgId` null) on the routes that need no workspace (list or create workspaces, exchange
+   * the token for another one, the user's profile), and every route of that workspace answers this error.
+   */
+  workspaceRefusal?: { orgId: string; error: AppError };
 }

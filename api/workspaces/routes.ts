@@ -1,16 +1,24 @@
-// Workspace routes: POST /v1/orgs (create; the caller becomes owner) and GET /v1/orgs (the caller's workspaces).
+// Workspace routes: POST /v1/orgs (create; the caller becomes owner), GET /v1/orgs (the caller's workspaces),
+// GET, PATCH and DELETE /v1/orgs/{orgId} (the three the spec leaves unnamed), and the member routes.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { createWorkspace } from '../../commands/workspaces/workspace-use-cases.js';
-import { listWorkspaces } from '../../projections/workspaces/queries.js';
+import {
+  createWorkspace,
+  deleteWorkspace,
+  updateWorkspace,
+} from '../../commands/workspaces/workspace-use-cases.js';
+import { isAvatarUrl, maxWorkspaceNameLength, slugPattern } from '../../domain/workspaces/workspace.js';
+import { getWorkspace, listWorkspaces } from '../../projections/workspaces/queries.js';
 import { callerOf } from '../auth/caller.js';
-import { authenticate } from '../auth/middleware.js';
+import { authenticate, secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { defineListQuery } from '../platform/paging.js';
 import type { RouteServices } from '../shared/services.js';
 import { answered, writeRequest } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
-import { idempotencyHeaders } from '../shared/params.js';
+import { idempotencyHeaders, orgParams } from '../shared/params.js';
+import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { memberRoutes } from './member-routes.js';
 
 export const workspaceSchema = z
   .object({
@@ -37,19 +45,38 @@ export const workspaceListItemSchema = z
   })
   .openapi('WorkspaceListItem');
 
+const workspaceName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(maxWorkspaceNameLength)
+  .openapi({ example: 'Acme Marketing' });
+const workspaceSlug = z
+  .string()
+  .regex(slugPattern, 'lowercase letters, digits and inner hyphens, 1 to 63 characters')
+  .openapi({ example: 'acme' });
+
 const createWorkspaceBody = z
-  .object({
-    name: z.string().trim().min(1).max(100).openapi({ example: 'Acme Marketing' }),
-    slug: z
-      .string()
-      .regex(
-        /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
-        'lowercase letters, digits and inner hyphens, 1 to 63 characters',
-      )
-      .openapi({ example: 'acme' }),
-  })
+  .object({ name: workspaceName, slug: workspaceSlug })
   .strict()
   .openapi('CreateWorkspace');
+
+const updateWorkspaceBody = z
+  .object({
+    name: workspaceName.optional(),
+    slug: workspaceSlug.optional(),
+    avatarUrl: z
+      .string()
+      .refine(isAvatarUrl, 'an https URL of at most 2048 characters')
+      .nullable()
+      .optional()
+      .openapi({ example: 'https://cdn.example.org/acme.png', description: 'https URL; null removes it' }),
+  })
+  .strict()
+  .refine((b) => b.name !== undefined || b.slug !== undefined || b.avatarUrl !== undefined, {
+    message: 'Give name, slug, avatarUrl or several',
+  })
+  .openapi('UpdateWorkspace');
 
 export const workspaceListQuery = defineListQuery({
   filters: {
@@ -102,7 +129,57 @@ const listRouteDef = createRoute({
   },
 });
 
+const getRouteDef = createRoute({
+  ...secured({ permission: 'workspace:read' }),
+  method: 'get',
+  path: '/v1/orgs/{orgId}',
+  operationId: 'getWorkspace',
+  tags: ['orgs'],
+  summary: 'The workspace',
+  request: { params: orgParams },
+  responses: {
+    200: jsonResponse(dataOf(workspaceSchema), 'The workspace'),
+    ...errorResponses(400, 401, 403, 404, 410),
+  },
+});
+
+const updateRouteDef = createRoute({
+  ...secured({ permission: 'workspace:manage' }),
+  method: 'patch',
+  path: '/v1/orgs/{orgId}',
+  operationId: 'updateWorkspace',
+  tags: ['orgs'],
+  summary: "Change the workspace's name, slug or avatar (owners and admins)",
+  description:
+    'Omitted fields stay; `avatarUrl: null` removes the avatar. A slug another workspace uses is a 409 ' +
+    '`slug_taken`; the old slug is free for others a minute after the change.',
+  request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(updateWorkspaceBody) },
+  responses: {
+    200: jsonResponse(dataOf(workspaceSchema), 'The workspace'),
+    ...errorResponses(400, 401, 403, 404, 409, 410, 413, 422, 503),
+  },
+});
+
+const deleteRouteDef = createRoute({
+  ...secured({ permission: 'workspace:delete' }),
+  method: 'delete',
+  path: '/v1/orgs/{orgId}',
+  operationId: 'deleteWorkspace',
+  tags: ['orgs'],
+  summary: 'Delete the workspace (owners only)',
+  description:
+    "A soft delete: the history is kept, the workspace leaves every member's list, its slug is free again a " +
+    'minute later, its scheduled posts are not published, and every later call for it answers 410 ' +
+    '`workspace_deleted` (also the token exchange to it).',
+  request: { params: orgParams, headers: idempotencyHeaders },
+  responses: {
+    200: { description: 'Deleted (no body)' },
+    ...errorResponses(400, 401, 403, 410, 422, 503),
+  },
+});
+
 export function workspaceRoutes(services: RouteServices) {
+  const members = memberRoutes(services);
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(createRouteDef, async (c) => {
       const body = c.req.valid('json');
@@ -131,5 +208,36 @@ export function workspaceRoutes(services: RouteServices) {
       });
       return c.json({ data }, 200);
     });
+
+    app.openapi(getRouteDef, async (c) => {
+      const { orgId } = c.req.valid('param');
+      return c.json({ data: await getWorkspace(services.readModels, callerOf(c), orgId) }, 200);
+    });
+
+    app.openapi(updateRouteDef, async (c) => {
+      const { orgId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const written = await updateWorkspace(
+        services,
+        callerOf(c),
+        { orgId, changes: body },
+        writeRequest(c, services, body),
+      );
+      return c.json({ data: answered(c, written) }, 200);
+    });
+
+    app.openapi(deleteRouteDef, async (c) => {
+      const { orgId } = c.req.valid('param');
+      const written = await deleteWorkspace(
+        services,
+        callerOf(c),
+        { orgId },
+        writeRequest(c, services, undefined),
+      );
+      answered(c, written);
+      return c.body(null, 200);
+    });
+
+    members(app);
   };
 }

@@ -17,6 +17,27 @@ const workspaceSchemas = {
   }),
   MemberJoined: z.object({ orgId: z.string(), userId: z.string(), role, joinedAt: z.string() }),
   MemberRoleChanged: z.object({ orgId: z.string(), userId: z.string(), role, changedAt: z.string() }),
+  MemberSuspended: z.object({
+    orgId: z.string(),
+    userId: z.string(),
+    by: z.string(),
+    suspendedAt: z.string(),
+  }),
+  MemberReactivated: z.object({
+    orgId: z.string(),
+    userId: z.string(),
+    by: z.string(),
+    reactivatedAt: z.string(),
+  }),
+  MemberRemoved: z.object({ orgId: z.string(), userId: z.string(), by: z.string(), removedAt: z.string() }),
+  WorkspaceUpdated: z.object({
+    orgId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    avatarUrl: z.string().nullable(),
+    updatedAt: z.string(),
+  }),
+  WorkspaceDeleted: z.object({ orgId: z.string(), by: z.string(), deletedAt: z.string() }),
 };
 const workspaceExact: SchemasMatch<WorkspaceEvent, typeof workspaceSchemas> = true;
 

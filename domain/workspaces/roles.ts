@@ -4,6 +4,7 @@
 export const permissions = [
   'workspace:read',
   'workspace:manage',
+  'workspace:delete',
   'members:manage',
   'billing:manage',
   'settings:manage',
@@ -34,7 +35,8 @@ const all = [...permissions];
 
 export const rolePermissions: Record<Role, readonly Permission[]> = {
   owner: all,
-  admin: all.filter((p) => p !== 'billing:manage'),
+  // Deleting the workspace and billing stay with owners.
+  admin: all.filter((p) => p !== 'billing:manage' && p !== 'workspace:delete'),
   // Reviewers approve, reject, schedule and publish what others drafted; they do not draft themselves.
   reviewer: ['workspace:read', 'posts:read', 'posts:approve', 'posts:schedule', 'posts:publish'],
   // Editors draft and edit; anything they change goes back to review.

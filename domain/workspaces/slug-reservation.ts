@@ -1,12 +1,16 @@
 // Workspace slugs are unique across the service: each slug is an aggregate of its own (`workspaceSlug-<slug>`),
-// reserved for one workspace id before that workspace is created. See docs/decisions.md, "Uniqueness".
+// reserved for one workspace id before that workspace is created or renamed to it. See docs/decisions.md,
+// "Uniqueness" and "Workspace administration": a slug its holder no longer uses (renamed, deleted) is free again.
 import { Conflict } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { slugReservationEventCodec } from './event-codec.js';
 
 export const slugReservationCategory = 'workspaceSlug';
 
-/** A reservation whose workspace never came into being (a crash between the two appends) may be taken over after this. */
+/**
+ * A reservation its workspace does not use (a crash between the two appends, a rename away, a deletion) may be
+ * taken over once it is this old; a younger one may still be on its way into the workspace.
+ */
 export const abandonedReservationMs = 60_000;
 
 export type SlugReservationEvent = {
@@ -19,8 +23,8 @@ export type SlugReservationCommand = {
   slug: string;
   orgId: string;
   now: string;
-  /** Whether the workspace currently holding the reservation exists (loaded by the handler). */
-  holderExists: boolean;
+  /** Whether the workspace holding the reservation exists, is not deleted and has this slug (loaded by the handler). */
+  holderUsesSlug: boolean;
 };
 
 export type SlugReservationState =
@@ -43,7 +47,7 @@ export const slugReservationDecider: Decider<
         if (state.status === 'free') return [event];
         if (state.orgId === command.orgId) return [];
         const abandoned =
-          !command.holderExists &&
+          !command.holderUsesSlug &&
           Date.parse(command.now) - Date.parse(state.reservedAt) >= abandonedReservationMs;
         if (abandoned) return [event];
         throw new Conflict(`The slug "${command.slug}" is already taken`, 'slug_taken');

@@ -1,25 +1,29 @@
 // Read model of workspaces and their members, shaped for GET /v1/orgs (the caller's workspaces with role,
-// filters on name/slug/status, sort by name/slug/status) and for membership checks. Every event naming a member
-// is announced (membership-changes.ts), so the API's membership cache drops that member at once.
+// filters on name/slug/status, sort by name/slug/status), GET ORG, the member list and membership checks.
+// Every event naming a member is announced (membership-changes.ts), and a deleted workspace's every member, so
+// the API's membership cache drops them at once. Suspended members keep their row (status `suspended`), removed
+// ones lose it; a deleted workspace keeps its rows with status `deleted` (its slug may then be taken again).
 import { sql, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
+import { assertNever } from '../../domain/shared/decider.js';
+import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
 import type { Projection } from '../engine/projection.js';
 import type { ReadModels } from '../read-models.js';
 import { announceMembershipChange, announceMembershipChanges } from './membership-changes.js';
 
 export const workspacesProjection: Projection = {
   name: 'workspaces',
-  version: 1,
+  version: 2,
   tables: ['workspaces', 'workspace_members'],
-  eventTypes: ['WorkspaceCreated', 'MemberJoined', 'MemberRoleChanged'],
+  eventTypes: workspaceEventCodec.types,
 
   async createTables(trx: Transaction<ReadModels>, schema: string) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.workspaces (
         id uuid primary key,
-        slug text not null unique,
+        slug text not null,
         name text not null,
         status text not null,
         avatar_url text,
@@ -27,6 +31,8 @@ export const workspacesProjection: Projection = {
         created_at timestamptz not null,
         updated_at timestamptz
       )`.execute(trx);
+    // A deleted workspace keeps its row; its slug may be another's by then.
+    await sql`create unique index on ${s}.workspaces (slug) where status <> 'deleted'`.execute(trx);
     await sql`create index on ${s}.workspaces (lower(name))`.execute(trx);
     await sql`create index on ${s}.workspaces (status)`.execute(trx);
     await sql`
@@ -96,8 +102,14 @@ export const workspacesProjection: Projection = {
           .execute();
         return;
       }
+      case 'MemberSuspended':
+      case 'MemberReactivated':
+      case 'MemberRemoved':
+      case 'WorkspaceUpdated':
+      case 'WorkspaceDeleted':
+        return foldOne(trx, event, schema);
       default:
-        return;
+        return assertNever(event);
     }
   },
 
@@ -117,9 +129,16 @@ export const workspacesProjection: Projection = {
     const members = sql.id(schema, 'workspace_members');
     let i = 0;
     while (i < decoded.length) {
-      const roles = decoded[i]!.type === 'MemberRoleChanged';
+      const kind = batchKind(decoded[i]!);
+      if (kind === 'one') {
+        // Suspensions, removals, details and deletions are rare: folded one by one, as `apply` does.
+        await foldOne(trx, decoded[i]!, schema);
+        i += 1;
+        continue;
+      }
+      const roles = kind === 'roles';
       let j = i;
-      while (j < decoded.length && (decoded[j]!.type === 'MemberRoleChanged') === roles) j++;
+      while (j < decoded.length && batchKind(decoded[j]!) === kind) j++;
       const run = decoded.slice(i, j);
       i = j;
       if (roles) {
@@ -177,3 +196,75 @@ export const workspacesProjection: Projection = {
     }
   },
 };
+
+/** How the batch fold takes an event: in a run of inserts, a run of role changes, or on its own. */
+function batchKind(event: WorkspaceEvent): 'inserts' | 'roles' | 'one' {
+  if (event.type === 'WorkspaceCreated' || event.type === 'MemberJoined') return 'inserts';
+  if (event.type === 'MemberRoleChanged') return 'roles';
+  return 'one';
+}
+
+/**
+ * Folds the events both folds take one at a time (the member events among them were announced by the caller).
+ * A deletion announces each of the workspace's members, whose next request must meet it.
+ */
+async function foldOne(trx: Transaction<ReadModels>, event: WorkspaceEvent, schema: string): Promise<void> {
+  const db = trx.withSchema(schema);
+  switch (event.type) {
+    case 'MemberSuspended':
+    case 'MemberReactivated': {
+      const d = event.data;
+      const suspended = event.type === 'MemberSuspended';
+      await db
+        .updateTable('workspace_members')
+        .set({
+          status: suspended ? 'suspended' : 'active',
+          updated_at: event.type === 'MemberSuspended' ? event.data.suspendedAt : event.data.reactivatedAt,
+        })
+        .where('org_id', '=', d.orgId)
+        .where('user_id', '=', d.userId)
+        .execute();
+      return;
+    }
+    case 'MemberRemoved':
+      await db
+        .deleteFrom('workspace_members')
+        .where('org_id', '=', event.data.orgId)
+        .where('user_id', '=', event.data.userId)
+        .execute();
+      return;
+    case 'WorkspaceUpdated': {
+      const d = event.data;
+      await db
+        .updateTable('workspaces')
+        .set({ name: d.name, slug: d.slug, avatar_url: d.avatarUrl, updated_at: d.updatedAt })
+        .where('id', '=', d.orgId)
+        .execute();
+      return;
+    }
+    case 'WorkspaceDeleted': {
+      const d = event.data;
+      const members = await db
+        .selectFrom('workspace_members')
+        .select('user_id')
+        .where('org_id', '=', d.orgId)
+        .execute();
+      await announceMembershipChanges(
+        trx,
+        members.map((m) => ({ orgId: d.orgId, userId: m.user_id })),
+      );
+      await db
+        .updateTable('workspaces')
+        .set({ status: 'deleted', updated_at: d.deletedAt })
+        .where('id', '=', d.orgId)
+        .execute();
+      return;
+    }
+    case 'WorkspaceCreated':
+    case 'MemberJoined':
+    case 'MemberRoleChanged':
+      throw new Error(`foldOne: ${event.type} is folded by the caller`);
+    default:
+      return assertNever(event);
+  }
+}

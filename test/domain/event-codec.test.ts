@@ -269,10 +269,27 @@ describe('each slice reads back what its decider writes', () => {
         { type: 'CreateWorkspace', orgId, slug: 'acme', name: 'Acme', ownerId: editor, now: t },
         { type: 'AddMember', userId: reviewer, role: 'reviewer', now: t },
         { type: 'AddMember', userId: reviewer, role: 'editor', now: t },
+        {
+          type: 'ChangeMember',
+          actor: { userId: editor, role: 'owner' },
+          userId: reviewer,
+          status: 'suspended',
+          now: t,
+        },
+        {
+          type: 'ChangeMember',
+          actor: { userId: editor, role: 'owner' },
+          userId: reviewer,
+          status: 'active',
+          now: t,
+        },
+        { type: 'RemoveMember', actor: { userId: editor, role: 'owner' }, userId: reviewer, now: t },
+        { type: 'UpdateWorkspace', name: 'Acme Two', avatarUrl: 'https://example.org/a.png', now: t },
+        { type: 'DeleteWorkspace', actor: { userId: editor, role: 'owner' }, now: t },
       ]),
     ).toEqual(new Set(workspaceDecider.codec.types));
     check(slugReservationDecider, [
-      { type: 'ReserveSlug', slug: 'acme', orgId, now: t, holderExists: false },
+      { type: 'ReserveSlug', slug: 'acme', orgId, now: t, holderUsesSlug: false },
     ]);
     expect(
       check(userDecider, [

@@ -1,5 +1,6 @@
 // The workspaces projection's batch fold (used for 500-event pages by rebuilds and catch-up) leaves the same
-// rows as folding the same events one by one, whatever the mix and order of creations, joins and role changes.
+// rows as folding the same events one by one, whatever the mix and order of creations, joins, role changes,
+// suspensions, reactivations, removals, detail changes and deletions.
 import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -31,6 +32,17 @@ const anEvent = fc.oneof(
     role: fc.constantFrom(...roles),
     n: fc.nat(9),
   }),
+  fc.record({
+    type: fc.constantFrom('MemberSuspended', 'MemberReactivated', 'MemberRemoved'),
+    org: fc.integer({ min: 0, max: 1 }),
+    user: fc.integer({ min: 0, max: 1 }),
+    n: fc.nat(9),
+  }),
+  fc.record({
+    type: fc.constantFrom('WorkspaceUpdated', 'WorkspaceDeleted'),
+    org: fc.integer({ min: 0, max: 1 }),
+    n: fc.nat(9),
+  }),
 );
 type Generated = { type: string; org: number; user?: number; role?: string; n: number };
 
@@ -38,12 +50,30 @@ function recorded(events: readonly Generated[]): RecordedEvent[] {
   return events.map((e, i) => {
     const orgId = orgs[e.org]!;
     const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
-    const data =
-      e.type === 'WorkspaceCreated'
-        ? { orgId, slug: `ws-${e.org}`, name: `Workspace ${e.n}`, ownerId: users[0], createdAt: at }
-        : e.type === 'MemberJoined'
-          ? { orgId, userId: users[e.user!], role: e.role, joinedAt: at }
-          : { orgId, userId: users[e.user!], role: e.role, changedAt: at };
+    const userId = e.user === undefined ? undefined : users[e.user];
+    const data = {
+      WorkspaceCreated: {
+        orgId,
+        slug: `ws-${e.org}`,
+        name: `Workspace ${e.n}`,
+        ownerId: users[0],
+        createdAt: at,
+      },
+      MemberJoined: { orgId, userId, role: e.role, joinedAt: at },
+      MemberRoleChanged: { orgId, userId, role: e.role, changedAt: at },
+      MemberSuspended: { orgId, userId, by: users[0], suspendedAt: at },
+      MemberReactivated: { orgId, userId, by: users[0], reactivatedAt: at },
+      MemberRemoved: { orgId, userId, by: users[0], removedAt: at },
+      // Slugs stay apart per workspace, as the slug reservations keep them.
+      WorkspaceUpdated: {
+        orgId,
+        name: `Renamed ${e.n}`,
+        slug: `ws-${e.org}-${e.n}`,
+        avatarUrl: e.n % 2 === 0 ? null : `https://example.org/${e.n}.png`,
+        updatedAt: at,
+      },
+      WorkspaceDeleted: { orgId, by: users[0], deletedAt: at },
+    }[e.type];
     return {
       id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
       streamName: `workspace-${orgId}`,

@@ -1,8 +1,9 @@
 // The role in a workspace is the member's current one, checked on every request: a demoted admin's token
-// loses `accounts:manage` at the next request, and a token of a member who is suspended or removed stops at
-// once (401), including for the token exchange. The domain has no suspension or removal command yet; those
-// tests change the workspaces read model as the projection will fold such an event, announcing the change in
-// the same transaction (membership-changes.ts), which is what the membership cache relies on.
+// loses `accounts:manage` at the next request, and a token of a removed member stops at once (401), including
+// for the token exchange. These tests change the workspaces read model as the projection folds such an event,
+// announcing the change in the same transaction (membership-changes.ts), which is what the membership cache
+// relies on; a suspended member's answers (403 `membership_suspended` on that workspace's routes) are tested
+// through the real commands in test/api/members.test.ts, a deleted workspace's in workspace-admin.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addMember } from '../../../commands/workspaces/workspace-commands.js';
@@ -97,7 +98,7 @@ describe('the role is checked on every request', () => {
     expect((await manageAccount(orgId, member.token)).status).toBe(404);
   });
 
-  test.each(['removed', 'suspended'] as const)(
+  test.each(['removed'] as const)(
     'a %s member: the old token is refused at once (401), on every route, and cannot be exchanged',
     async (change) => {
       const { orgId, member } = await workspaceWithMember('editor');

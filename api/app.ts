@@ -2,6 +2,7 @@
 // and reference page, JSON 404 and the one error mapping. No sockets here; main.ts serves it.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { STORAGE_OBJECTS_PATH } from '../infra/object-storage/local-object-storage.js';
 import { HTTPException } from 'hono/http-exception';
 import { getPath } from 'hono/utils/url';
 import type { Logger } from '../infra/logging/logger.js';
@@ -57,7 +58,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   // GET and HEAD have no body to limit (@hono/node-server gives them none); asking for one anyway makes it
   // build the full Request of the runtime (6% of a list request's CPU).
-  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  // Uploads to the local object store stream to disk under their own cap (the signed URL's size and the
+  // storage route's limit), so the JSON body limit does not apply to them.
+  app.use((c, next) =>
+    c.req.method === 'GET' ||
+    c.req.method === 'HEAD' ||
+    (c.req.method === 'PUT' && c.req.path.startsWith(STORAGE_OBJECTS_PATH))
+      ? next()
+      : limitBody(c, next),
+  );
 
   registerSecurityScheme(app);
   registerHealthRoutes(app, deps.readiness);

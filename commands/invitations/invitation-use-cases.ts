@@ -14,14 +14,14 @@ import {
   type InvitationView,
 } from '../../domain/invitations/views.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import { Conflict, Gone, NotFound } from '../../domain/shared/errors.js';
+import { Forbidden, Gone, NotFound } from '../../domain/shared/errors.js';
 import { secretDigest } from '../../infra/crypto/digests.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
 import {
   invitationByTokenHash,
   invitationMailContext,
-  isActiveMemberByEmail,
+  isMemberByEmail,
   membershipStatus,
   pendingInvitationFor,
 } from '../../projections/invitations/queries.js';
@@ -70,7 +70,7 @@ export async function createInvitation(
       tokenHash: secretDigest(token),
       invitedBy: caller.userId,
       inviterRole: caller.role,
-      alreadyMember: await isActiveMemberByEmail(deps.readModels, orgId, email),
+      alreadyMember: await isMemberByEmail(deps.readModels, orgId, email),
       pendingInvitationId: await pendingInvitationFor(deps.readModels, {
         orgId,
         email,
@@ -170,10 +170,11 @@ export async function acceptInvitation(
     const invitation = invitationIn(loaded.state);
     if (found.orgStatus !== 'active') throw new Gone('This workspace was deleted', 'workspace_deleted');
     const membership = await membershipStatus(deps.readModels, invitation.orgId, caller.userId);
+    // Accepting must not undo a suspension: the same answer a suspended member's token gets in the workspace.
     if (membership === 'suspended')
-      throw new Conflict(
-        'Your membership of this workspace is suspended; an owner or admin can reinstate it',
-        'member_suspended',
+      throw new Forbidden(
+        'Your membership of this workspace is suspended; an owner or admin can reactivate it',
+        'membership_suspended',
       );
     // The invitation is used up first (one append decides single use), then the membership follows. The answer
     // is recorded only after both (not with the first append), so a failed second step is not replayed as success.

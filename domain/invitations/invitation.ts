@@ -51,7 +51,7 @@ export type InvitationCommand =
       invitedBy: string;
       /** The inviter's role: only an owner may invite an owner. */
       inviterRole: Role | null;
-      /** Read from the workspace's members: the address is already an active member's. */
+      /** Read from the workspace's members: the address is already a member's (active or suspended). */
       alreadyMember: boolean;
       /** Read from the invitations: another invitation to the address still pending, if any. */
       pendingInvitationId: string | null;
@@ -126,9 +126,12 @@ export const invitationDecider: Decider<InvitationState, InvitationCommand, Invi
         }
         // Only an owner grants the owner role, whether by promoting a member or by inviting one.
         if (roleKey === 'owner' && command.inviterRole !== 'owner')
-          throw new Forbidden('Only an owner may invite an owner', 'owner_required');
+          throw new Forbidden('Only an owner may invite an owner', 'owner_only');
         if (command.alreadyMember)
-          throw new Conflict(`${email} is already a member of this workspace`, 'already_member');
+          throw new Conflict(
+            `${email} is already a member of this workspace (a suspended member is reactivated, not invited)`,
+            'already_member',
+          );
         if (command.pendingInvitationId !== null)
           throw new Conflict(
             `${email} has a pending invitation already (${command.pendingInvitationId}); revoke it to send a new one`,
@@ -159,7 +162,7 @@ export const invitationDecider: Decider<InvitationState, InvitationCommand, Invi
           throw new Conflict('The invitation was accepted already', 'invitation_already_accepted');
         // A pending owner invitation is an owner grant in waiting: only an owner withdraws it.
         if (i.roleKey === 'owner' && command.revokerRole !== 'owner')
-          throw new Forbidden('Only an owner may revoke an invitation to become an owner', 'owner_required');
+          throw new Forbidden('Only an owner may revoke an invitation to become an owner', 'owner_only');
         return [
           {
             type: 'InvitationRevoked',

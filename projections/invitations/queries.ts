@@ -176,14 +176,13 @@ export async function invitationByTokenHash(
   };
 }
 
-/** Whether the address is an active member's of the workspace (addresses compared case-insensitively). */
-export async function isActiveMemberByEmail(db: Db, orgId: string, email: string): Promise<boolean> {
+/** Whether the address is a member's of the workspace, active or suspended (addresses compared case-insensitively). */
+export async function isMemberByEmail(db: Db, orgId: string, email: string): Promise<boolean> {
   const row = await db
     .selectFrom('workspace_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select('m.user_id')
     .where('m.org_id', '=', orgId)
-    .where('m.status', '=', 'active')
     .where(sql<SqlBool>`lower(u.email) = ${email.trim().toLowerCase()}`)
     .executeTakeFirst();
   return row !== undefined;

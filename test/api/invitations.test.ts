@@ -283,17 +283,13 @@ describe('inviting', () => {
     const ws = await createTestWorkspace(service);
     const events = await eventCount(service);
     const email = address('boss');
-    await expectError(await invite(ws, { email, roleKey: 'owner' }, ws.tokens.admin), 403, 'owner_required');
+    await expectError(await invite(ws, { email, roleKey: 'owner' }, ws.tokens.admin), 403, 'owner_only');
     expect(await eventCount(service)).toBe(events);
     expect(await new LocalMailbox(db()).lastTo(email)).toBeNull();
 
     const invitation = await invited(ws, email, 'owner');
     const path = `${invitationsPath(ws.orgId)}/${invitation.id}`;
-    await expectError(
-      await service.request('DELETE', path, { token: ws.tokens.admin }),
-      403,
-      'owner_required',
-    );
+    await expectError(await service.request('DELETE', path, { token: ws.tokens.admin }), 403, 'owner_only');
     const byOwner = await service.request('DELETE', path, { token: ws.tokens.owner });
     expect(byOwner.status).toBe(200);
 
@@ -427,6 +423,31 @@ describe('inviting', () => {
       expect.objectContaining({ id: ws.orgId, role: 'viewer' }),
     ]);
     expect(await list(ws)).toEqual([expect.objectContaining({ id: invitation.id, status: 'accepted' })]);
+  });
+
+  test('a suspended member is not invited (409), nor can an earlier invitation reactivate them (403)', async () => {
+    const ws = await createTestWorkspace(service);
+    const email = address('suspended');
+    await invited(ws, email, 'editor');
+    const { token } = await mailedToken(email);
+    // Meanwhile they joined another way, and were suspended.
+    const member = await service.userToken(email, { orgId: ws.orgId, role: 'viewer' });
+    const members = await service.request('GET', `/v1/orgs/${ws.orgId}/members`, { token: ws.tokens.owner });
+    const memberId = ((await members.json()) as { data: Array<{ id: string; userId: string }> }).data.find(
+      (m) => m.userId === member.userId,
+    )!.id;
+    const suspend = await service.request('PATCH', `/v1/orgs/${ws.orgId}/members/${memberId}`, {
+      token: ws.tokens.owner,
+      body: { status: 'suspended' },
+    });
+    expect(suspend.status, await suspend.clone().text()).toBe(200);
+
+    const userOnly = await service.userToken(email);
+    const events = await eventCount(service);
+    await expectError(await accept(token, userOnly.token), 403, 'membership_suspended');
+    await expectError(await invite(ws, { email, roleKey: 'viewer' }), 409, 'already_member');
+    expect(await eventCount(service)).toBe(events);
+    expect(await workspacesOf(userOnly.token)).toEqual([]);
   });
 
   test('an Idempotency-Key replays the first answer and invites once', async () => {

@@ -143,6 +143,21 @@ export class PublishingService {
       .where((eb) =>
         eb.or([eb('publish_action', '!=', 'reconcile'), eb('publish_due_at', '<=', staleBefore)]),
       )
+      // A deleted workspace publishes nothing more; what it already sent is still reconciled.
+      .where((eb) =>
+        eb.or([
+          eb('publish_action', '!=', 'publish'),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('workspaces')
+                .select('workspaces.id')
+                .whereRef('workspaces.id', '=', 'posts.org_id')
+                .where('workspaces.status', '=', 'deleted'),
+            ),
+          ),
+        ]),
+      )
       .orderBy('publish_due_at')
       .limit(2000)
       .execute();

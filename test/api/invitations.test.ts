@@ -161,12 +161,13 @@ describe('the invitation flow end to end', () => {
     expect(tags.status).toBe(200);
 
     const members = await service.request('GET', `/v1/orgs/${ws.orgId}/members`, { token: ws.tokens.owner });
-    // The members list is another slice's; once it exists, the invitee is in it with the role.
-    if (members.status !== 404) {
-      expect(members.status).toBe(200);
-      const body = (await members.json()) as { data: unknown };
-      expect(JSON.stringify(body.data)).toContain(email);
-    }
+    expect(members.status).toBe(200);
+    const listed = (
+      (await members.json()) as { data: Array<{ userId: string; email: string; roleKey: string }> }
+    ).data;
+    expect(listed).toContainEqual(
+      expect.objectContaining({ userId: invitee.userId, email, roleKey: 'editor' }),
+    );
 
     expect(await list(ws, `?filter[email]=${encodeURIComponent(email)}`)).toEqual([
       expect.objectContaining({ id: invitation.id, status: 'accepted', roleName: 'Editor' }),
@@ -448,6 +449,22 @@ describe('inviting', () => {
     await expectError(await invite(ws, { email, roleKey: 'viewer' }), 409, 'already_member');
     expect(await eventCount(service)).toBe(events);
     expect(await workspacesOf(userOnly.token)).toEqual([]);
+  });
+
+  test("a deleted workspace's invitation is refused (410 workspace_deleted) and stays unused", async () => {
+    const ws = await createTestWorkspace(service, 'Gone Ltd');
+    const email = address('late');
+    await invited(ws, email);
+    const { token, link } = await mailedToken(email);
+    const deleted = await service.request('DELETE', `/v1/orgs/${ws.orgId}`, { token: ws.tokens.owner });
+    expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
+    const invitee = await service.userToken(email);
+    const events = await eventCount(service);
+    await expectError(await accept(token, invitee.token), 410, 'workspace_deleted');
+    expect(await eventCount(service)).toBe(events);
+    expect(await workspacesOf(invitee.token)).toEqual([]);
+    const page = await service.request('GET', `${new URL(link).pathname}${new URL(link).search}`);
+    expect(page.status).toBe(410);
   });
 
   test('an Idempotency-Key replays the first answer and invites once', async () => {

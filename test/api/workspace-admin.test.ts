@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createWorkspace } from '../../commands/workspaces/workspace-commands.js';
 import type { PostView } from '../../domain/post-groups/views.js';
 import { sandboxPublicationsOf } from '../../infra/connectors/sandbox/index.js';
+import { connectAssistant } from '../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -163,9 +164,23 @@ describe('DELETE /v1/orgs/{orgId}', () => {
 
   test('afterwards every call for it is 410 workspace_deleted, and it leaves every list', async () => {
     const ws = await createTestWorkspace(service);
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.editor,
+      orgId: ws.orgId,
+      scopes: ['mcp:read'],
+    });
+    await assistant.client.close();
     const res = await service.request('DELETE', org(ws), { token: ws.tokens.owner });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
+    // The assistants connected to it stop too.
+    const mcp = await service.request('POST', '/mcp', {
+      token: assistant.accessToken,
+      headers: { accept: 'application/json, text/event-stream', host: 'localhost' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    });
+    expect(mcp.status).toBe(410);
+    expect(await mcp.json()).toMatchObject({ code: 'workspace_deleted' });
     for (const [method, path, token, body] of [
       ['GET', org(ws), ws.tokens.viewer, undefined],
       ['PATCH', org(ws), ws.tokens.owner, { name: 'Again' }],

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MembershipDirectory } from '../../../api/auth/memberships.js';
+import { Forbidden } from '../../../domain/shared/errors.js';
 import { announceMembershipChange } from '../../../projections/workspaces/membership-changes.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
@@ -41,6 +42,8 @@ function directory(options: { listen?: boolean; followLocalChanges?: boolean } =
         .where('org_id', '=', orgId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
+      // As the workspaces query explains a suspension: a refusal thrown, not a role.
+      if (row?.role === 'suspended') throw new Forbidden('Suspended', 'membership_suspended');
       return row?.role ?? null;
     },
     ...(options.listen === false ? {} : { url: database.url }),
@@ -122,6 +125,19 @@ describe('MembershipDirectory', () => {
       },
       { timeout: 5_000, interval: 10 },
     );
+  });
+
+  test('a refusal the look-up explains (a suspension) is cached and thrown alike until a change drops it', async () => {
+    const { directory: other, reads } = directory({ followLocalChanges: false });
+    const m = await member('suspended');
+    await expect(other.roleOf(m.userId, m.orgId)).rejects.toMatchObject({ code: 'membership_suspended' });
+    await expect(other.roleOf(m.userId, m.orgId)).rejects.toBeInstanceOf(Forbidden);
+    expect(reads.count).toBe(1);
+    await change(m, 'editor');
+    await vi.waitFor(async () => expect(await other.roleOf(m.userId, m.orgId)).toBe('editor'), {
+      timeout: 5_000,
+      interval: 10,
+    });
   });
 
   test('caches nothing without a LISTEN connection', async () => {

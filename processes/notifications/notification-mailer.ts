@@ -162,8 +162,9 @@ export class NotificationMailer {
 
   private async sendImmediate(row: ClaimedEmail, now: Date): Promise<'sent' | 'failed' | 'skipped'> {
     const { rows } = await sql<DigestItem>`
-      select id, title, body, href, tier, read_at, dismissed_at from notifications
-      where id = ${row.notification_id}`.execute(this.db);
+      select n.id, c.title, c.body, c.href, c.tier, n.read_at, n.dismissed_at
+      from notifications n join notification_causes c on c.cause_id = n.cause_id
+      where n.id = ${row.notification_id}`.execute(this.db);
     const notification = rows[0];
     const recipient = await this.recipient(row.org_id, row.user_id);
     if (!notification || notification.dismissed_at || !recipient?.active) {
@@ -261,7 +262,8 @@ export class NotificationMailer {
 
     const since = new Date(now.getTime() - 2 * IMMEDIATE_WINDOW_MS).toISOString();
     const { rows: candidates } = await sql<DigestItem>`
-      select n.id, n.title, n.body, n.href, n.tier, n.read_at, n.dismissed_at from notifications n
+      select n.id, c.title, c.body, c.href, c.tier, n.read_at, n.dismissed_at
+      from notifications n join notification_causes c on c.cause_id = n.cause_id
       where n.org_id = ${orgId} and n.user_id = ${userId} and n.email_mode = 'digest'
         and n.created_at > ${since} and n.created_at < ${cutoff.toISOString()}
         and not exists (select 1 from notification_emails e where e.notification_id = n.id)

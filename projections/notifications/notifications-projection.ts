@@ -1,7 +1,8 @@
-// Read model of notifications: folds the events that notify (domain/notifications/rules.ts) into one row per
-// (workspace, recipient, dedupeKey), and the members' inbox events (read, dismiss, preferences) onto them. Who is
-// notified is decided against this projection's own copy of the workspace's members, roles and preferences as
-// they stood at that point of the log, so a rebuild notifies exactly the same people with the same ids.
+// Read model of notifications: folds the events that notify (domain/notifications/rules.ts) into one cause per
+// (workspace, dedupeKey) and one narrow row per recipient, and the members' inbox events (read, dismiss,
+// preferences) onto those rows. Who is notified is decided against this projection's own copy of the workspace's
+// members, roles and preferences as they stood at that point of the log, so a rebuild notifies exactly the same
+// people, with the same ids and the same inbox order.
 import { sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { postGroupEventCodec } from '../../domain/post-groups/event-codec.js';
@@ -17,11 +18,10 @@ import {
   type NotifyingEvent,
   type RuleContext,
 } from '../../domain/notifications/rules.js';
-import { notificationId } from '../../domain/notifications/ids.js';
+import { causeIdOf } from '../../domain/notifications/ids.js';
 import { isRole } from '../../domain/workspaces/roles.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import type { AnyDatabase, Projection } from '../engine/projection.js';
-import type { NotificationsTable } from './tables.js';
 
 /** Membership events by name: the workspace slice may add suspension and removal; absent ones never arrive. */
 const memberEventTypes = [
@@ -38,14 +38,27 @@ const memberData = z.object({ orgId: z.string(), userId: z.string(), role: z.str
 
 type Db = Transaction<AnyDatabase>;
 
-interface MemberRow extends MemberFacts {
-  lastSeq: number;
-  /** The sequence counter moved in this batch (written back at the end). */
-  moved: boolean;
+type MemberRow = MemberFacts;
+
+/** A cause to write, and the index of its recipients (with their channels) in the batch's recipient sets. */
+interface PendingCause {
+  causeId: string;
+  orgId: string;
+  dedupeKey: string;
+  type: string;
+  tier: string;
+  title: string;
+  body: string | null;
+  href: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  set: number;
 }
 
-interface PendingRow extends Omit<NotificationsTable, 'read_at' | 'dismissed_at' | 'seq'> {
-  seq: number;
+interface RecipientSet {
+  users: string[];
+  inApp: boolean[];
+  email: Array<string | null>;
 }
 
 /** One batch's fold: members, preferences and groups read once, new notification rows written together. */
@@ -53,8 +66,11 @@ class BatchFold {
   private readonly members = new Map<string, Map<string, MemberRow>>();
   private readonly preferences = new Map<string, PreferenceValues>();
   private readonly groups = new Map<string, GroupFacts & { orgId: string }>();
-  private candidates: Array<Omit<PendingRow, 'seq'>> = [];
-  private readonly candidateKeys = new Set<string>();
+  private causes: PendingCause[] = [];
+  private readonly causeIds = new Set<string>();
+  /** Most causes of a batch go to the same people with the same channels: each distinct list is sent once. */
+  private sets: RecipientSet[] = [];
+  private setKeys = new Map<string, number>();
 
   constructor(
     private readonly trx: Db,
@@ -76,23 +92,12 @@ class BatchFold {
     const orgs = [...orgIds];
     for (const org of orgs) this.members.set(org, new Map());
     if (orgs.length > 0) {
-      const { rows } = await sql<{
-        org_id: string;
-        user_id: string;
-        role: string;
-        active: boolean;
-        last_seq: number;
-      }>`select org_id, user_id, role, active, last_seq from ${this.s}.notification_members
-         where org_id = any(${orgs}::text[]) order by org_id, joined_seq`.execute(this.trx);
+      const { rows } = await sql<{ org_id: string; user_id: string; role: string; active: boolean }>`
+        select org_id, user_id, role, active from ${this.s}.notification_members
+        where org_id = any(${orgs}::text[]) order by org_id, joined_seq`.execute(this.trx);
       for (const r of rows) {
         if (!isRole(r.role)) continue;
-        this.members.get(r.org_id)!.set(r.user_id, {
-          userId: r.user_id,
-          role: r.role,
-          active: r.active,
-          lastSeq: r.last_seq,
-          moved: false,
-        });
+        this.members.get(r.org_id)!.set(r.user_id, { userId: r.user_id, role: r.role, active: r.active });
       }
       const prefs = await sql<{ org_id: string; user_id: string; preferences: PreferenceValues }>`
         select org_id, user_id, preferences from ${this.s}.notification_preferences
@@ -152,7 +157,7 @@ class BatchFold {
         if (!role || !isRole(role)) return;
         next = existing
           ? { ...existing, role, active: recorded.type === 'MemberJoined' ? true : existing.active }
-          : { userId, role, active: true, lastSeq: 0, moved: false };
+          : { userId, role, active: true };
         break;
       case 'MemberSuspended':
       case 'MemberRemoved':
@@ -169,7 +174,7 @@ class BatchFold {
     members.set(userId, next);
     await sql`
       insert into ${this.s}.notification_members (org_id, user_id, role, active, last_seq)
-      values (${orgId}, ${userId}, ${next.role}, ${next.active}, ${next.lastSeq})
+      values (${orgId}, ${userId}, ${next.role}, ${next.active}, 0)
       on conflict (org_id, user_id) do update set role = excluded.role, active = excluded.active`.execute(
       this.trx,
     );
@@ -273,31 +278,41 @@ class BatchFold {
     const context: RuleContext = { group: null };
     if ('groupId' in event.data) context.group = this.groups.get(event.data.groupId) ?? null;
     if (event.type === 'PostPublished') context.publishedCount = await this.countPublished(event.data);
-    const intents = notificationsFor(event, context);
-    for (const intent of intents) {
+    for (const intent of notificationsFor(event, context)) {
+      const causeId = causeIdOf(intent.orgId, intent.dedupeKey);
+      if (this.causeIds.has(causeId)) continue;
+      this.causeIds.add(causeId);
       const members = this.membersOf(intent.orgId);
+      const set: RecipientSet = { users: [], inApp: [], email: [] };
       for (const userId of resolveRecipients(intent.recipients, [...members.values()])) {
-        const key = `${intent.orgId}:${userId}:${intent.dedupeKey}`;
-        if (this.candidateKeys.has(key)) continue;
-        this.candidateKeys.add(key);
-        const prefs = this.preferences.get(`${intent.orgId}:${userId}`) ?? defaultPreferences;
-        const channels = channelsFor(intent, prefs);
-        this.candidates.push({
-          id: notificationId(intent.orgId, userId, intent.dedupeKey),
-          org_id: intent.orgId,
-          user_id: userId,
-          dedupe_key: intent.dedupeKey,
-          type: intent.type,
-          tier: intent.tier,
-          title: intent.title,
-          body: intent.body,
-          href: intent.href,
-          in_app: channels.inApp,
-          email_mode: channels.email,
-          metadata: intent.metadata,
-          created_at: intent.createdAt,
-        });
+        const channels = channelsFor(
+          intent,
+          this.preferences.get(`${intent.orgId}:${userId}`) ?? defaultPreferences,
+        );
+        set.users.push(userId);
+        set.inApp.push(channels.inApp);
+        set.email.push(channels.email);
       }
+      const key = JSON.stringify(set);
+      let index = this.setKeys.get(key);
+      if (index === undefined) {
+        index = this.sets.length;
+        this.sets.push(set);
+        this.setKeys.set(key, index);
+      }
+      this.causes.push({
+        causeId,
+        orgId: intent.orgId,
+        dedupeKey: intent.dedupeKey,
+        type: intent.type,
+        tier: intent.tier,
+        title: intent.title,
+        body: intent.body,
+        href: intent.href,
+        metadata: intent.metadata,
+        createdAt: intent.createdAt,
+        set: index,
+      });
     }
   }
 
@@ -314,58 +329,74 @@ class BatchFold {
     return rows[0]?.published_posts;
   }
 
-  /** Writes the new rows: those whose (workspace, recipient, dedupeKey) is not taken get the member's next seq. */
+  /**
+   * Writes the pending causes not folded before (a replay finds them), and one row per recipient: its id derived
+   * from the cause and the recipient, its seq the member's next in cause order, its channels as decided.
+   */
   async flush(): Promise<void> {
-    if (this.candidates.length === 0) return;
-    const candidates = this.candidates;
-    this.candidates = [];
-    this.candidateKeys.clear();
+    if (this.causes.length === 0) return;
+    const pending = this.causes;
+    const sets = this.sets;
+    this.causes = [];
+    this.causeIds.clear();
+    this.sets = [];
+    this.setKeys = new Map();
     const s = this.s;
-    const existing = await sql<{ id: string }>`
-      select id from ${s}.notifications where id = any(${candidates.map((c) => c.id)}::uuid[])`.execute(
-      this.trx,
-    );
-    const taken = new Set(existing.rows.map((r) => r.id));
-    const rows: PendingRow[] = [];
-    for (const c of candidates) {
-      if (taken.has(c.id)) continue;
-      taken.add(c.id);
-      const member = this.membersOf(c.org_id).get(c.user_id);
-      if (!member) continue;
-      member.lastSeq += 1;
-      member.moved = true;
-      rows.push({ ...c, seq: member.lastSeq });
-    }
-    for (let i = 0; i < rows.length; i += 5000) {
-      const chunk = rows.slice(i, i + 5000);
-      await sql`
-        insert into ${s}.notifications
-          (id, org_id, user_id, seq, dedupe_key, type, tier, title, body, href, in_app, email_mode, metadata, created_at)
-        select * from unnest(
-          ${chunk.map((r) => r.id)}::uuid[], ${chunk.map((r) => r.org_id)}::text[],
-          ${chunk.map((r) => r.user_id)}::text[], ${chunk.map((r) => r.seq)}::int[],
-          ${chunk.map((r) => r.dedupe_key)}::text[], ${chunk.map((r) => r.type)}::text[],
-          ${chunk.map((r) => r.tier)}::text[], ${chunk.map((r) => r.title)}::text[],
-          ${chunk.map((r) => r.body)}::text[], ${chunk.map((r) => r.href)}::text[],
-          ${chunk.map((r) => r.in_app)}::boolean[], ${chunk.map((r) => r.email_mode)}::text[],
-          ${chunk.map((r) => JSON.stringify(r.metadata))}::jsonb[], ${chunk.map((r) => r.created_at)}::timestamptz[])
-        on conflict do nothing`.execute(this.trx);
-    }
-    const moved: MemberRow[] = [];
-    const orgOf = new Map<MemberRow, string>();
-    for (const [orgId, members] of this.members)
-      for (const m of members.values())
-        if (m.moved) {
-          moved.push(m);
-          orgOf.set(m, orgId);
-          m.moved = false;
-        }
-    if (moved.length > 0)
-      await sql`
-        update ${s}.notification_members m set last_seq = v.seq
-        from unnest(${moved.map((m) => orgOf.get(m)!)}::text[], ${moved.map((m) => m.userId)}::text[],
-                    ${moved.map((m) => m.lastSeq)}::int[]) as v(org_id, user_id, seq)
-        where m.org_id = v.org_id and m.user_id = v.user_id`.execute(this.trx);
+    const existing = await sql<{ cause_id: string }>`
+      select cause_id from ${s}.notification_causes
+      where cause_id = any(${pending.map((c) => c.causeId)}::uuid[])`.execute(this.trx);
+    const folded = new Set(existing.rows.map((r) => r.cause_id));
+    const causes = pending.filter((c) => !folded.has(c.causeId));
+    if (causes.length === 0) return;
+    await sql`
+      insert into ${s}.notification_causes
+        (cause_id, org_id, dedupe_key, type, tier, title, body, href, metadata, created_at)
+      select * from unnest(
+        ${causes.map((c) => c.causeId)}::uuid[], ${causes.map((c) => c.orgId)}::text[],
+        ${causes.map((c) => c.dedupeKey)}::text[], ${causes.map((c) => c.type)}::text[],
+        ${causes.map((c) => c.tier)}::text[], ${causes.map((c) => c.title)}::text[],
+        ${causes.map((c) => c.body)}::text[], ${causes.map((c) => c.href)}::text[],
+        ${causes.map((c) => JSON.stringify(c.metadata))}::jsonb[], ${causes.map((c) => c.createdAt)}::timestamptz[])
+      on conflict do nothing`.execute(this.trx);
+    const setIndex: number[] = [];
+    const users: string[] = [];
+    const inApp: boolean[] = [];
+    const email: Array<string | null> = [];
+    sets.forEach((set, index) => {
+      set.users.forEach((user, i) => {
+        setIndex.push(index);
+        users.push(user);
+        inApp.push(set.inApp[i]!);
+        email.push(set.email[i]!);
+      });
+    });
+    if (users.length === 0) return;
+    // Each member's rows take their next sequence numbers in cause order; the counters move to the last one.
+    await sql`
+      with c as (
+        select * from unnest(${causes.map((c) => c.causeId)}::uuid[], ${causes.map((c) => c.orgId)}::text[],
+          ${causes.map((_, i) => i)}::int[], ${causes.map((c) => c.set)}::int[],
+          ${causes.map((c) => c.createdAt)}::timestamptz[]) as c(cause_id, org_id, ord, set_index, created_at)
+      ), r as (
+        select * from unnest(${setIndex}::int[], ${users}::text[], ${inApp}::boolean[], ${email}::text[])
+          as r(set_index, user_id, in_app, email_mode)
+      ), rows as (
+        select c.cause_id, c.org_id, r.user_id, r.in_app, r.email_mode, c.created_at,
+          m.last_seq + row_number() over (partition by c.org_id, r.user_id order by c.ord) as seq
+        from c join r on r.set_index = c.set_index
+        join ${s}.notification_members m on m.org_id = c.org_id and m.user_id = r.user_id
+      ), inserted as (
+        insert into ${s}.notifications (id, cause_id, org_id, user_id, seq, in_app, email_mode, created_at)
+        -- md5 of cause and member as a version-8 UUID (domain/notifications/ids.ts computes the same).
+        select (substr(h, 1, 12) || '8' || substr(h, 14, 3)
+                || substr('89ab', (('x' || substr(h, 17, 1))::bit(4)::int & 3) + 1, 1) || substr(h, 18))::uuid,
+          cause_id, org_id, user_id, seq, in_app, email_mode, created_at
+        from rows, lateral md5(cause_id::text || ':' || user_id) as h
+        returning org_id, user_id, seq
+      )
+      update ${s}.notification_members m set last_seq = x.seq
+      from (select org_id, user_id, max(seq) as seq from inserted group by org_id, user_id) x
+      where m.org_id = x.org_id and m.user_id = x.user_id`.execute(this.trx);
   }
 }
 
@@ -374,6 +405,7 @@ export const notificationsProjection: Projection = {
   version: 1,
   tables: [
     'notifications',
+    'notification_causes',
     'notification_members',
     'notification_preferences',
     'notification_groups',
@@ -385,21 +417,29 @@ export const notificationsProjection: Projection = {
   async createTables(trx: Transaction<AnyDatabase>, schema: string) {
     const s = sql.id(schema);
     await sql`
-      create table ${s}.notifications (
-        -- Derived from (org_id, user_id, dedupe_key) (domain/notifications/ids.ts): one row per cause and member.
-        id uuid primary key,
+      create table ${s}.notification_causes (
+        -- Derived from (org_id, dedupe_key) (domain/notifications/ids.ts): one cause notifies once.
+        cause_id uuid primary key,
         org_id text not null,
-        user_id text not null,
-        seq int not null,
         dedupe_key text not null,
         type text not null,
         tier text not null,
         title text not null,
         body text,
         href text,
+        metadata jsonb,
+        created_at timestamptz not null
+      )`.execute(trx);
+    await sql`
+      create table ${s}.notifications (
+        -- From md5(cause_id || ':' || user_id): the same id for the same cause and member after any rebuild.
+        id uuid primary key,
+        cause_id uuid not null,
+        org_id text not null,
+        user_id text not null,
+        seq int not null,
         in_app boolean not null,
         email_mode text,
-        metadata jsonb,
         created_at timestamptz not null,
         read_at timestamptz,
         dismissed_at timestamptz

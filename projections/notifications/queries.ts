@@ -8,7 +8,7 @@ import {
   type PreferenceValues,
 } from '../../domain/notifications/inbox.js';
 import type { NotificationView, PreferencesView } from '../../domain/notifications/views.js';
-import type { NotificationsTable, NotificationTables } from './tables.js';
+import type { NotificationCausesTable, NotificationsTable, NotificationTables } from './tables.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyReadModels = Kysely<any>;
@@ -16,7 +16,8 @@ const tablesOf = (db: AnyReadModels) => db.withTables<NotificationTables>() as K
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Row = NotificationsTable & { email_status: string | null; email_sent_at: string | null };
+type Row = NotificationsTable &
+  Omit<NotificationCausesTable, 'created_at'> & { email_status: string | null; email_sent_at: string | null };
 
 /** The spec's status: `read` once read; else the e-mail's state while one is due; `sent` when delivered in-app. */
 function statusOf(row: Row): NotificationView['status'] {
@@ -62,8 +63,11 @@ export async function listNotifications(
   const { orgId, userId, unreadOnly, page, limit } = input;
   const [items, counts] = await Promise.all([
     sql<Row>`
-      select n.*, e.status as email_status, e.sent_at as email_sent_at
-      from notifications n left join notification_emails e on e.notification_id = n.id
+      select n.*, c.dedupe_key, c.type, c.tier, c.title, c.body, c.href, c.metadata,
+        e.status as email_status, e.sent_at as email_sent_at
+      from notifications n
+      join notification_causes c on c.cause_id = n.cause_id
+      left join notification_emails e on e.notification_id = n.id
       where n.org_id = ${orgId} and n.user_id = ${userId} and n.in_app and n.dismissed_at is null
         ${unreadOnly ? sql`and n.read_at is null` : sql``}
       order by n.seq desc

@@ -12,6 +12,7 @@ import { notificationsProjection } from '../../projections/notifications/notific
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
 import { LocalMailbox } from '../../infra/mail/local-mailbox.js';
 import type { Role } from '../../domain/workspaces/roles.js';
+import { causeIdOf, notificationIdOf } from '../../domain/notifications/ids.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
@@ -170,6 +171,8 @@ describe('fan-out and deduplication', () => {
         emailSentAt: null,
       });
       expect(mine[0]!.dedupeKey).toMatch(/^approval_requested:/);
+      // The id is derived from the workspace, the dedupeKey and the member, so a rebuild gives the same one.
+      expect(mine[0]!.id).toBe(notificationIdOf(causeIdOf(ws.orgId, mine[0]!.dedupeKey), ws.userIds[role]));
     }
     expect(byTitle(await inbox('editor'), 'Launch day')).toHaveLength(0);
     expect(byTitle(await inbox('viewer'), 'Launch day')).toHaveLength(0);

@@ -38,7 +38,7 @@ export interface NotificationIntent {
   body: string | null;
   href: string | null;
   recipients: RecipientRule;
-  /** One cause, one notification per recipient: the key is unique per (workspace, recipient). */
+  /** One cause notifies once: the key is unique per workspace, and each recipient gets one row for it. */
   dedupeKey: string;
   metadata: Record<string, string | number | null>;
   /** When the cause happened (the event's time). */

@@ -34,7 +34,7 @@ import type { Projection } from '../projections/engine/projection.js';
 import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
 import { bestSlotFinder } from '../projections/scheduler/best-slot-finder.js';
-import { findMembershipRole } from '../projections/workspaces/queries.js';
+import { requireMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
 import { AccountAccess } from '../commands/social-accounts/account-access.js';
 import { tokenStoreFor } from '../commands/social-accounts/social-account-commands.js';
@@ -246,7 +246,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const storage = await createStorage(env);
     // The role in a workspace is checked on every request, cached briefly (see api/auth/memberships.ts).
     const memberships = new MembershipDirectory({
-      load: (userId, orgId) => findMembershipRole(database.db, userId, orgId),
+      load: (userId, orgId) => requireMembershipRole(database.db, userId, orgId),
       ...(mode === 'server' ? { url: database.url } : {}),
     });
     stops.push(() => memberships.close());

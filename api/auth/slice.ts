@@ -2,7 +2,7 @@
 // AuthService itself is built by the runtime, since every secured route of every slice needs it.
 import { authSettings } from '../../infra/config/env.js';
 import { isRole } from '../../domain/workspaces/roles.js';
-import { findMembershipRole } from '../../projections/workspaces/queries.js';
+import { requireMembershipRole } from '../../projections/workspaces/queries.js';
 import type { Slice } from '../shared/slice.js';
 import { createAuthRoutes } from './routes.js';
 
@@ -13,7 +13,7 @@ export const authSlice: Slice = {
     createAuthRoutes({
       auth,
       lookupMembership: async (userId, orgId) => {
-        const role = await findMembershipRole(readModels, userId, orgId);
+        const role = await requireMembershipRole(readModels, userId, orgId);
         return role && isRole(role) ? role : null;
       },
     }),

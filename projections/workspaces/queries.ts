@@ -87,23 +87,17 @@ export async function listWorkspaces(
 }
 
 /**
- * The user's role in the workspace, or null when they are not a member of it (never were, or were removed).
- * A suspended member is refused with 403 `membership_suspended`, a member of a deleted workspace with 410
- * `workspace_deleted`, so every entry point that asks (each request's token check, the token exchange, the tool
- * server, consent pages) gives the same clear answer.
+ * The user's role in the workspace for a request made with a token of it: null when they are not a member
+ * (never were, or were removed); a suspended member is refused with 403 `membership_suspended`, a member of a
+ * deleted workspace with 410 `workspace_deleted`, so every request, the token exchange and the tool server give
+ * the same clear answer.
  */
-export async function findMembershipRole(
+export async function requireMembershipRole(
   db: Kysely<ReadModels>,
   userId: string,
   orgId: string,
 ): Promise<string | null> {
-  const row = await db
-    .selectFrom('workspace_members as m')
-    .innerJoin('workspaces as w', 'w.id', 'm.org_id')
-    .select(['m.role', 'm.status', 'w.status as workspaceStatus'])
-    .where('m.user_id', '=', userId)
-    .where('m.org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await membershipRow(db, userId, orgId);
   if (!row) return null;
   if (row.workspaceStatus === 'deleted') throw workspaceDeleted();
   if (row.status === 'suspended') {
@@ -113,6 +107,29 @@ export async function findMembershipRole(
     );
   }
   return row.status === 'active' ? row.role : null;
+}
+
+/**
+ * The user's role in the workspace when they are an active member of a workspace that is not deleted, else null:
+ * for pages and flows that answer "not a member" in their own way (consent page, account connection callback).
+ */
+export async function findMembershipRole(
+  db: Kysely<ReadModels>,
+  userId: string,
+  orgId: string,
+): Promise<string | null> {
+  const row = await membershipRow(db, userId, orgId);
+  return row && row.status === 'active' && row.workspaceStatus !== 'deleted' ? row.role : null;
+}
+
+function membershipRow(db: Kysely<ReadModels>, userId: string, orgId: string) {
+  return db
+    .selectFrom('workspace_members as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.org_id')
+    .select(['m.role', 'm.status', 'w.status as workspaceStatus'])
+    .where('m.user_id', '=', userId)
+    .where('m.org_id', '=', orgId)
+    .executeTakeFirst();
 }
 
 export async function firstWorkspaceOfUser(

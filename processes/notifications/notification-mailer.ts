@@ -9,6 +9,8 @@ import { Rounds } from '../../infra/async/rounds.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The hour (workspace time) daily digests go out. */
 export const DIGEST_HOUR = 8;
 /** A notification found later than this after its creation is not e-mailed any more (e.g. after downtime). */
@@ -147,10 +149,11 @@ export class NotificationMailer {
   }
 
   private async recipient(orgId: string, userId: string): Promise<Recipient | null> {
+    if (!uuidPattern.test(userId)) return null;
     const { rows } = await sql<{ email: string | null; active: boolean | null }>`
       select u.email, m.active from users u
       left join notification_members m on m.org_id = ${orgId} and m.user_id = ${userId}
-      where u.id::text = ${userId}`.execute(this.db);
+      where u.id = ${userId}::uuid`.execute(this.db);
     const row = rows[0];
     if (!row?.email) return null;
     return { email: row.email, active: row.active === true };

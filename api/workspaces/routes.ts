@@ -6,13 +6,14 @@ import {
   deleteWorkspace,
   updateWorkspace,
 } from '../../commands/workspaces/workspace-use-cases.js';
-import { isAvatarUrl, maxWorkspaceNameLength, slugPattern } from '../../domain/workspaces/workspace.js';
+import { maxWorkspaceNameLength, slugPattern } from '../../domain/workspaces/workspace.js';
 import { getWorkspace, listWorkspaces } from '../../projections/workspaces/queries.js';
 import { callerOf } from '../auth/caller.js';
 import { authenticate, secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { defineListQuery } from '../platform/paging.js';
+import type { ObjectStorage } from '../../infra/object-storage/port.js';
 import type { RouteServices } from '../shared/services.js';
 import { answered, writeRequest } from '../shared/write.js';
 import { ensureKnownUser } from '../shared/known-user.js';
@@ -66,11 +67,15 @@ const updateWorkspaceBody = z
     name: workspaceName.optional(),
     slug: workspaceSlug.optional(),
     avatarUrl: z
-      .string()
-      .refine(isAvatarUrl, 'an https URL of at most 2048 characters')
+      .url({ protocol: /^https?$/ })
+      .max(2048)
       .nullable()
       .optional()
-      .openapi({ example: 'https://cdn.example.org/acme.png', description: 'https URL; null removes it' }),
+      .openapi({
+        example: 'https://cdn.example.org/acme.png',
+        description:
+          'An https URL, or the assetUrl of a logo uploaded through POST /v1/orgs/{orgId}/logo/upload-url; null removes it',
+      }),
   })
   .strict()
   .refine((b) => b.name !== undefined || b.slug !== undefined || b.avatarUrl !== undefined, {
@@ -178,7 +183,7 @@ const deleteRouteDef = createRoute({
   },
 });
 
-export function workspaceRoutes(services: RouteServices) {
+export function workspaceRoutes(services: RouteServices & { storage: ObjectStorage }) {
   const members = memberRoutes(services);
   return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(createRouteDef, async (c) => {

@@ -7,5 +7,8 @@ import { workspaceRoutes } from './routes.js';
 export const workspacesSlice: Slice = {
   name: 'workspaces',
   projections: [workspacesProjection],
-  routes: ({ services, storage }) => [workspaceRoutes(services), logoRoutes({ ...services, storage })],
+  routes: ({ services, storage }) => [
+    workspaceRoutes({ ...services, storage }),
+    logoRoutes({ ...services, storage }),
+  ],
 };

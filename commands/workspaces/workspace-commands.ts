@@ -204,7 +204,7 @@ export async function removeMember(
 export async function updateWorkspace(
   deps: CommandDeps,
   orgId: string,
-  changes: { name?: string; slug?: string; avatarUrl?: string | null },
+  changes: { name?: string; slug?: string; avatarUrl?: string | null; avatarIsOwnAsset?: boolean },
   metadata: CommandMetadata,
   options: {
     sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;

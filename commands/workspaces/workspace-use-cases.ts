@@ -11,6 +11,8 @@ import {
   type WorkspaceView,
 } from '../../domain/workspaces/views.js';
 import type { Actor, MemberStatus } from '../../domain/workspaces/workspace.js';
+import type { ObjectStorage } from '../../infra/object-storage/port.js';
+import { assetKeyOf, checkUploadedImage, logoPrefix } from '../shared/image-uploads.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import {
@@ -62,14 +64,20 @@ export interface UpdateWorkspaceInput {
 
 /** Owners and admins change the name, slug and avatar; a slug another workspace uses is a 409 `slug_taken`. */
 export async function updateWorkspace(
-  deps: WriteDeps,
+  deps: WriteDeps & { storage: ObjectStorage; publicBaseUrl: string },
   caller: Caller,
   input: UpdateWorkspaceInput,
   request: WriteRequest,
 ): Promise<Written<WorkspaceView>> {
   authorize(caller, { orgId: input.orgId, permission: 'workspace:manage', scope: null });
+  // A logo uploaded here is named by its asset URL: it must be this workspace's upload, and pass the image
+  // checks, before it is shown (any other avatar must be an https link, which the decider checks).
+  const { avatarUrl } = input.changes;
+  const assetKey = avatarUrl ? assetKeyOf(deps.publicBaseUrl, avatarUrl) : null;
+  if (assetKey !== null) await checkUploadedImage(deps.storage, logoPrefix(input.orgId), assetKey);
+  const changes = { ...input.changes, ...(assetKey !== null ? { avatarIsOwnAsset: true } : {}) };
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
-    const workspace = await updateWorkspaceCommand(deps.commands, input.orgId, input.changes, metadata, {
+    const workspace = await updateWorkspaceCommand(deps.commands, input.orgId, changes, metadata, {
       ...(idempotencySeed ? { idempotencySeed } : {}),
       ...(record ? { sideWrite: (trx: unknown, w) => record(trx, workspaceView(w)) } : {}),
     });

@@ -57,6 +57,8 @@ export type WorkspaceCommand =
       name?: string;
       slug?: string;
       avatarUrl?: string | null;
+      /** The avatar is a logo uploaded to this service (its asset URL, checked by the use case), not an https link. */
+      avatarIsOwnAsset?: boolean;
       now: string;
     }
   | { type: 'DeleteWorkspace'; actor: Actor; now: string };
@@ -292,9 +294,17 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         if (command.slug !== undefined) validateSlug(command.slug);
         const slug = command.slug ?? workspace.slug;
         const avatarUrl = command.avatarUrl === undefined ? workspace.avatarUrl : command.avatarUrl;
-        if (avatarUrl !== null && avatarUrl !== workspace.avatarUrl && !isAvatarUrl(avatarUrl)) {
+        if (
+          avatarUrl !== null &&
+          avatarUrl !== workspace.avatarUrl &&
+          command.avatarIsOwnAsset !== true &&
+          !isAvatarUrl(avatarUrl)
+        ) {
           throw new InvalidFields('Invalid avatarUrl', [
-            { path: 'avatarUrl', message: 'an https URL of at most 2048 characters, or null' },
+            {
+              path: 'avatarUrl',
+              message: 'an https URL of at most 2048 characters, the assetUrl of a logo upload, or null',
+            },
           ]);
         }
         if (name === workspace.name && slug === workspace.slug && avatarUrl === workspace.avatarUrl)

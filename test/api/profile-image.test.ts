@@ -292,6 +292,40 @@ describe('workspace logo upload-url', () => {
     }
   });
 
+  test("the uploaded logo's assetUrl becomes the workspace's avatar; another workspace's logo or a missing upload does not", async () => {
+    const logoSlot = async (orgId: string, token: string) =>
+      json<Slot & { assetUrl: string }>(
+        await service.request('POST', `/v1/orgs/${orgId}/logo/upload-url`, {
+          token,
+          body: { contentType: 'image/png' },
+        }),
+      );
+    const patch = (avatarUrl: string) =>
+      service.request('PATCH', `/v1/orgs/${ws.orgId}`, { token: ws.tokens.admin, body: { avatarUrl } });
+    const other = await createTestWorkspace(service, 'Other logo');
+    const theirs = await logoSlot(other.orgId, other.tokens.owner);
+    expect((await put(theirs, png)).status).toBe(200);
+    const slot = await logoSlot(ws.orgId, ws.tokens.owner);
+    const before = await eventCount(service);
+    const missing = await patch(slot.assetUrl);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe('object_not_found');
+    expect((await put(slot, png)).status).toBe(200);
+    const refused = await patch(theirs.assetUrl);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { code: string }).code).toBe('invalid_image_key');
+    const plainHttp = await patch('http://cdn.example.org/logo.png');
+    expect(plainHttp.status).toBe(400);
+    expect(await eventCount(service)).toBe(before);
+    const set = await patch(slot.assetUrl);
+    expect(set.status).toBe(200);
+    expect((await json<{ avatarUrl: string }>(set)).avatarUrl).toBe(slot.assetUrl);
+    const read = await json<{ avatarUrl: string }>(
+      await service.request('GET', `/v1/orgs/${ws.orgId}`, { token: ws.tokens.viewer }),
+    );
+    expect(read.avatarUrl).toBe(slot.assetUrl);
+  });
+
   test.each(['reviewer', 'editor', 'viewer'] as const)('a %s gets 403', async (role) => {
     const res = await service.request('POST', `/v1/orgs/${ws.orgId}/logo/upload-url`, {
       token: ws.tokens[role],

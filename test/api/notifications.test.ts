@@ -17,6 +17,7 @@ import { changeMember } from '../../commands/workspaces/workspace-commands.js';
 import { awaitReadModels } from '../../commands/shared/command-handler.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { connectSandboxAccount } from '../support/social-accounts.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 let service: TestService;
@@ -29,6 +30,8 @@ beforeAll(async () => {
   // The mailer worker is run by hand (runOnce) so each e-mail check is deterministic.
   service = await startTestService({
     slices: slices.map((s) => (s.name === 'notifications' ? { ...s, workers: [] } : s)),
+    // A slow machine makes post-now slower, not its answer `publishing`.
+    env: { POST_NOW_WAIT_MS: '20000' },
   });
   db = service.runtime.database.db;
   ws = await createTestWorkspace(service, 'Notify');
@@ -289,6 +292,32 @@ describe('who is notified', () => {
     }
     for (const role of ['reviewer', 'editor', 'viewer'] as const)
       expect((await inbox(role, 'unreadOnly=false', w)).total, role).toBe(0);
+  });
+
+  test('a post drafted, approved and published tells each member what concerns them', async () => {
+    const w = await createTestWorkspace(service, 'Publish');
+    const account = await connectSandboxAccount(service, { orgId: w.orgId, userId: w.userIds.owner }, 'x');
+    const { group, posts } = await ok(w, 'editor', 'POST', '/marketing/post-groups', {
+      title: 'Ship it',
+      posts: [{ platform: 'x', contentText: 'We shipped', socialAccountId: account.id }],
+    });
+    await ok(w, 'editor', 'PATCH', `/marketing/post-groups/${group.id}`, { status: 'pending_approval' });
+    await ok(w, 'reviewer', 'POST', `/marketing/post-groups/${group.id}/approve`, { autoSchedule: false });
+    const published = await ok(w, 'reviewer', 'POST', `/marketing/posts/${posts[0].id}/post-now`);
+    expect(published.status).toBe('published');
+
+    const typesOf = async (role: Role) =>
+      (await inbox(role, 'unreadOnly=false', w)).items.map((n) => `${n.tier}:${n.type}`).sort();
+    expect(await typesOf('editor')).toEqual([
+      'meaningful_win:first_post_published',
+      'routine:post_approved',
+      'routine:post_published',
+    ]);
+    expect(await typesOf('reviewer')).toEqual([
+      'action_required:approval_requested',
+      'meaningful_win:first_post_published',
+    ]);
+    expect(await typesOf('viewer')).toEqual(['meaningful_win:first_post_published']);
   });
 
   test("the workspace's first published post tells every member, once", async () => {

@@ -20,7 +20,7 @@ import {
   inboxWatermark,
   preferencesView,
 } from '../../projections/notifications/queries.js';
-import { handleCommand, type CommandMetadata } from '../shared/command-handler.js';
+import { awaitReadModels, handleCommand, type CommandMetadata } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { RecordAnswer } from '../shared/idempotent.js';
@@ -40,7 +40,7 @@ async function runInbox<Output>(
   deps: NotificationDeps,
   caller: Caller,
   orgId: string,
-  command: (metadata: CommandMetadata) => InboxCommand,
+  command: (metadata: CommandMetadata) => InboxCommand | Promise<InboxCommand>,
   answer: (state: InboxState, appended: boolean) => Output,
   step: { metadata: CommandMetadata; record: RecordAnswer<Output> | undefined; idempotencySeed?: string },
 ): Promise<Output> {
@@ -48,7 +48,8 @@ async function runInbox<Output>(
   const outcome = await handleCommand(deps.commands, {
     stream: notificationInboxStream(orgId, caller.userId),
     decider: notificationInboxDecider,
-    command: command(step.metadata),
+    // Decided again on each attempt (a concurrent write to the inbox), with what the read model shows then.
+    command: () => command(step.metadata),
     metadata: { ...step.metadata, orgId },
     eventId: deterministicEventIds(step.idempotencySeed, 'notification-inbox'),
     sideWrite: record ? (trx, o) => record(trx, answer(o.state, o.events.length > 0)) : undefined,
@@ -117,6 +118,18 @@ export async function dismissNotification(
   });
 }
 
+/**
+ * The inbox's watermark as the read model shows it once it has folded every event of the member's inbox stream: a
+ * read or dismiss appended after this is a concurrent write, so the append deciding on this count fails on the
+ * stream's revision and is decided again. The count answered is then exactly what the fold applies.
+ */
+async function settledWatermark(deps: NotificationDeps, orgId: string, userId: string) {
+  const events = await deps.commands.eventStore.readStream(notificationInboxStream(orgId, userId));
+  const last = events[events.length - 1];
+  if (last) await awaitReadModels(deps.commands, last.position);
+  return inboxWatermark(deps.readModels, { orgId, userId });
+}
+
 export async function readAllNotifications(
   deps: NotificationDeps,
   caller: Caller,
@@ -126,20 +139,24 @@ export async function readAllNotifications(
   authorize(caller, own(input.orgId));
   return runWrite(deps.idempotency, caller, request, async (step) => {
     // Counted with the predicate the fold applies: in-app, unread and undismissed, up to the newest one.
-    const mark = await inboxWatermark(deps.readModels, { orgId: input.orgId, userId: caller.userId });
+    let marked = 0;
     return runInbox(
       deps,
       caller,
       input.orgId,
-      ({ now }) => ({
-        type: 'ReadAllNotifications',
-        orgId: input.orgId,
-        userId: caller.userId,
-        upToSeq: mark.upToSeq,
-        unread: mark.unread,
-        now,
-      }),
-      (_state, appended) => ({ markedCount: appended ? mark.unread : 0 }),
+      async ({ now }) => {
+        const mark = await settledWatermark(deps, input.orgId, caller.userId);
+        marked = mark.unread;
+        return {
+          type: 'ReadAllNotifications',
+          orgId: input.orgId,
+          userId: caller.userId,
+          upToSeq: mark.upToSeq,
+          unread: mark.unread,
+          now,
+        };
+      },
+      (_state, appended) => ({ markedCount: appended ? marked : 0 }),
       step,
     );
   });
@@ -153,20 +170,24 @@ export async function dismissAllNotifications(
 ): Promise<Written<{ dismissedCount: number }>> {
   authorize(caller, own(input.orgId));
   return runWrite(deps.idempotency, caller, request, async (step) => {
-    const mark = await inboxWatermark(deps.readModels, { orgId: input.orgId, userId: caller.userId });
+    let dismissed = 0;
     return runInbox(
       deps,
       caller,
       input.orgId,
-      ({ now }) => ({
-        type: 'DismissAllNotifications',
-        orgId: input.orgId,
-        userId: caller.userId,
-        upToSeq: mark.upToSeq,
-        undismissed: mark.undismissed,
-        now,
-      }),
-      (_state, appended) => ({ dismissedCount: appended ? mark.undismissed : 0 }),
+      async ({ now }) => {
+        const mark = await settledWatermark(deps, input.orgId, caller.userId);
+        dismissed = mark.undismissed;
+        return {
+          type: 'DismissAllNotifications',
+          orgId: input.orgId,
+          userId: caller.userId,
+          upToSeq: mark.upToSeq,
+          undismissed: mark.undismissed,
+          now,
+        };
+      },
+      (_state, appended) => ({ dismissedCount: appended ? dismissed : 0 }),
       step,
     );
   });

@@ -15,6 +15,7 @@ import {
 } from '../../domain/invitations/views.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { Forbidden, Gone, NotFound } from '../../domain/shared/errors.js';
+import type { Role } from '../../domain/workspaces/roles.js';
 import { secretDigest } from '../../infra/crypto/digests.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
@@ -29,7 +30,7 @@ import type { ReadModels } from '../../projections/read-models.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import { loadUser } from '../users/user-commands.js';
-import { addMember } from '../workspaces/workspace-commands.js';
+import { addMember, loadWorkspace } from '../workspaces/workspace-commands.js';
 import { invitationIn, loadInvitation, runInvitationCommand } from './invitation-commands.js';
 import { acceptanceUrl, invitationMail, newInvitationToken, sendInvitationMail } from './invitation-mail.js';
 
@@ -165,6 +166,19 @@ export async function acceptInvitation(
       userEmail: user.email,
       now: request.now,
     };
+    const joins = (orgId: string, role: Role, invitationId: string) =>
+      addMember(deps.commands, orgId, { userId: caller.userId, role, invitationId }, { ...metadata, orgId });
+    // Accepted by this very user, but the membership that follows did not get written (the process stopped
+    // between the two appends): accepting again completes it. Once the invitation's member joined, the workspace
+    // remembers it, so this never brings back someone removed since; that is the 409 below.
+    const earlier = loaded.state.status === 'present' ? loaded.state.invitation : null;
+    if (earlier?.status === 'accepted' && earlier.acceptedBy === caller.userId) {
+      const workspace = await loadWorkspace(deps.commands, earlier.orgId);
+      if (!workspace.invitationsJoined[earlier.invitationId]) {
+        await joins(earlier.orgId, earlier.roleKey, earlier.invitationId);
+        return { orgId: earlier.orgId, orgSlug: found.orgSlug, orgName: found.orgName };
+      }
+    }
     // Every refusal of the invitation comes before anything changes.
     invitationDecider.decide(command, loaded.state);
     const invitation = invitationIn(loaded.state);
@@ -176,19 +190,13 @@ export async function acceptInvitation(
         'Your membership of this workspace is suspended; an owner or admin can reactivate it',
         'membership_suspended',
       );
-    // The invitation is used up first (one append decides single use), then the membership follows. The answer
-    // is recorded only after both (not with the first append), so a failed second step is not replayed as success.
+    // The invitation is used up first (one append decides single use), then the membership follows, marked with
+    // the invitation so it is added once (an active member keeps their role). The answer is recorded only after
+    // both, so a failed second step is not replayed as success, and accepting again completes it (above).
     await runInvitationCommand(deps.commands, invitation.invitationId, invitation.orgId, command, metadata, {
       loaded,
     });
-    if (membership !== 'active') {
-      await addMember(
-        deps.commands,
-        invitation.orgId,
-        { userId: caller.userId, role: invitation.roleKey },
-        { ...metadata, orgId: invitation.orgId },
-      );
-    }
+    await joins(invitation.orgId, invitation.roleKey, invitation.invitationId);
     return { orgId: invitation.orgId, orgSlug: found.orgSlug, orgName: found.orgName };
   });
 }

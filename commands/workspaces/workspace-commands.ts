@@ -106,13 +106,13 @@ async function usesSlug(deps: CommandDeps, orgId: string, slug: string): Promise
 export async function addMember(
   deps: CommandDeps,
   orgId: string,
-  member: { userId: string; role: Role },
+  member: { userId: string; role: Role; invitationId?: string },
   metadata: CommandMetadata,
 ): Promise<ActiveWorkspace> {
   const outcome = await handleCommand(deps, {
     stream: workspaceStream(orgId),
     decider: workspaceDecider,
-    command: { type: 'AddMember', userId: member.userId, role: member.role, now: metadata.now },
+    command: { type: 'AddMember', ...member, now: metadata.now },
     metadata: { ...metadata, orgId },
   });
   return outcome.state as ActiveWorkspace;

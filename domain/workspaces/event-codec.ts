@@ -15,7 +15,13 @@ const workspaceSchemas = {
     ownerId: z.string(),
     createdAt: z.string(),
   }),
-  MemberJoined: z.object({ orgId: z.string(), userId: z.string(), role, joinedAt: z.string() }),
+  MemberJoined: z.object({
+    orgId: z.string(),
+    userId: z.string(),
+    role,
+    joinedAt: z.string(),
+    invitationId: z.string().optional(),
+  }),
   MemberRoleChanged: z.object({ orgId: z.string(), userId: z.string(), role, changedAt: z.string() }),
   MemberSuspended: z.object({
     orgId: z.string(),

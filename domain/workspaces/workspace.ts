@@ -17,7 +17,11 @@ export type WorkspaceEvent =
       type: 'WorkspaceCreated';
       data: { orgId: string; slug: string; name: string; ownerId: string; createdAt: string };
     }
-  | { type: 'MemberJoined'; data: { orgId: string; userId: string; role: Role; joinedAt: string } }
+  | {
+      type: 'MemberJoined';
+      /** `invitationId`: the invitation they joined by, if any (each invitation adds its member once). */
+      data: { orgId: string; userId: string; role: Role; joinedAt: string; invitationId?: string };
+    }
   | { type: 'MemberRoleChanged'; data: { orgId: string; userId: string; role: Role; changedAt: string } }
   | { type: 'MemberSuspended'; data: { orgId: string; userId: string; by: string; suspendedAt: string } }
   | {
@@ -41,7 +45,11 @@ export interface Actor {
 export type WorkspaceCommand =
   | { type: 'CreateWorkspace'; orgId: string; slug: string; name: string; ownerId: string; now: string }
   /** Joins a new member, or changes an existing one's role (invitations, the CLI); a suspension stays. */
-  | { type: 'AddMember'; userId: string; role: Role; now: string }
+  /**
+   * With `invitationId`: the member an accepted invitation brings, added once per invitation (a repeat, also
+   * after they were removed, changes nothing) and never changing the role of someone already a member.
+   */
+  | { type: 'AddMember'; userId: string; role: Role; invitationId?: string; now: string }
   | {
       type: 'ChangeMember';
       actor: Actor;
@@ -78,6 +86,8 @@ interface WorkspaceDetails {
   createdAt: string;
   updatedAt: string;
   members: Readonly<Record<string, WorkspaceMember>>;
+  /** Invitations whose member joined. */
+  invitationsJoined: Readonly<Record<string, true>>;
 }
 
 export type WorkspaceState =
@@ -186,6 +196,8 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
       case 'AddMember': {
         const workspace = live(state);
         const existing = workspace.members[command.userId];
+        const invitationId = command.invitationId;
+        if (invitationId !== undefined && (existing || workspace.invitationsJoined[invitationId])) return [];
         if (!existing) {
           return [
             {
@@ -195,6 +207,7 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
                 userId: command.userId,
                 role: command.role,
                 joinedAt: command.now,
+                ...(invitationId !== undefined ? { invitationId } : {}),
               },
             },
           ];
@@ -345,6 +358,7 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         createdAt: event.data.createdAt,
         updatedAt: event.data.createdAt,
         members: {},
+        invitationsJoined: {},
       };
     }
     if (state.status === 'absent') return state;
@@ -357,6 +371,9 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
       case 'MemberJoined':
         return {
           ...state,
+          ...(event.data.invitationId !== undefined
+            ? { invitationsJoined: { ...state.invitationsJoined, [event.data.invitationId]: true as const } }
+            : {}),
           members: {
             ...state.members,
             [event.data.userId]: { role: event.data.role, status: 'active', joinedAt: event.data.joinedAt },

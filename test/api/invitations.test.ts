@@ -9,6 +9,9 @@ import { mailCommand } from '../../api/cli/sign-in.js';
 import { createInvitationsSlice } from '../../api/invitations/slice.js';
 import { slices } from '../../api/slices.js';
 import { LocalMailbox } from '../../infra/mail/local-mailbox.js';
+import { runInvitationCommand } from '../../commands/invitations/invitation-commands.js';
+import { memberIdOf } from '../../domain/workspaces/views.js';
+import { secretDigest } from '../../infra/crypto/digests.js';
 import { formField, lastSignInLink, mergeCookies, postForm } from '../support/browser-sign-in.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -211,6 +214,49 @@ describe('the invitation flow end to end', () => {
       400,
     );
     expect(bad.details?.[0]?.path).toBe('body.token');
+  });
+
+  test('stopped between using up the invitation and adding the member: accepting again completes it, once', async () => {
+    const ws = await createTestWorkspace(service);
+    const email = address('kai');
+    const invitation = await invited(ws, email, 'reviewer');
+    const { token } = await mailedToken(email);
+    const invitee = await service.userToken(email);
+    // The first of the two appends of an acceptance, alone: what a process stopped between them leaves.
+    await runInvitationCommand(
+      service.runtime.commands,
+      invitation.id,
+      ws.orgId,
+      {
+        type: 'AcceptInvitation',
+        tokenHash: secretDigest(token),
+        userId: invitee.userId,
+        userEmail: email,
+        now: new Date().toISOString(),
+      },
+      { orgId: ws.orgId, actor: invitee.userId, correlationId: randomUUID(), now: new Date().toISOString() },
+    );
+    expect(await workspacesOf(invitee.token)).toEqual([]);
+
+    expect((await accept(token, invitee.token)).status).toBe(200);
+    expect(await workspacesOf(invitee.token)).toEqual([
+      expect.objectContaining({ id: ws.orgId, role: 'reviewer' }),
+    ]);
+    await expectError(await accept(token, invitee.token), 409, 'invitation_already_accepted');
+
+    // Removed afterwards, the old invitation does not bring them back.
+    const removed = await service.request(
+      'DELETE',
+      `/v1/orgs/${ws.orgId}/members/${memberIdOf(ws.orgId, invitee.userId)}`,
+      {
+        token: ws.tokens.owner,
+      },
+    );
+    expect(removed.status).toBe(200);
+    const events = await eventCount(service);
+    await expectError(await accept(token, invitee.token), 409, 'invitation_already_accepted');
+    expect(await eventCount(service)).toBe(events);
+    expect(await workspacesOf(invitee.token)).toEqual([]);
   });
 
   test('a revoked invitation cannot be accepted (410), and its revoking is answered', async () => {

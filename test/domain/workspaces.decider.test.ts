@@ -50,6 +50,34 @@ describe('workspace decider', () => {
       .thenThrows(Conflict);
   });
 
+  test("an invitation adds its member once: not again after removal, and never changing a member's role", () => {
+    const invitationId = '50000000-0000-4000-8000-000000000001';
+    const joined: WorkspaceEvent = {
+      type: 'MemberJoined',
+      data: { orgId, userId: other, role: 'editor', joinedAt: now, invitationId },
+    };
+    spec
+      .given(created)
+      .when({ type: 'AddMember', userId: other, role: 'editor', invitationId, now })
+      .then([joined]);
+    spec
+      .given([...created, joined])
+      .when({ type: 'AddMember', userId: other, role: 'editor', invitationId, now })
+      .then([]);
+    const removed: WorkspaceEvent = {
+      type: 'MemberRemoved',
+      data: { orgId, userId: other, by: owner, removedAt: now },
+    };
+    spec
+      .given([...created, joined, removed])
+      .when({ type: 'AddMember', userId: other, role: 'editor', invitationId, now })
+      .then([]);
+    spec
+      .given(created)
+      .when({ type: 'AddMember', userId: owner, role: 'viewer', invitationId, now })
+      .then([]);
+  });
+
   test('adding a member, changing a role, and keeping the last owner', () => {
     spec
       .given(created)

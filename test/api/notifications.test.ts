@@ -538,3 +538,39 @@ describe('preferences and e-mail', () => {
     expect((await mailsTo(await emailOf('viewer', w))).length).toBe(0);
   });
 });
+
+describe('e-mail failures', () => {
+  test('a failed send is retried later with a growing delay, then marked failed; status follows it', async () => {
+    const w = await createTestWorkspace(service, 'Outage');
+    await submitDraft('Mail outage', w);
+    const outage = new NotificationMailer({
+      db,
+      mailer: {
+        send: () => Promise.reject(new Error('SMTP unreachable')),
+      },
+      logger: service.runtime.logger,
+      owner: 'test',
+      publicBaseUrl: 'http://localhost:3000',
+    });
+    const ownerNotification = async () =>
+      byTitle(await inbox('owner', 'unreadOnly=false', w), 'Mail outage')[0]!;
+    const t0 = Date.now();
+    const minutes = (m: number) => new Date(t0 + m * 60_000 + 1_000);
+    const first = await outage.runOnce(new Date(t0));
+    expect(first.failed).toBeGreaterThanOrEqual(3);
+    expect(await ownerNotification()).toMatchObject({ status: 'pending', emailSentAt: null });
+    // Not due again before a minute has passed.
+    expect((await outage.runOnce(new Date(t0 + 30_000))).failed).toBe(0);
+    // 1, 2, 4 and 8 minutes later: the fifth failure is the last.
+    for (const m of [1, 3, 7, 15])
+      expect((await outage.runOnce(minutes(m))).failed).toBeGreaterThanOrEqual(3);
+    const { rows } = await sql<{ status: string; attempts: number; last_error: string }>`
+      select status, attempts, last_error from notification_emails
+      where notification_id = ${(await ownerNotification()).id}`.execute(db);
+    expect(rows[0]).toEqual({ status: 'failed', attempts: 5, last_error: 'SMTP unreachable' });
+    expect(await ownerNotification()).toMatchObject({ status: 'failed', emailSentAt: null });
+    // A failed e-mail is not tried again, even with the mail server back.
+    await mailer().runOnce(minutes(60));
+    expect(await mailsTo(await emailOf('owner', w))).toHaveLength(0);
+  });
+});

@@ -240,6 +240,15 @@ export const notificationInboxDecider: Decider<InboxState, InboxCommand, InboxEv
 
 export type EmailMode = 'immediate' | 'digest';
 
+/**
+ * How long after its notification an e-mail may still go out: an immediate one found later (after downtime) is not
+ * sent, nor is a digest line older than two days. Past it, a notification without an e-mail counts as delivered.
+ */
+export const emailWindowMs: Record<EmailMode, number> = {
+  immediate: 24 * 3_600_000,
+  digest: 48 * 3_600_000,
+};
+
 /** How a notification reaches its recipient given their preferences when it is created. */
 export function channelsFor(
   notification: { tier: Tier; type: string },

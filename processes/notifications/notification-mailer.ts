@@ -8,13 +8,12 @@ import { DateTime } from 'luxon';
 import { Rounds } from '../../infra/async/rounds.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
+import { emailWindowMs } from '../../domain/notifications/inbox.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The hour (workspace time) daily digests go out. */
 export const DIGEST_HOUR = 8;
-/** A notification found later than this after its creation is not e-mailed any more (e.g. after downtime). */
-export const IMMEDIATE_WINDOW_MS = 24 * 3_600_000;
 /** Attempts per e-mail before it is marked failed. */
 export const MAX_MAIL_ATTEMPTS = 5;
 
@@ -121,7 +120,7 @@ export class NotificationMailer {
   /** Records a pending e-mail for each immediate notification that has none yet (found once, keyed by its id). */
   private async enqueueImmediate(now: Date): Promise<void> {
     const at = now.toISOString();
-    const since = new Date(now.getTime() - IMMEDIATE_WINDOW_MS).toISOString();
+    const since = new Date(now.getTime() - emailWindowMs.immediate).toISOString();
     await sql`
       insert into notification_emails
         (notification_id, org_id, user_id, kind, status, next_attempt_at, created_at, updated_at)
@@ -222,7 +221,7 @@ export class NotificationMailer {
 
   /** One digest per member and local day, once the day's DIGEST_HOUR has passed in the workspace's zone. */
   private async sendDigests(now: Date): Promise<number> {
-    const since = new Date(now.getTime() - 2 * IMMEDIATE_WINDOW_MS).toISOString();
+    const since = new Date(now.getTime() - emailWindowMs.digest).toISOString();
     const { rows: members } = await sql<{ org_id: string; user_id: string }>`
       select distinct n.org_id, n.user_id from notifications n
       where n.email_mode = 'digest' and n.created_at > ${since} and n.created_at <= ${now.toISOString()}
@@ -263,7 +262,7 @@ export class NotificationMailer {
     const digest = claimed.rows[0];
     if (!digest) return false;
 
-    const since = new Date(now.getTime() - 2 * IMMEDIATE_WINDOW_MS).toISOString();
+    const since = new Date(now.getTime() - emailWindowMs.digest).toISOString();
     const { rows: candidates } = await sql<DigestItem>`
       select n.id, c.title, c.body, c.href, c.tier, n.read_at, n.dismissed_at
       from notifications n join notification_causes c on c.cause_id = n.cause_id

@@ -4,6 +4,8 @@
 import { sql, type Kysely } from 'kysely';
 import {
   defaultPreferences,
+  emailWindowMs,
+  type EmailMode,
   type KnownNotification,
   type PreferenceValues,
 } from '../../domain/notifications/inbox.js';
@@ -20,14 +22,17 @@ type Row = NotificationsTable &
   Omit<NotificationCausesTable, 'created_at'> & { email_status: string | null; email_sent_at: string | null };
 
 /** The spec's status: `read` once read; else the e-mail's state while one is due; `sent` when delivered in-app. */
-function statusOf(row: Row): NotificationView['status'] {
+function statusOf(row: Row, now: number): NotificationView['status'] {
   if (row.read_at) return 'read';
   if (row.email_mode === null || row.email_status === 'skipped' || row.email_status === 'sent') return 'sent';
   if (row.email_status === 'failed') return 'failed';
+  // An e-mail never picked up within its window will not go any more (the mailer was down): delivered in-app.
+  const window = emailWindowMs[row.email_mode as EmailMode] ?? emailWindowMs.digest;
+  if (row.email_status === null && Date.parse(row.created_at) < now - window) return 'sent';
   return 'pending';
 }
 
-export function notificationView(row: Row): NotificationView {
+export function notificationView(row: Row, now = Date.now()): NotificationView {
   return {
     id: row.id,
     orgId: row.org_id,
@@ -37,7 +42,7 @@ export function notificationView(row: Row): NotificationView {
     href: row.href,
     tier: row.tier as NotificationView['tier'],
     channels: row.email_mode ? ['in_app', 'email'] : ['in_app'],
-    status: statusOf(row),
+    status: statusOf(row, now),
     dedupeKey: row.dedupe_key,
     readAt: row.read_at,
     dismissedAt: row.dismissed_at,
@@ -79,7 +84,7 @@ export async function listNotifications(
   ]);
   const { total, unread } = counts.rows[0] ?? { total: 0, unread: 0 };
   return {
-    items: items.rows.map(notificationView),
+    items: items.rows.map((row) => notificationView(row)),
     total: unreadOnly ? unread : total,
     unreadCount: unread,
     page,

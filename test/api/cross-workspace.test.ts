@@ -3,7 +3,9 @@
 // own workspace path with B's ids, with a body that would be valid, and gets 404 each time, and B is unchanged.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { memberIdOf } from '../../domain/workspaces/views.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
+import { waitUntil } from '../support/wait.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
 let service: TestService;
@@ -21,6 +23,7 @@ const bodies: Record<string, unknown> = {
   'POST /v1/orgs/{orgId}/marketing/post-groups/{groupId}/schedule': { useBestSlot: true },
   'PATCH /v1/orgs/{orgId}/marketing/posts/{postId}': { contentText: 'Changed' },
   'PATCH /v1/orgs/{orgId}/marketing/accounts/{accountId}': { profileUrl: null },
+  'PATCH /v1/orgs/{orgId}/members/{memberId}': { status: 'suspended' },
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -61,6 +64,21 @@ describe('ids of another workspace', () => {
       }),
     );
     ids.invitationId = invitation.id;
+    ids.memberId = memberIdOf(b.orgId, b.userIds.editor);
+    // A draft waits for approval: B's admin is notified.
+    await json(
+      await service.request('POST', `${b.base}/drafts`, {
+        token: b.tokens.editor,
+        body: { title: 'B draft', posts: [{ platform: 'x', contentText: 'Draft in B' }] },
+      }),
+    );
+    ids.notificationId = await waitUntil(async () => {
+      const res = await service.request('GET', `/v1/orgs/${b.orgId}/notifications?unreadOnly=false`, {
+        token: b.tokens.admin,
+      });
+      const page = await json<{ items: { id: string }[] }>(res);
+      return page.items[0]?.id;
+    });
   });
 
   test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {

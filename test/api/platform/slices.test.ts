@@ -50,13 +50,15 @@ describe('migrations of the slices', () => {
       '0023_slot_claims_per_post',
       '0024_post_metrics_fetches',
       '0025_slot_claims_unlogged',
+      '0028_notification_emails',
+      '0029_notification_digests',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0026',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0030',
     );
   });
 
@@ -117,11 +119,13 @@ describe('slices fit together', () => {
     expect(composed.projections.map((p) => p.name)).toEqual([
       'workspaces',
       'users',
+      'invitations',
       'tags',
       'post_groups',
       'scheduling_profiles',
       'social_accounts',
       'post_metrics',
+      'notifications',
     ]);
     expect(composed.processManagers.map((p) => p.name)).toEqual(['account-removal', 'post-metrics-schedule']);
   });

@@ -72,13 +72,14 @@ describe('ids of another workspace', () => {
         body: { title: 'B draft', posts: [{ platform: 'x', contentText: 'Draft in B' }] },
       }),
     );
-    ids.notificationId = await waitUntil(async () => {
+    const notification = await waitUntil(async () => {
       const res = await service.request('GET', `/v1/orgs/${b.orgId}/notifications?unreadOnly=false`, {
         token: b.tokens.admin,
       });
       const page = await json<{ items: { id: string }[] }>(res);
-      return page.items[0]?.id;
+      return page.items[0];
     });
+    ids.notificationId = notification!.id;
   });
 
   test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {

@@ -58,6 +58,23 @@ export const notificationMailMigrations: Record<string, Migration> = {
       await sql`drop table notification_digests`.execute(db);
     },
   },
+  // The start line of notifications: events recorded before notifications came to this service (an existing
+  // event log upgraded) notify nobody, so members do not find the whole history unread. One row, written once
+  // when this migration runs; every build of the read model reads the same value, so rebuilds stay identical.
+  // On a new service it precedes every event.
+  '0030_notifications_start': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table notifications_start (
+          only_row boolean primary key default true check (only_row),
+          started_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`insert into notifications_start default values`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table notifications_start`.execute(db);
+    },
+  },
 };
 
 export type NotificationEmailsTable = {

@@ -269,7 +269,14 @@ class BatchFold {
     }
   }
 
+  /** When notifications began on this service (processes/notifications/migrations.ts); read once per batch. */
+  private startedAt: Promise<number> | undefined;
+
   private async notify(recorded: RecordedEvent): Promise<void> {
+    this.startedAt ??= sql<{ started_at: Date | string }>`select started_at from notifications_start`
+      .execute(this.trx)
+      .then(({ rows }) => (rows[0] ? new Date(rows[0].started_at).getTime() : -Infinity));
+    if (new Date(recorded.recordedAt).getTime() < (await this.startedAt)) return;
     const event = (
       recorded.type.startsWith('SocialAccount')
         ? socialAccountEventCodec.decode(recorded)

@@ -574,3 +574,18 @@ describe('e-mail failures', () => {
     expect(await mailsTo(await emailOf('owner', w))).toHaveLength(0);
   });
 });
+
+describe('a service that gains notifications on an existing event log', () => {
+  // Last in this file: it moves the start line of this test database's notifications.
+  test('events recorded before notifications began notify nobody, also after a rebuild; later ones do', async () => {
+    const w = await createTestWorkspace(service, 'Upgraded');
+    await submitDraft('Before the upgrade', w);
+    expect(byTitle(await inbox('owner', 'unreadOnly=false', w), 'Before the upgrade')).toHaveLength(1);
+    // As if notifications were installed now, on a log that already held that draft.
+    await sql`update notifications_start set started_at = now()`.execute(db);
+    await rebuild();
+    expect(byTitle(await inbox('owner', 'unreadOnly=false', w), 'Before the upgrade')).toHaveLength(0);
+    await submitDraft('After the upgrade', w);
+    expect(byTitle(await inbox('owner', 'unreadOnly=false', w), 'After the upgrade')).toHaveLength(1);
+  });
+});

@@ -40,11 +40,9 @@ export const onboardingStatusSchema = z
 
 const updateBody = z
   .object({
-    currentStep: stepSchema
-      .optional()
-      .openapi({
-        description: 'The step to work on; completion is never set here, it follows the workspace',
-      }),
+    currentStep: stepSchema.optional().openapi({
+      description: 'The step to work on; completion is never set here, it follows the workspace',
+    }),
   })
   .strict()
   .openapi('UpdateOnboarding');

@@ -31,7 +31,7 @@ import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
 import type { CommandDeps } from '../commands/shared/command-handler.js';
 import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
-import { ProjectionWaiter } from '../projections/engine/read-your-writes.js';
+import { ProjectionWaiter, projectionsToAwait } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
 import { bestSlotFinder } from '../projections/scheduler/best-slot-finder.js';
 import { requireMembershipRole } from '../projections/workspaces/queries.js';
@@ -282,12 +282,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       // Named, so that a projection without a serving generation yet counts as not caught up.
       ...(waiter
         ? {
-            waitForProjections: (position, o) =>
-              waiter.waitForProjections(position, {
-                ...o,
-                projections: projectionList.map((p) => p.name),
-                versions: Object.fromEntries(projectionList.map((p) => [p.name, p.version])),
-              }),
+            waitForProjections: (position, { timeoutMs, eventTypes }) => {
+              const awaited = projectionsToAwait(projectionList, eventTypes);
+              if (awaited.length === 0) return Promise.resolve(true);
+              return waiter.waitForProjections(position, {
+                timeoutMs,
+                projections: awaited.map((p) => p.name),
+                versions: Object.fromEntries(awaited.map((p) => [p.name, p.version])),
+              });
+            },
           }
         : {}),
     };

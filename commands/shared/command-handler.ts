@@ -14,8 +14,14 @@ import {
 
 export interface CommandDeps {
   eventStore: EventStore<unknown>;
-  /** Resolves true once every serving read model has passed the position (false on timeout). */
-  waitForProjections?: (position: Checkpoint, options: { timeoutMs: number }) => Promise<boolean>;
+  /**
+   * Resolves true once every serving read model has passed the position (false on timeout); with `eventTypes`,
+   * only the read models that fold one of those types (the others have nothing of the write to show).
+   */
+  waitForProjections?: (
+    position: Checkpoint,
+    options: { timeoutMs: number; eventTypes?: readonly string[] },
+  ) => Promise<boolean>;
   readYourWritesTimeoutMs?: number;
   /** Attempts after a concurrency conflict before answering 409. */
   maxRetries?: number;
@@ -169,7 +175,12 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
           ? (trx: unknown) => sideWrite(trx, { ...outcomeBase, position: null })
           : undefined,
       });
-      if (args.awaitReadModels !== false) await awaitReadModels(deps, result.position);
+      if (args.awaitReadModels !== false)
+        await awaitReadModels(
+          deps,
+          result.position,
+          newEvents.map((e) => e.type),
+        );
       return { ...outcomeBase, revision: result.nextExpectedRevision, position: result.position };
     } catch (error) {
       if (error instanceof WrongExpectedVersion && attempt < maxRetries) {
@@ -185,10 +196,18 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
   }
 }
 
-export async function awaitReadModels(deps: CommandDeps, position: Checkpoint): Promise<void> {
+/** Waits for the read models to show a write; `eventTypes` (what it appended) narrows which read models. */
+export async function awaitReadModels(
+  deps: CommandDeps,
+  position: Checkpoint,
+  eventTypes?: readonly string[],
+): Promise<void> {
   if (!deps.waitForProjections) return;
   const timeoutMs = deps.readYourWritesTimeoutMs ?? 5000;
-  const visible = await deps.waitForProjections(position, { timeoutMs });
+  const visible = await deps.waitForProjections(position, {
+    timeoutMs,
+    ...(eventTypes !== undefined ? { eventTypes } : {}),
+  });
   if (!visible) {
     throw new ServiceUnavailable(
       `The change was recorded, but the read models did not show it within ${timeoutMs} ms; it will appear shortly`,

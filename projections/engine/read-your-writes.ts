@@ -1,7 +1,7 @@
 // Read-your-writes for the API: wait until the serving projections have folded past an appended position.
 // Works on any instance: one picture of the shared catalog per process, moved forward by LISTEN/NOTIFY, with a
 // short poll fallback.
-import type { AnyDatabase } from './projection.js';
+import type { AnyDatabase, Projection } from './projection.js';
 import { PgListener } from '../../infra/db/pg-listener.js';
 import { sql, type Kysely } from 'kysely';
 import type { Checkpoint, EventStore } from '../../infra/event-store/port.js';
@@ -218,4 +218,18 @@ export class ProjectionWaiter {
       return this.eventStore.compareCheckpoints(serving.checkpoint, position) >= 0;
     });
   }
+}
+
+/**
+ * The read models a write waits for: those whose event-type filter includes a type it appended (or that fold
+ * every event); the others have nothing of the write to show. Without the types, all of them.
+ */
+export function projectionsToAwait<P extends Pick<Projection, 'eventTypes'>>(
+  projections: readonly P[],
+  eventTypes: readonly string[] | undefined,
+): P[] {
+  if (eventTypes === undefined) return [...projections];
+  return projections.filter(
+    (p) => p.eventTypes === undefined || p.eventTypes.some((t) => eventTypes.includes(t)),
+  );
 }

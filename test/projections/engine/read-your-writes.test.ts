@@ -6,7 +6,7 @@ import { createDatabase, type Database } from '../../../infra/db/database.js';
 import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
 import { projectionEngineMigrations } from '../../../projections/engine/migrations.js';
-import { ProjectionWaiter } from '../../../projections/engine/read-your-writes.js';
+import { ProjectionWaiter, projectionsToAwait } from '../../../projections/engine/read-your-writes.js';
 import { ProjectionRunner } from '../../../projections/engine/runner.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { countingProjection, countsView, event, gate, silentLogger, waitUntil } from './fixtures/support.js';
@@ -155,4 +155,15 @@ test('a waiter that cannot read the catalog knows of no serving projection and n
   } finally {
     await blind.close();
   }
+});
+
+test('a write waits for the read models that fold one of its event types, or fold everything', () => {
+  const tags = { name: 'tags', eventTypes: ['TagCreated', 'TagDeleted'] };
+  const groups = { name: 'post_groups', eventTypes: ['PostGroupCreated', 'TagDeleted'] };
+  const everything = { name: 'audit' };
+  const all = [tags, groups, everything];
+  expect(projectionsToAwait(all, ['TagCreated'])).toEqual([tags, everything]);
+  expect(projectionsToAwait(all, ['TagDeleted'])).toEqual(all);
+  expect(projectionsToAwait([tags, groups], ['SlugReserved'])).toEqual([]);
+  expect(projectionsToAwait(all, undefined)).toEqual(all);
 });

@@ -160,7 +160,7 @@ test('a waiter that cannot read the catalog knows of no serving projection and n
 test('a write waits for the read models that fold one of its event types, or fold everything', () => {
   const tags = { name: 'tags', eventTypes: ['TagCreated', 'TagDeleted'] };
   const groups = { name: 'post_groups', eventTypes: ['PostGroupCreated', 'TagDeleted'] };
-  const everything = { name: 'audit' };
+  const everything: { name: string; eventTypes?: readonly string[] } = { name: 'audit' };
   const all = [tags, groups, everything];
   expect(projectionsToAwait(all, ['TagCreated'])).toEqual([tags, everything]);
   expect(projectionsToAwait(all, ['TagDeleted'])).toEqual(all);

@@ -126,8 +126,42 @@ export async function dismissNotification(
 async function settledWatermark(deps: NotificationDeps, orgId: string, userId: string) {
   const events = await deps.commands.eventStore.readStream(notificationInboxStream(orgId, userId));
   const last = events[events.length - 1];
-  if (last) await awaitReadModels(deps.commands, last.position);
+  if (last) await awaitReadModels(deps.commands, last.position, [last.type]);
   return inboxWatermark(deps.readModels, { orgId, userId });
+}
+
+/**
+ * Read-all or dismiss-all: everything in the member's inbox up to the newest notification, counted with the
+ * predicate the fold applies (in-app and not yet read, or not yet dismissed).
+ */
+async function markAll(
+  deps: NotificationDeps,
+  caller: Caller,
+  orgId: string,
+  request: WriteRequest,
+  kind: 'read' | 'dismiss',
+): Promise<Written<number>> {
+  authorize(caller, own(orgId));
+  return runWrite(deps.idempotency, caller, request, async (step) => {
+    let count = 0;
+    return runInbox(
+      deps,
+      caller,
+      orgId,
+      async ({ now }) => {
+        const mark = await settledWatermark(deps, orgId, caller.userId);
+        const common = { orgId, userId: caller.userId, upToSeq: mark.upToSeq, now };
+        if (kind === 'read') {
+          count = mark.unread;
+          return { type: 'ReadAllNotifications' as const, ...common, unread: mark.unread };
+        }
+        count = mark.undismissed;
+        return { type: 'DismissAllNotifications' as const, ...common, undismissed: mark.undismissed };
+      },
+      (_state, appended) => (appended ? count : 0),
+      step,
+    );
+  });
 }
 
 export async function readAllNotifications(
@@ -136,30 +170,8 @@ export async function readAllNotifications(
   input: { orgId: string },
   request: WriteRequest,
 ): Promise<Written<{ markedCount: number }>> {
-  authorize(caller, own(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async (step) => {
-    // Counted with the predicate the fold applies: in-app, unread and undismissed, up to the newest one.
-    let marked = 0;
-    return runInbox(
-      deps,
-      caller,
-      input.orgId,
-      async ({ now }) => {
-        const mark = await settledWatermark(deps, input.orgId, caller.userId);
-        marked = mark.unread;
-        return {
-          type: 'ReadAllNotifications',
-          orgId: input.orgId,
-          userId: caller.userId,
-          upToSeq: mark.upToSeq,
-          unread: mark.unread,
-          now,
-        };
-      },
-      (_state, appended) => ({ markedCount: appended ? marked : 0 }),
-      step,
-    );
-  });
+  const written = await markAll(deps, caller, input.orgId, request, 'read');
+  return { ...written, output: { markedCount: written.output } };
 }
 
 export async function dismissAllNotifications(
@@ -168,29 +180,8 @@ export async function dismissAllNotifications(
   input: { orgId: string },
   request: WriteRequest,
 ): Promise<Written<{ dismissedCount: number }>> {
-  authorize(caller, own(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async (step) => {
-    let dismissed = 0;
-    return runInbox(
-      deps,
-      caller,
-      input.orgId,
-      async ({ now }) => {
-        const mark = await settledWatermark(deps, input.orgId, caller.userId);
-        dismissed = mark.undismissed;
-        return {
-          type: 'DismissAllNotifications',
-          orgId: input.orgId,
-          userId: caller.userId,
-          upToSeq: mark.upToSeq,
-          undismissed: mark.undismissed,
-          now,
-        };
-      },
-      (_state, appended) => ({ dismissedCount: appended ? dismissed : 0 }),
-      step,
-    );
-  });
+  const written = await markAll(deps, caller, input.orgId, request, 'dismiss');
+  return { ...written, output: { dismissedCount: written.output } };
 }
 
 export async function updateNotificationPreferences(

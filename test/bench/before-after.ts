@@ -1,4 +1,4 @@
-// The before/after table `npm run bench` prints last: each issue-10 target beside what was measured when the
+// The before/after table `npm run bench` prints last: each target of issues 10, 12 and 13 beside what was measured when the
 // issue was filed (the "before", from its text: 2 cores, the machine's PostgreSQL, the load generator then
 // inside the server) and what this run measured. A row shows only when its benchmark ran.
 
@@ -92,6 +92,14 @@ const comparisons: readonly Comparison[] = [
     target: '≥0.5 × (no slower than half)',
     atLeast: 0.5,
   },
+  {
+    rows: ['notification fan-out: read-model lag, last third'],
+    label: 'notification fan-out, 50 members, 1,000 events/s (issue 13)',
+    before: 'new',
+    target: 'no lag growth: last-third lag p99 ≤1,000 ms',
+    atLeast: Number.NaN,
+    p99AtMost: 1000,
+  },
 ];
 
 const firstNumber = (text: string): number =>
@@ -127,7 +135,7 @@ const fmtN = (n: number): string => n.toLocaleString('en-US');
 export function printBeforeAfter(results: ReadonlyArray<readonly [string, string, string]>): void {
   const table = beforeAfterRows(results);
   if (table.length === 0) return;
-  const head = ['target (issues 10, 12)', 'before (issue text)', 'now (this run)', 'target', ''];
+  const head = ['target (issues 10, 12, 13)', 'before (issue text)', 'now (this run)', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(

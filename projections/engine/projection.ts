@@ -20,6 +20,12 @@ export interface Projection {
   tables: readonly string[];
   /** Only these event types reach `apply`; omitted = all events. */
   eventTypes?: readonly string[];
+  /**
+   * The event types whose writers wait for this read model before answering (read-your-writes); omitted = the
+   * same as `eventTypes`. A read model that shows a write to other people rather than to its writer (the
+   * notifications of the people it concerns) narrows it to what its own readers write.
+   */
+  awaitedFor?: readonly string[];
   /** Creates this generation's tables and indexes inside `schema`. */
   createTables(trx: Transaction<AnyDatabase>, schema: string): Promise<void>;
   /** Folds one event into this generation's tables (use trx.withSchema(schema)); must be idempotent. */

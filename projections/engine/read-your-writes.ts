@@ -221,15 +221,16 @@ export class ProjectionWaiter {
 }
 
 /**
- * The read models a write waits for: those whose event-type filter includes a type it appended (or that fold
- * every event); the others have nothing of the write to show. Without the types, all of them.
+ * The read models a write waits for: those whose event-type filter (or `awaitedFor`) includes a type it appended,
+ * or that fold every event; the others have nothing of the write to show its writer. Without the types, all.
  */
-export function projectionsToAwait<P extends Pick<Projection, 'eventTypes'>>(
+export function projectionsToAwait<P extends Pick<Projection, 'eventTypes' | 'awaitedFor'>>(
   projections: readonly P[],
   eventTypes: readonly string[] | undefined,
 ): P[] {
   if (eventTypes === undefined) return [...projections];
-  return projections.filter(
-    (p) => p.eventTypes === undefined || p.eventTypes.some((t) => eventTypes.includes(t)),
-  );
+  return projections.filter((p) => {
+    const awaited = p.awaitedFor ?? p.eventTypes;
+    return awaited === undefined || awaited.some((t) => eventTypes.includes(t));
+  });
 }

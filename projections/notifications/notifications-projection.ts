@@ -300,6 +300,8 @@ class BatchFold {
         set.inApp.push(channels.inApp);
         set.email.push(channels.email);
       }
+      // Nobody to tell (e.g. an owner approving their own group): no cause row, nothing to write.
+      if (set.users.length === 0) continue;
       const key = JSON.stringify(set);
       let index = this.setKeys.get(key);
       if (index === undefined) {
@@ -420,6 +422,9 @@ export const notificationsProjection: Projection = {
     'notification_counts',
   ],
   eventTypes: [...memberEventTypes, ...groupEventTypes, ...notifyingEventTypes, ...inboxEventTypes],
+  // A draft, an approval or a publication notifies other people: their writers do not wait for this fold (it
+  // follows within milliseconds). A member's own reads, dismissals and preferences do, so the inbox shows them.
+  awaitedFor: inboxEventTypes,
 
   async createTables(trx: Transaction<AnyDatabase>, schema: string) {
     const s = sql.id(schema);

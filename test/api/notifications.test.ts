@@ -85,7 +85,25 @@ async function ok(w: TestWorkspace, role: Role, method: string, path: string, bo
   return res.data;
 }
 
+/**
+ * Waits until every read model has folded the whole log: a write that notifies others does not wait for the
+ * notifications read model (it is not the writer's to read), so a test reading another member's inbox waits here.
+ */
+async function settled(): Promise<void> {
+  const store = service.runtime.eventStore;
+  let from = store.start;
+  let last: string | undefined;
+  for (;;) {
+    const page = await store.readAll({ from, limit: 1000 });
+    last = page.events[page.events.length - 1]?.position ?? last;
+    from = page.checkpoint;
+    if (page.isEnd) break;
+  }
+  if (last !== undefined) await awaitReadModels(service.runtime.commands, last);
+}
+
 async function inbox(role: Role, query = 'unreadOnly=false', w: TestWorkspace = ws): Promise<Inbox> {
+  await settled();
   return (await ok(w, role, 'GET', `/notifications?${query}`)) as Inbox;
 }
 
@@ -96,6 +114,7 @@ async function submitDraft(title: string, w: TestWorkspace = ws): Promise<string
     posts: [{ platform: 'x', contentText: `${title} text` }],
   });
   await ok(w, 'editor', 'PATCH', `/marketing/post-groups/${group.id}`, { status: 'pending_approval' });
+  await settled();
   return group.id as string;
 }
 
@@ -252,6 +271,7 @@ describe('who is notified', () => {
       metadata,
     );
     await submitDraft('While away', w);
+    await settled();
     const { rows } = await sql<{ user_id: string }>`
       select n.user_id from notifications n join notification_causes c on c.cause_id = n.cause_id
       where n.org_id = ${w.orgId} and c.title like '%While away%'`.execute(db);

@@ -166,4 +166,12 @@ test('a write waits for the read models that fold one of its event types, or fol
   expect(projectionsToAwait(all, ['TagDeleted'])).toEqual(all);
   expect(projectionsToAwait([tags, groups], ['SlugReserved'])).toEqual([]);
   expect(projectionsToAwait(all, undefined)).toEqual(all);
+  // A read model its writers need not wait for, except for the types it names.
+  const inbox = {
+    name: 'notifications',
+    eventTypes: ['TagCreated', 'NotificationRead'],
+    awaitedFor: ['NotificationRead'],
+  };
+  expect(projectionsToAwait([inbox], ['TagCreated'])).toEqual([]);
+  expect(projectionsToAwait([inbox], ['NotificationRead'])).toEqual([inbox]);
 });

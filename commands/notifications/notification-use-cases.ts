@@ -124,8 +124,12 @@ export async function dismissNotification(
  * stream's revision and is decided again. The count answered is then exactly what the fold applies.
  */
 async function settledWatermark(deps: NotificationDeps, orgId: string, userId: string) {
-  const events = await deps.commands.eventStore.readStream(notificationInboxStream(orgId, userId));
-  const last = events[events.length - 1];
+  // The stream's last event alone (the stream grows with every read and dismiss).
+  const store = deps.commands.eventStore;
+  const stream = notificationInboxStream(orgId, userId);
+  const revision = await store.streamRevision(stream);
+  const [last] =
+    revision === null ? [] : await store.readStream(stream, { fromRevision: revision, maxCount: 1 });
   if (last) await awaitReadModels(deps.commands, last.position, [last.type]);
   return inboxWatermark(deps.readModels, { orgId, userId });
 }

@@ -66,12 +66,15 @@ async function lookup(
   return findNotification(deps.readModels, { orgId, userId: caller.userId, notificationId });
 }
 
-export async function readNotification(
+/** Read or dismiss one notification of the caller's, answered with what the inbox state says of it. */
+async function markOne<Output>(
   deps: NotificationDeps,
   caller: Caller,
   input: { orgId: string; notificationId: string },
   request: WriteRequest,
-): Promise<Written<{ id: string; readAt: string; status: 'read' }>> {
+  type: 'ReadNotification' | 'DismissNotification',
+  answer: (state: InboxState, notification: KnownNotification) => Output,
+): Promise<Written<Output>> {
   authorize(caller, own(input.orgId));
   return runWrite(deps.idempotency, caller, request, async (step) => {
     const notification = await lookup(deps, caller, input.orgId, input.notificationId);
@@ -79,17 +82,24 @@ export async function readNotification(
       deps,
       caller,
       input.orgId,
-      ({ now }) => ({
-        type: 'ReadNotification',
-        orgId: input.orgId,
-        userId: caller.userId,
-        notification,
-        now,
-      }),
-      (state) => ({ id: notification!.id, readAt: readAtOf(state, notification!)!, status: 'read' as const }),
+      ({ now }) => ({ type, orgId: input.orgId, userId: caller.userId, notification, now }),
+      (state) => answer(state, notification!),
       step,
     );
   });
+}
+
+export async function readNotification(
+  deps: NotificationDeps,
+  caller: Caller,
+  input: { orgId: string; notificationId: string },
+  request: WriteRequest,
+): Promise<Written<{ id: string; readAt: string; status: 'read' }>> {
+  return markOne(deps, caller, input, request, 'ReadNotification', (state, notification) => ({
+    id: notification.id,
+    readAt: readAtOf(state, notification)!,
+    status: 'read' as const,
+  }));
 }
 
 export async function dismissNotification(
@@ -98,24 +108,10 @@ export async function dismissNotification(
   input: { orgId: string; notificationId: string },
   request: WriteRequest,
 ): Promise<Written<{ id: string; dismissedAt: string }>> {
-  authorize(caller, own(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async (step) => {
-    const notification = await lookup(deps, caller, input.orgId, input.notificationId);
-    return runInbox(
-      deps,
-      caller,
-      input.orgId,
-      ({ now }) => ({
-        type: 'DismissNotification',
-        orgId: input.orgId,
-        userId: caller.userId,
-        notification,
-        now,
-      }),
-      (state) => ({ id: notification!.id, dismissedAt: dismissedAtOf(state, notification!)! }),
-      step,
-    );
-  });
+  return markOne(deps, caller, input, request, 'DismissNotification', (state, notification) => ({
+    id: notification.id,
+    dismissedAt: dismissedAtOf(state, notification)!,
+  }));
 }
 
 /**

@@ -3,6 +3,7 @@
 // last-owner and owner-only rules, and ids of another workspace's members answered 404.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { memberIdOf, roleIdOf } from '../../domain/workspaces/views.js';
+import type { MemberView as Member } from '../../domain/workspaces/views.js';
 import { connectAssistant, mcpClient } from '../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -13,18 +14,6 @@ beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(async () => service.stop());
-
-interface Member {
-  id: string;
-  userId: string;
-  email: string | null;
-  name: string | null;
-  avatarUrl: string | null;
-  role: string;
-  roleKey: string;
-  status: string;
-  joinedAt: string | null;
-}
 
 async function list(ws: TestWorkspace, query = '', token = ws.tokens.viewer): Promise<Member[]> {
   const res = await service.request('GET', `/v1/orgs/${ws.orgId}/members${query}`, { token });

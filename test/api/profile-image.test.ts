@@ -2,6 +2,7 @@
 // bytes are PUT to the signed URL the slot gives, as a browser would, and read back through the asset URL.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { maxImageBytes } from '../../commands/shared/image-uploads.js';
+import type { ProfileImageUploadSlot as Slot } from '../../commands/users/profile-image-use-cases.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
@@ -14,15 +15,6 @@ beforeAll(async () => {
 afterAll(async () => service.stop());
 
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
-
-interface Slot {
-  uploadUrl: string;
-  key: string;
-  url: string;
-  expiresInSeconds: number;
-  method: 'PUT';
-  requiredHeaders: Record<string, string>;
-}
 
 async function json<T>(res: Response): Promise<T> {
   return ((await res.json()) as { data: T }).data;

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createWorkspace } from '../../commands/workspaces/workspace-commands.js';
 import type { PostView } from '../../domain/post-groups/views.js';
+import type { WorkspaceView as Workspace } from '../../domain/workspaces/views.js';
 import { sandboxPublicationsOf } from '../../infra/connectors/sandbox/index.js';
 import { connectAssistant } from '../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
@@ -18,17 +19,6 @@ beforeAll(async () => {
   service = await startTestService({ env: { PUBLISH_SWEEP_INTERVAL_MS: '30' } });
 });
 afterAll(async () => service.stop());
-
-interface Workspace {
-  id: string;
-  slug: string;
-  name: string;
-  status: string;
-  avatarUrl: string | null;
-  ownerId: string | null;
-  createdAt: string;
-  updatedAt: string | null;
-}
 
 const org = (ws: TestWorkspace) => `/v1/orgs/${ws.orgId}`;
 

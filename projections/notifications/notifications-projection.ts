@@ -81,15 +81,25 @@ class BatchFold {
     return sql.id(this.schema);
   }
 
+  /**
+   * Members for the workspaces whose membership changes or that are notified, preferences only for those notified:
+   * a batch of inbox events alone (what a member's read or dismiss waits for) reads neither.
+   */
   async preload(events: readonly RecordedEvent[]): Promise<void> {
-    const orgIds = new Set<string>();
+    const memberOrgIds = new Set<string>();
+    const notifiedOrgIds = new Set<string>();
     const groupIds = new Set<string>();
     for (const e of events) {
       const data = e.data as { orgId?: unknown; groupId?: unknown };
-      if (typeof data.orgId === 'string') orgIds.add(data.orgId);
+      if (typeof data.orgId === 'string') {
+        if ((notifyingEventTypes as readonly string[]).includes(e.type)) {
+          memberOrgIds.add(data.orgId);
+          notifiedOrgIds.add(data.orgId);
+        } else if ((memberEventTypes as readonly string[]).includes(e.type)) memberOrgIds.add(data.orgId);
+      }
       if (typeof data.groupId === 'string') groupIds.add(data.groupId);
     }
-    const orgs = [...orgIds];
+    const orgs = [...memberOrgIds];
     for (const org of orgs) this.members.set(org, new Map());
     if (orgs.length > 0) {
       const { rows } = await sql<{ org_id: string; user_id: string; role: string; active: boolean }>`
@@ -99,9 +109,12 @@ class BatchFold {
         if (!isRole(r.role)) continue;
         this.members.get(r.org_id)!.set(r.user_id, { userId: r.user_id, role: r.role, active: r.active });
       }
+    }
+    const notified = [...notifiedOrgIds];
+    if (notified.length > 0) {
       const prefs = await sql<{ org_id: string; user_id: string; preferences: PreferenceValues }>`
         select org_id, user_id, preferences from ${this.s}.notification_preferences
-        where org_id = any(${orgs}::text[])`.execute(this.trx);
+        where org_id = any(${notified}::text[])`.execute(this.trx);
       for (const p of prefs.rows)
         this.preferences.set(`${p.org_id}:${p.user_id}`, { ...defaultPreferences, ...p.preferences });
     }

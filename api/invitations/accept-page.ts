@@ -7,7 +7,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { acceptInvitation, type InvitationDeps } from '../../commands/invitations/invitation-use-cases.js';
-import { acceptancePath } from '../../commands/invitations/invitation-mail.js';
+import { acceptancePath, expiryText } from '../../commands/invitations/invitation-mail.js';
+import { normaliseInvitedEmail } from '../../domain/invitations/invitation.js';
 import type { Caller } from '../../domain/shared/caller.js';
 import { AppError } from '../../domain/shared/errors.js';
 import { isRole, roleNames } from '../../domain/workspaces/roles.js';
@@ -15,7 +16,7 @@ import { secretDigest } from '../../infra/crypto/digests.js';
 import { invitationByTokenHash, type InvitationByToken } from '../../projections/invitations/queries.js';
 import { findMembershipRole } from '../../projections/workspaces/queries.js';
 import type { AppEnv } from '../platform/app-env.js';
-import { pageContentSecurityPolicy, renderPage, type Page } from '../shared/html-page.js';
+import { formOf, htmlPage } from '../sign-in/routes.js';
 import { cookieSettings, type SignInSessions } from '../sign-in/sessions.js';
 import { invitationErrorPage, joinPage, joinedPage, wrongAccountPage } from './pages.js';
 
@@ -29,14 +30,6 @@ export interface AcceptPageDeps extends InvitationDeps {
 }
 
 type Status = 200 | 400 | 403 | 404 | 409 | 410 | 503;
-
-function htmlPage(c: Context, status: Status, page: Page): Response {
-  c.header('Content-Security-Policy', pageContentSecurityPolicy());
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-store');
-  return c.html(renderPage(page), status);
-}
 
 const statusPages: Record<'accepted' | 'revoked' | 'expired', [Status, string, string]> = {
   accepted: [409, 'Invitation used already', 'This invitation was accepted already; it works once.'],
@@ -52,7 +45,7 @@ const unknownPage = () =>
 
 export function acceptPageRoutes(deps: AcceptPageDeps) {
   const { sessions } = deps;
-  const { prefix } = cookieSettings(deps.publicBaseUrl, 0);
+  const cleared = cookieSettings(deps.publicBaseUrl, 0);
 
   const keepToken = (c: Context, token: string) =>
     setCookie(
@@ -61,10 +54,10 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
       token,
       cookieSettings(deps.publicBaseUrl, tokenCookieSeconds).options,
     );
-  const dropToken = (c: Context) =>
-    deleteCookie(c, invitationTokenCookie, cookieSettings(deps.publicBaseUrl, 0).options);
+  const dropToken = (c: Context) => deleteCookie(c, invitationTokenCookie, cleared.options);
+  /** Sign-in with the invited address prefilled, back to this page afterwards. */
   const signInHref = (email: string) =>
-    `/sign-in?return_to=${encodeURIComponent(acceptancePath)}&email=${encodeURIComponent(email)}`;
+    `${sessions.signInPath(acceptancePath)}&email=${encodeURIComponent(email)}`;
 
   /** The invitation of a token as of now, or the page to answer instead. */
   async function lookUp(
@@ -97,7 +90,7 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
 
   return (app: OpenAPIHono<AppEnv>): void => {
     app.get(acceptancePath, async (c) => {
-      const token = c.req.query('token') ?? getCookie(c, invitationTokenCookie, prefix) ?? '';
+      const token = c.req.query('token') ?? getCookie(c, invitationTokenCookie, cleared.prefix) ?? '';
       const looked = await lookUp(c, token);
       if ('answer' in looked) return looked.answer;
       const { found } = looked;
@@ -107,7 +100,7 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
         c.header('Cache-Control', 'no-store');
         return c.redirect(signInHref(found.email), 303);
       }
-      if (session.email.toLowerCase() !== found.email) {
+      if (normaliseInvitedEmail(session.email) !== found.email) {
         keepToken(c, token);
         return htmlPage(
           c,
@@ -126,7 +119,7 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
           orgName: found.orgName,
           roleName: roleNames[found.roleKey],
           email: found.email,
-          expiresAt: `${found.expiresAt.slice(0, 16).replace('T', ' ')} UTC`,
+          expiresAt: expiryText(found.expiresAt),
           token,
           csrf: sessions.csrfToken(session),
         }),
@@ -134,16 +127,14 @@ export function acceptPageRoutes(deps: AcceptPageDeps) {
     });
 
     app.post(acceptancePath, async (c) => {
-      const type = c.req.header('content-type') ?? '';
-      const body = /^application\/x-www-form-urlencoded\b/i.test(type) ? await c.req.parseBody() : {};
-      const field = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
-      const token = field('token') ?? '';
+      const form = await formOf(c);
+      const token = form.token ?? '';
       const session = await sessions.current(c);
       if (!session) {
         if (token && token.length <= 200) keepToken(c, token);
-        return c.redirect(`/sign-in?return_to=${encodeURIComponent(acceptancePath)}`, 303);
+        return c.redirect(sessions.signInPath(acceptancePath), 303);
       }
-      if (!sessions.verifyCsrf(session, field('csrf')))
+      if (!sessions.verifyCsrf(session, form.csrf))
         return htmlPage(
           c,
           403,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ensureUser, verifyEmail } from '../../commands/users/user-commands.js';
 import type { EmailVerification } from '../../domain/users/user.js';
@@ -40,7 +41,8 @@ export interface SignInRoutesDeps {
   extra?: (app: OpenAPIHono<AppEnv>) => void;
 }
 
-export function htmlPage(c: Context, status: 200 | 400 | 403 | 429 | 503, page: Page): Response {
+/** A page of the service with its security headers (the sign-in pages, and the invitation page beside them). */
+export function htmlPage(c: Context, status: ContentfulStatusCode, page: Page): Response {
   c.header('Content-Security-Policy', pageContentSecurityPolicy());
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
@@ -56,7 +58,8 @@ function peerAddress(c: Context): string | null {
   }
 }
 
-async function formOf(c: Context): Promise<Record<string, string>> {
+/** The text fields of a posted form (an empty record for any other body). */
+export async function formOf(c: Context): Promise<Record<string, string>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
   const body = await c.req.parseBody();

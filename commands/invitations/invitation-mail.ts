@@ -16,6 +16,9 @@ export function acceptanceUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}${acceptancePath}?token=${encodeURIComponent(token)}`;
 }
 
+/** How an invitation's expiry reads to the invitee, in the mail and on the acceptance page: `2026-11-29 10:00 UTC`. */
+export const expiryText = (expiresAt: string) => `${expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function invitationMail(o: {
@@ -28,7 +31,7 @@ export function invitationMail(o: {
 }): MailMessage {
   const role = roleNames[o.roleKey];
   const who = o.inviter ? `${o.inviter} invited you` : 'You are invited';
-  const expires = `${o.expiresAt.slice(0, 16).replace('T', ' ')} UTC`;
+  const expires = expiryText(o.expiresAt);
   const lead = `${who} to join ${o.orgName} as ${role}.`;
   const how = `The invitation works once, until ${expires}. Open the link to accept it; you sign in with this address (${o.to}) first if you have not yet. If you did not expect this invitation, ignore this mail.`;
   return {

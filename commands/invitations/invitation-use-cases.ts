@@ -5,6 +5,7 @@ import {
   invitationDecider,
   invitationStatusAt,
   normaliseInvitedEmail,
+  type Invitation,
   type InvitationCommand,
   type InvitationStatus,
 } from '../../domain/invitations/invitation.js';
@@ -120,7 +121,7 @@ export async function revokeInvitation(
 ): Promise<Written<RevokedInvitation>> {
   authorize(caller, managing(input.orgId));
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
-    const answer = (i: Parameters<typeof invitationStatusAt>[0]): RevokedInvitation => ({
+    const answer = (i: Invitation): RevokedInvitation => ({
       id: i.invitationId,
       status: invitationStatusAt(i, request.now),
     });

@@ -15,21 +15,21 @@ export const invitationLifetimeMs = invitationLifetimeDays * 24 * 3600 * 1000;
 export const invitationStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof invitationStatuses)[number];
 
+/** What `InvitationCreated` records; an invitation's state is this and what happened to it since. */
+export interface InvitationCreatedData {
+  invitationId: string;
+  orgId: string;
+  /** Lower-cased, like users' addresses. */
+  email: string;
+  roleKey: Role;
+  tokenHash: string;
+  expiresAt: string;
+  invitedBy: string;
+  createdAt: string;
+}
+
 export type InvitationEvent =
-  | {
-      type: 'InvitationCreated';
-      data: {
-        invitationId: string;
-        orgId: string;
-        /** Lower-cased, like users' addresses. */
-        email: string;
-        roleKey: Role;
-        tokenHash: string;
-        expiresAt: string;
-        invitedBy: string;
-        createdAt: string;
-      };
-    }
+  | { type: 'InvitationCreated'; data: InvitationCreatedData }
   | {
       type: 'InvitationRevoked';
       data: { invitationId: string; orgId: string; revokedBy: string; revokedAt: string };
@@ -68,15 +68,7 @@ export type InvitationCommand =
       now: string;
     };
 
-export interface Invitation {
-  invitationId: string;
-  orgId: string;
-  email: string;
-  roleKey: Role;
-  tokenHash: string;
-  expiresAt: string;
-  invitedBy: string;
-  createdAt: string;
+export interface Invitation extends InvitationCreatedData {
   /** As recorded; `expired` is never stored (see invitationStatusAt). */
   status: 'pending' | 'accepted' | 'revoked';
   acceptedBy: string | null;

@@ -1,6 +1,6 @@
 // An invitation as callers see it (the spec's Invitation): from the aggregate for write answers, from the
 // invitations read model for lists (which add roleName). The token never appears in either.
-import { roleNames, type Role } from '../workspaces/roles.js';
+import type { Role } from '../workspaces/roles.js';
 import { invitationStatusAt, type Invitation, type InvitationStatus } from './invitation.js';
 
 export interface InvitationView {
@@ -25,10 +25,6 @@ export function invitationView(invitation: Invitation, now: string): InvitationV
     expiresAt: invitation.expiresAt,
     createdAt: invitation.createdAt,
   };
-}
-
-export function roleNameOf(roleKey: Role): string {
-  return roleNames[roleKey];
 }
 
 /** What accepting answers (POST /v1/invitations/accept): the workspace joined. */

@@ -4,7 +4,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { isRole, roleNames, roles, type Role } from '../../domain/workspaces/roles.js';
-import type { InvitationStatus } from '../../domain/invitations/invitation.js';
+import { normaliseInvitedEmail, type InvitationStatus } from '../../domain/invitations/invitation.js';
 import type { InvitationListItem } from '../../domain/invitations/views.js';
 import type { ReadModels } from '../read-models.js';
 import type { InvitationsTables } from './invitations-projection.js';
@@ -28,8 +28,10 @@ export interface InvitationQuery {
 }
 
 /** The status a reader sees at `now`: a pending invitation past its expiry is `expired`. */
-const effectiveStatus = (now: string) =>
-  sql<string>`case when status = 'pending' and expires_at <= ${now}::timestamptz then 'expired' else status end`;
+function effectiveStatus(now: string, table?: string) {
+  const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
+  return sql<string>`case when ${column('status')} = 'pending' and ${column('expires_at')} <= ${now}::timestamptz then 'expired' else ${column('status')} end`;
+}
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -49,7 +51,7 @@ function condition(filter: InvitationFilter, now: string): Expression<SqlBool> {
       // Addresses are stored lower-cased; both operators ignore case.
       return filter.op === 'contains'
         ? sql<SqlBool>`email ilike ${`%${escapeLike(value)}%`}`
-        : sql<SqlBool>`email = ${value.trim().toLowerCase()}`;
+        : sql<SqlBool>`email = ${normaliseInvitedEmail(value)}`;
     case 'createdAtFrom':
       return sql<SqlBool>`created_at >= ${value}::timestamptz`;
     case 'createdAtTo':
@@ -155,11 +157,7 @@ export async function invitationByTokenHash(
       'i.role_key',
       'i.expires_at',
     ])
-    .select(
-      sql<string>`case when i.status = 'pending' and i.expires_at <= ${now}::timestamptz then 'expired' else i.status end`.as(
-        'status',
-      ),
-    )
+    .select(effectiveStatus(now, 'i').as('status'))
     .where('i.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return null;
@@ -183,7 +181,7 @@ export async function isMemberByEmail(db: Db, orgId: string, email: string): Pro
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select('m.user_id')
     .where('m.org_id', '=', orgId)
-    .where(sql<SqlBool>`lower(u.email) = ${email.trim().toLowerCase()}`)
+    .where(sql<SqlBool>`lower(u.email) = ${normaliseInvitedEmail(email)}`)
     .executeTakeFirst();
   return row !== undefined;
 }

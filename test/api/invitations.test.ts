@@ -12,7 +12,13 @@ import { LocalMailbox } from '../../infra/mail/local-mailbox.js';
 import { runInvitationCommand } from '../../commands/invitations/invitation-commands.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
 import { secretDigest } from '../../infra/crypto/digests.js';
-import { formField, lastSignInLink, mergeCookies, postForm } from '../support/browser-sign-in.js';
+import {
+  continueSignIn,
+  formField,
+  mergeCookies,
+  postForm,
+  signInBrowser,
+} from '../support/browser-sign-in.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
@@ -641,25 +647,16 @@ describe('the acceptance page', () => {
     );
     expect(asked.status).toBe(200);
     // The sign-in link does not carry the invitation token (it waits in the browser's cookie).
-    const signInLink = await lastSignInLink(service, email);
     const { rows } = await service.runtime.database.pool.query<{ return_to: string }>(
       'select return_to from sign_in_links where email = $1',
       [email],
     );
     expect(rows.map((r) => r.return_to)).toEqual(['/invitations/accept']);
 
-    const continuePage = await service.request('GET', signInLink, { headers: { cookie } });
-    cookie = mergeCookies(cookie, continuePage);
-    const continueHtml = await continuePage.text();
-    const signedIn = await postForm(
-      service,
-      '/sign-in/verify',
-      { token: formField(continueHtml, 'token'), csrf: formField(continueHtml, 'csrf') },
-      cookie,
-    );
-    expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get('location')).toBe('/invitations/accept');
-    cookie = mergeCookies(cookie, signedIn);
+    const signedIn = await continueSignIn(service, email, cookie);
+    expect(signedIn.done.status).toBe(303);
+    expect(signedIn.done.headers.get('location')).toBe('/invitations/accept');
+    cookie = signedIn.cookie;
 
     const join = await service.request('GET', '/invitations/accept', { headers: { cookie } });
     expect(join.status).toBe(200);
@@ -708,25 +705,7 @@ describe('the acceptance page', () => {
     await invited(ws, email);
     const { link } = await mailedToken(email);
     const other = address('other');
-    // Sign a browser in as another address.
-    const form = await service.request('GET', '/sign-in');
-    let cookie = mergeCookies('', form);
-    await postForm(
-      service,
-      '/sign-in',
-      { email: other, csrf: formField(await form.text(), 'csrf'), return_to: '/sign-in/done' },
-      cookie,
-    );
-    const page = await service.request('GET', await lastSignInLink(service, other), { headers: { cookie } });
-    cookie = mergeCookies(cookie, page);
-    const html = await page.text();
-    const done = await postForm(
-      service,
-      '/sign-in/verify',
-      { token: formField(html, 'token'), csrf: formField(html, 'csrf') },
-      cookie,
-    );
-    cookie = mergeCookies(cookie, done);
+    const { cookie } = await signInBrowser(service, other);
 
     const wrong = await service.request('GET', `${new URL(link).pathname}${new URL(link).search}`, {
       headers: { cookie },

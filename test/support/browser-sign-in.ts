@@ -50,6 +50,27 @@ export async function lastSignInLink(service: TestService, email: string): Promi
   return `${pathname}${search}`;
 }
 
+/**
+ * Opens the last sign-in link mailed to this address and presses Continue: the answer (a 303 to the return
+ * address when it worked) and the Cookie header value the browser then sends.
+ */
+export async function continueSignIn(
+  service: TestService,
+  email: string,
+  cookie: string,
+): Promise<{ done: Response; cookie: string }> {
+  const page = await service.request('GET', await lastSignInLink(service, email), { headers: { cookie } });
+  const opened = mergeCookies(cookie, page);
+  const html = await page.text();
+  const done = await postForm(
+    service,
+    '/sign-in/verify',
+    { token: formField(html, 'token'), csrf: formField(html, 'csrf') },
+    opened,
+  );
+  return { done, cookie: mergeCookies(opened, done) };
+}
+
 /** Signs a new browser in as this address; the Cookie header value it then sends, and the user's id. */
 export async function signInBrowser(
   service: TestService,
@@ -65,18 +86,10 @@ export async function signInBrowser(
     cookie,
   );
   if (sent.status !== 200) throw new Error(`asking for a sign-in link answered ${sent.status}`);
-  const link = await lastSignInLink(service, email);
-  const page = await service.request('GET', link, { headers: { cookie } });
-  cookie = mergeCookies(cookie, page);
-  const html = await page.text();
-  const done = await postForm(
-    service,
-    '/sign-in/verify',
-    { token: formField(html, 'token'), csrf: formField(html, 'csrf') },
-    cookie,
-  );
-  if (done.status !== 303) throw new Error(`continuing the sign-in answered ${done.status}`);
-  cookie = mergeCookies(cookie, done);
+  const continued = await continueSignIn(service, email, cookie);
+  if (continued.done.status !== 303)
+    throw new Error(`continuing the sign-in answered ${continued.done.status}`);
+  cookie = continued.cookie;
   const session = /(?:^|; )(?:__Host-)?sign_in_session=([^;]+)/.exec(cookie)?.[1];
   if (!session) throw new Error('no session cookie after signing in');
   const { rows } = await sql<{ user_id: string }>`

@@ -81,6 +81,18 @@ describe('the sign-in form', () => {
     expect(cookie).toMatch(/^sign_in_csrf=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
   });
 
+  test('?email= prefills the address field, escaped (the invitation page sends invitees here)', async () => {
+    const prefilled = await (await service.request('GET', '/sign-in?email=sam%40example.org')).text();
+    expect(prefilled).toContain(
+      'name="email" type="email" autocomplete="email" required value="sam@example.org"',
+    );
+    const hostile = await (
+      await service.request('GET', `/sign-in?email=${encodeURIComponent('"><b>x')}`)
+    ).text();
+    expect(hostile).toContain('value="&#34;&#62;&#60;b&#62;x"');
+    expect(hostile).not.toContain('<b>');
+  });
+
   test('is not in the OpenAPI document', async () => {
     const doc = (await (await service.request('GET', '/v1/openapi.json')).json()) as { paths: object };
     expect(Object.keys(doc.paths).filter((p) => p.includes('sign'))).toEqual([]);

@@ -76,36 +76,3 @@ export const notificationMailMigrations: Record<string, Migration> = {
     },
   },
 };
-
-export type NotificationEmailsTable = {
-  notification_id: string;
-  org_id: string;
-  user_id: string;
-  kind: 'immediate' | 'digest';
-  status: 'pending' | 'sent' | 'failed' | 'skipped';
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  sent_at: string | null;
-  digest_date: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
-export type NotificationDigestsTable = {
-  org_id: string;
-  user_id: string;
-  local_date: string;
-  status: 'pending' | 'sent' | 'failed' | 'empty';
-  item_count: number;
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  sent_at: string | null;
-  created_at: string;
-  updated_at: string;
-};

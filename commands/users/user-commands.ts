@@ -119,20 +119,17 @@ export async function updateProfile(
   changes: ProfileChanges,
   metadata: CommandMetadata,
   options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
-): Promise<{ user: RegisteredUser; appended: boolean; previous: RegisteredUser['profileImage'] }> {
-  const outcome = await handleCommand(deps, {
-    stream: userStream(userId),
-    decider: userDecider,
-    command: { type: 'UpdateProfile', changes, now: metadata.now },
+): Promise<ProfileOutcome> {
+  return profileCommand(
+    deps,
+    userId,
+    { type: 'UpdateProfile', changes, now: metadata.now },
     metadata,
-    sideWrite: options.sideWrite ? (trx, o) => options.sideWrite!(trx, o.state as RegisteredUser) : undefined,
-  });
-  if (outcome.state.status !== 'registered') throw new NotFound('User not found');
-  const previous = outcome.before.status === 'registered' ? outcome.before.profileImage : null;
-  return { user: outcome.state, appended: outcome.events.length > 0, previous };
+    options,
+  );
 }
 
-export interface ProfileImageOutcome {
+export interface ProfileOutcome {
   user: RegisteredUser;
   /** The image shown before the command (its object may be deleted once it is no longer shown). */
   previous: RegisteredUser['profileImage'];
@@ -146,8 +143,8 @@ export async function setProfileImage(
   image: { key: string; avatarUrl: string },
   metadata: CommandMetadata,
   options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
-): Promise<ProfileImageOutcome> {
-  return profileImageCommand(
+): Promise<ProfileOutcome> {
+  return profileCommand(
     deps,
     userId,
     { type: 'SetProfileImage', ...image, now: metadata.now },
@@ -162,23 +159,18 @@ export async function removeProfileImage(
   userId: string,
   metadata: CommandMetadata,
   options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
-): Promise<ProfileImageOutcome> {
-  return profileImageCommand(
-    deps,
-    userId,
-    { type: 'RemoveProfileImage', now: metadata.now },
-    metadata,
-    options,
-  );
+): Promise<ProfileOutcome> {
+  return profileCommand(deps, userId, { type: 'RemoveProfileImage', now: metadata.now }, metadata, options);
 }
 
-async function profileImageCommand(
+/** A command on a registered user's profile: the user after it, the image shown before, and whether it appended. */
+async function profileCommand(
   deps: CommandDeps,
   userId: string,
-  command: Extract<UserCommand, { type: 'SetProfileImage' | 'RemoveProfileImage' }>,
+  command: Extract<UserCommand, { type: 'UpdateProfile' | 'SetProfileImage' | 'RemoveProfileImage' }>,
   metadata: CommandMetadata,
   options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> },
-): Promise<ProfileImageOutcome> {
+): Promise<ProfileOutcome> {
   const outcome = await handleCommand(deps, {
     stream: userStream(userId),
     decider: userDecider,

@@ -236,17 +236,15 @@ class BatchFold {
     const event = inboxEventCodec.decode(recorded);
     const s = this.s;
     switch (event.type) {
-      case 'NotificationRead': {
-        const d = event.data;
-        await sql`update ${s}.notifications set read_at = coalesce(read_at, ${d.readAt}::timestamptz)
-                  where id = ${d.notificationId} and org_id = ${d.orgId} and user_id = ${d.userId}`.execute(
-          this.trx,
-        );
-        return;
-      }
+      case 'NotificationRead':
       case 'NotificationDismissed': {
         const d = event.data;
-        await sql`update ${s}.notifications set dismissed_at = coalesce(dismissed_at, ${d.dismissedAt}::timestamptz)
+        // The first read (or dismissal) stays: a repeat leaves its time as it was.
+        const [column, at] =
+          event.type === 'NotificationRead'
+            ? ['read_at', event.data.readAt]
+            : ['dismissed_at', event.data.dismissedAt];
+        await sql`update ${s}.notifications set ${sql.id(column)} = coalesce(${sql.id(column)}, ${at}::timestamptz)
                   where id = ${d.notificationId} and org_id = ${d.orgId} and user_id = ${d.userId}`.execute(
           this.trx,
         );

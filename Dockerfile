@@ -10,6 +10,7 @@ COPY projections ./projections
 COPY processes ./processes
 COPY infra ./infra
 COPY api ./api
+COPY config ./config
 COPY tsconfig.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -2,6 +2,7 @@
 // workers, and installs their routes in this order (the OpenAPI document lists paths in it). A new slice is
 // one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
 import { analyticsSlice } from './analytics/slice.js';
+import { billingSlice } from './billing/slice.js';
 import { authSlice } from './auth/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { mcpSlice } from './mcp/slice.js';
@@ -37,6 +38,7 @@ export const slices: readonly Slice[] = [
   publishingSlice,
   analyticsSlice,
   notificationsSlice,
+  billingSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

@@ -35,8 +35,8 @@ const all = [...permissions];
 
 export const rolePermissions: Record<Role, readonly Permission[]> = {
   owner: all,
-  // Deleting the workspace and billing stay with owners.
-  admin: all.filter((p) => p !== 'billing:manage' && p !== 'workspace:delete'),
+  // Deleting the workspace stays with owners; billing is for owners and admins (issue 14).
+  admin: all.filter((p) => p !== 'workspace:delete'),
   // Reviewers approve, reject, schedule and publish what others drafted; they do not draft themselves.
   reviewer: ['workspace:read', 'posts:read', 'posts:approve', 'posts:schedule', 'posts:publish'],
   // Editors draft and edit; anything they change goes back to review.

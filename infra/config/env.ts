@@ -321,6 +321,52 @@ export const signInSettings = defineSettings(
 );
 
 /**
+ * Billing (the billing slice, api/billing/slice.ts): where plans, packs and credit costs are configured, and
+ * which payment provider takes payments.
+ */
+export const billingSettings = defineSettings(
+  {
+    /** The plans, credit packs, credit costs, trial and grace lengths (JSON); default: config/billing.json. */
+    BILLING_CONFIG_FILE: optionalString,
+    /** `sandbox` (the embedded default: payments simulated locally) or `paddle` (Paddle Billing). */
+    BILLING_PROVIDER: z.enum(['sandbox', 'paddle']).default('sandbox'),
+    /** Paddle Billing API key (`pdl_…`); required when BILLING_PROVIDER is paddle. */
+    PADDLE_API_KEY: optionalString,
+    /** The secret of the Paddle notification destination, for webhook signatures; required with paddle. */
+    PADDLE_WEBHOOK_SECRET: optionalString,
+    /** `sandbox` or `production` (Paddle's own environments). */
+    PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    /** Overrides Paddle's API base URL (tests serve Paddle's documented responses locally). */
+    PADDLE_API_URL: optionalUrl,
+  },
+  (env, ctx) => {
+    if (env.BILLING_PROVIDER === 'paddle') {
+      for (const name of ['PADDLE_API_KEY', 'PADDLE_WEBHOOK_SECRET'] as const)
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when BILLING_PROVIDER is paddle',
+          });
+    }
+  },
+);
+
+/**
+ * Request rate limits per token and per workspace, by route group (api/platform/rate-limits.ts). Counters
+ * live in PostgreSQL so every instance shares them.
+ */
+export const rateLimitSettings = defineSettings({
+  /** `false` turns rate limiting off (e.g. for load tests of a single tenant). */
+  RATE_LIMITS_ENABLED: bool.default(true),
+  /**
+   * Overrides per route group as JSON, e.g. `{"write":{"perToken":60,"perWorkspace":300,"windowSeconds":60}}`;
+   * groups and defaults are listed in docs/operations.md.
+   */
+  RATE_LIMITS: optionalString,
+});
+
+/**
  * Every fragment the environment is made of, platform first. A slice's `settings` must be one of these (the
  * runtime refuses to start otherwise): the environment is parsed before anything else is built, so its schema
  * is composed here, statically, and the adapters share its type.
@@ -332,6 +378,8 @@ export const settingsFragments = [
   socialAccountSettings,
   publishingSettings,
   signInSettings,
+  billingSettings,
+  rateLimitSettings,
 ] as const;
 
 export const envSchema = composeSettings(settingsFragments);

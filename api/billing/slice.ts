@@ -1,0 +1,16 @@
+// The billing slice (issue 14): plans and credit packs from configuration, the subscription (trial, paid
+// periods, past due and read-only, cancel, pause, resume), the credit ledger every paid feature spends through,
+// the payment provider (sandbox or Paddle Billing) and its webhooks, and the invoices and transactions lists.
+import { billingSettings } from '../../infra/config/env.js';
+import type { Slice } from '../shared/slice.js';
+import type { BillingSliceOptions } from './services.js';
+
+export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
+  void options;
+  return {
+    name: 'billing',
+    settings: billingSettings,
+  };
+}
+
+export const billingSlice: Slice = createBillingSlice();

@@ -1,0 +1,364 @@
+// The credit ledger of one workspace for one period (`credits-<orgId>_<periodKey>`): the period's monthly
+// allowance with what rolled over, purchased packs, and every debit, idempotent by its key.
+import { assertNever, type Decider } from '../shared/decider.js';
+import { Conflict, InvalidFields, PaymentRequired } from '../shared/errors.js';
+import { creditEventCodec } from './credits-codec.js';
+
+export const creditsCategory = 'credits';
+
+/** `YYYYMMDDTHHMMSSZ` of the period start: the stream of a period is `credits-<orgId>_<periodKey>`. */
+export function periodKeyOf(periodStart: string | Date): string {
+  const iso = (typeof periodStart === 'string' ? new Date(periodStart) : periodStart).toISOString();
+  return iso.replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+export const creditStreamId = (orgId: string, periodKey: string) => `${orgId}_${periodKey}`;
+
+/** What one debit records, beside the credits (the spec's credit usage row). */
+export interface SpendDetails {
+  metricKey: string;
+  quantity: number;
+  /** The creditActionCosts key it was priced by, if any. */
+  actionKey: string | null;
+  feature: string | null;
+  provider: string | null;
+  model: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  creditsUsedMilli: number | null;
+  pricingVersion: string | null;
+  usedFallbackEstimate: boolean;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface CreditPeriodOpenedData {
+  orgId: string;
+  periodKey: string;
+  periodStart: string;
+  periodEnd: string;
+  planKey: string;
+  /** The plan's monthly credits (the trial plan's during a trial). */
+  allowance: number;
+  /** Unused monthly credits of the previous period carried in (capped by the rollover rule). */
+  rolledOver: number;
+  /** Purchased credits left in the previous period; they never expire. */
+  purchasedCarried: number;
+  previousPeriodKey: string | null;
+  at: string;
+}
+
+export interface CreditsSpentData extends SpendDetails {
+  orgId: string;
+  periodKey: string;
+  /** The caller's idempotency key: the same key again answers this debit and records nothing. */
+  spendKey: string;
+  credits: number;
+  fromMonthly: number;
+  fromPurchased: number;
+  monthlyAfter: number;
+  purchasedAfter: number;
+  at: string;
+}
+
+export interface CreditPackPurchasedData {
+  orgId: string;
+  periodKey: string;
+  /** The provider's transaction: a pack is added once per transaction. */
+  transactionId: string;
+  packKey: string;
+  credits: number;
+  monthlyAfter: number;
+  purchasedAfter: number;
+  at: string;
+}
+
+export interface CreditPeriodClosedData {
+  orgId: string;
+  periodKey: string;
+  monthlyLeft: number;
+  purchasedLeft: number;
+  nextPeriodKey: string;
+  at: string;
+}
+
+export type CreditEvent =
+  | { type: 'CreditPeriodOpened'; data: CreditPeriodOpenedData }
+  | { type: 'CreditsSpent'; data: CreditsSpentData }
+  | { type: 'CreditPackPurchased'; data: CreditPackPurchasedData }
+  | { type: 'CreditPeriodClosed'; data: CreditPeriodClosedData };
+
+export type CreditCommand =
+  | {
+      type: 'OpenCreditPeriod';
+      orgId: string;
+      periodKey: string;
+      periodStart: string;
+      periodEnd: string;
+      planKey: string;
+      allowance: number;
+      rolledOver: number;
+      purchasedCarried: number;
+      previousPeriodKey: string | null;
+      now: string;
+    }
+  | ({ type: 'SpendCredits'; spendKey: string; credits: number; now: string } & SpendDetails)
+  | { type: 'AddCreditPack'; transactionId: string; packKey: string; credits: number; now: string }
+  | { type: 'CloseCreditPeriod'; nextPeriodKey: string; now: string };
+
+/** The answer to a debit (the first one's, for a repeated key). */
+export interface SpendResult {
+  spendKey: string;
+  credits: number;
+  fromMonthly: number;
+  fromPurchased: number;
+  monthlyAfter: number;
+  purchasedAfter: number;
+  periodKey: string;
+  at: string;
+}
+
+export interface OpenLedger {
+  status: 'open' | 'closed';
+  orgId: string;
+  periodKey: string;
+  periodStart: string;
+  periodEnd: string;
+  planKey: string;
+  allowance: number;
+  rolledOver: number;
+  purchasedCarried: number;
+  previousPeriodKey: string | null;
+  /** Monthly credits left (allowance + rolled over − monthly spent). */
+  monthly: number;
+  /** Purchased credits left (carried + bought this period − purchased spent). */
+  purchased: number;
+  /** Credits spent in this period. */
+  used: number;
+  /** Credits of packs bought in this period. */
+  purchasedInPeriod: number;
+  spends: Readonly<Record<string, SpendResult>>;
+  packs: Readonly<Record<string, true>>;
+  nextPeriodKey: string | null;
+}
+
+export type CreditLedgerState = { status: 'unopened' } | OpenLedger;
+
+/** A write to a period that has been closed: the use case retries it on the current period. */
+export class CreditPeriodClosedError extends Conflict {
+  constructor(
+    readonly periodKey: string,
+    readonly nextPeriodKey: string | null,
+  ) {
+    super(`The credit period ${periodKey} is closed`, 'credit_period_closed');
+  }
+}
+
+export interface RolloverRule {
+  enabled: boolean;
+  maxPercentOfAllowance: number;
+}
+
+/**
+ * What a new period starts with after `previous`: unused monthly credits roll over when enabled, at most
+ * maxPercentOfAllowance % of the NEW allowance (rounded down); purchased credits carry over whole.
+ */
+export function carryOver(
+  previous: { monthlyLeft: number; purchasedLeft: number } | null,
+  allowance: number,
+  rule: RolloverRule,
+): { rolledOver: number; purchasedCarried: number } {
+  if (!previous) return { rolledOver: 0, purchasedCarried: 0 };
+  const cap = Math.floor((allowance * rule.maxPercentOfAllowance) / 100);
+  return {
+    rolledOver: rule.enabled ? Math.max(0, Math.min(previous.monthlyLeft, cap)) : 0,
+    purchasedCarried: Math.max(0, previous.purchasedLeft),
+  };
+}
+
+const nonNegativeInt = (value: number) => Number.isInteger(value) && value >= 0;
+
+function checkAmount(value: number, path: string, positive = false): void {
+  if (!nonNegativeInt(value) || (positive && value === 0))
+    throw new InvalidFields(`Invalid ${path}`, [
+      { path, message: positive ? 'a positive integer' : 'a non-negative integer' },
+    ]);
+}
+
+function requireOpen(state: CreditLedgerState): OpenLedger {
+  if (state.status === 'unopened')
+    throw new Conflict('The credit period is not open', 'credit_period_unopened');
+  if (state.status === 'closed') throw new CreditPeriodClosedError(state.periodKey, state.nextPeriodKey);
+  return state;
+}
+
+export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, CreditEvent> = {
+  initialState: { status: 'unopened' },
+  codec: creditEventCodec,
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'OpenCreditPeriod': {
+        if (state.status !== 'unopened') return [];
+        checkAmount(command.allowance, 'allowance');
+        checkAmount(command.rolledOver, 'rolledOver');
+        checkAmount(command.purchasedCarried, 'purchasedCarried');
+        const { type: _type, now, ...rest } = command;
+        return [{ type: 'CreditPeriodOpened', data: { ...rest, at: now } }];
+      }
+      case 'SpendCredits': {
+        const ledger = state.status === 'unopened' ? requireOpen(state) : state;
+        // A key already spent answers its first result, even once the period is closed.
+        if (ledger.spends[command.spendKey]) return [];
+        const open = requireOpen(ledger);
+        checkAmount(command.credits, 'credits');
+        checkAmount(command.quantity, 'quantity');
+        if (command.credits > open.monthly + open.purchased)
+          throw new PaymentRequired(
+            `This needs ${command.credits} credits; the workspace has ${open.monthly + open.purchased} left this period`,
+            'fair_use_limit',
+          );
+        const fromMonthly = Math.min(open.monthly, command.credits);
+        const fromPurchased = command.credits - fromMonthly;
+        const { type: _type, now, ...rest } = command;
+        return [
+          {
+            type: 'CreditsSpent',
+            data: {
+              ...rest,
+              orgId: open.orgId,
+              periodKey: open.periodKey,
+              fromMonthly,
+              fromPurchased,
+              monthlyAfter: open.monthly - fromMonthly,
+              purchasedAfter: open.purchased - fromPurchased,
+              at: now,
+            },
+          },
+        ];
+      }
+      case 'AddCreditPack': {
+        const ledger = state.status === 'unopened' ? requireOpen(state) : state;
+        if (ledger.packs[command.transactionId]) return [];
+        const open = requireOpen(ledger);
+        checkAmount(command.credits, 'credits', true);
+        return [
+          {
+            type: 'CreditPackPurchased',
+            data: {
+              orgId: open.orgId,
+              periodKey: open.periodKey,
+              transactionId: command.transactionId,
+              packKey: command.packKey,
+              credits: command.credits,
+              monthlyAfter: open.monthly,
+              purchasedAfter: open.purchased + command.credits,
+              at: command.now,
+            },
+          },
+        ];
+      }
+      case 'CloseCreditPeriod': {
+        if (state.status !== 'open') return [];
+        return [
+          {
+            type: 'CreditPeriodClosed',
+            data: {
+              orgId: state.orgId,
+              periodKey: state.periodKey,
+              monthlyLeft: state.monthly,
+              purchasedLeft: state.purchased,
+              nextPeriodKey: command.nextPeriodKey,
+              at: command.now,
+            },
+          },
+        ];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CreditPeriodOpened': {
+        const d = event.data;
+        return {
+          status: 'open',
+          orgId: d.orgId,
+          periodKey: d.periodKey,
+          periodStart: d.periodStart,
+          periodEnd: d.periodEnd,
+          planKey: d.planKey,
+          allowance: d.allowance,
+          rolledOver: d.rolledOver,
+          purchasedCarried: d.purchasedCarried,
+          previousPeriodKey: d.previousPeriodKey,
+          monthly: d.allowance + d.rolledOver,
+          purchased: d.purchasedCarried,
+          used: 0,
+          purchasedInPeriod: 0,
+          spends: {},
+          packs: {},
+          nextPeriodKey: null,
+        };
+      }
+      case 'CreditsSpent': {
+        if (state.status === 'unopened') return state;
+        const d = event.data;
+        const result: SpendResult = {
+          spendKey: d.spendKey,
+          credits: d.credits,
+          fromMonthly: d.fromMonthly,
+          fromPurchased: d.fromPurchased,
+          monthlyAfter: d.monthlyAfter,
+          purchasedAfter: d.purchasedAfter,
+          periodKey: d.periodKey,
+          at: d.at,
+        };
+        return {
+          ...state,
+          monthly: d.monthlyAfter,
+          purchased: d.purchasedAfter,
+          used: state.used + d.credits,
+          spends: { ...state.spends, [d.spendKey]: result },
+        };
+      }
+      case 'CreditPackPurchased': {
+        if (state.status === 'unopened') return state;
+        const d = event.data;
+        return {
+          ...state,
+          monthly: d.monthlyAfter,
+          purchased: d.purchasedAfter,
+          purchasedInPeriod: state.purchasedInPeriod + d.credits,
+          packs: { ...state.packs, [d.transactionId]: true },
+        };
+      }
+      case 'CreditPeriodClosed': {
+        if (state.status === 'unopened') return state;
+        return { ...state, status: 'closed', nextPeriodKey: event.data.nextPeriodKey };
+      }
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+/** The spec's creditBalance of a period's ledger (zeros before the first period is opened). */
+export function creditBalanceOf(state: CreditLedgerState): {
+  monthly: number;
+  purchased: number;
+  allowance: number;
+  total: number;
+  rollover: number;
+} {
+  if (state.status === 'unopened') return { monthly: 0, purchased: 0, allowance: 0, total: 0, rollover: 0 };
+  return {
+    monthly: state.monthly,
+    purchased: state.purchased,
+    allowance: state.allowance,
+    total: state.monthly + state.purchased,
+    rollover: state.rolledOver,
+  };
+}

@@ -9,6 +9,7 @@ import type { Logger } from '../infra/logging/logger.js';
 import type { Metrics } from '../infra/metrics/metrics.js';
 import type { AuthService } from './auth/auth-service.js';
 import type { AppEnv } from './platform/app-env.js';
+import type { RequestRateLimiter } from './platform/rate-limits.js';
 import { createErrorHandler, defaultHook, type ErrorMapper } from './platform/errors.js';
 import { registerHealthRoutes, type Readiness } from './platform/health.js';
 import { registerMetricsRoute, requestMetrics } from './platform/metrics.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   logger: Logger;
   config: { bodyLimitBytes: number; publicBaseUrl?: string };
   auth: AuthService;
+  /** Limits authenticated requests (read by `authenticate()`); without it nothing is limited. */
+  rateLimiter?: RequestRateLimiter;
   readiness: Readiness;
   /** Feature routes, installed after the probes and before the OpenAPI document. */
   routes?: RouteInstaller[];
@@ -48,6 +51,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(requestLogger({ logger: deps.logger }));
   app.use(async (c, next) => {
     c.set('auth', deps.auth);
+    if (deps.rateLimiter) c.set('rateLimiter', deps.rateLimiter);
     await next();
   });
   const limitBody = bodyLimit({

@@ -48,6 +48,7 @@ import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
+import { createRateLimiter, rateLimitsFromEnv } from './platform/rate-limits.js';
 import type { RouteServices } from './shared/services.js';
 import { composeSlices, type RunningWorker, type Slice, type SliceContext } from './shared/slice.js';
 import { slices } from './slices.js';
@@ -212,6 +213,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Checked before anything starts: two slices claiming one migration number stop the start here.
   const sliceList = options.slices ?? slices;
   const parts = options.slices ? composeSlices(sliceList) : composed;
+  // A bad RATE_LIMITS stops the start here, before anything is built.
+  const rateLimits = rateLimitsFromEnv(env);
   const projectionList = options.projections ?? parts.projections;
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
@@ -251,6 +254,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     });
     stops.push(() => memberships.close());
     const auth = await createAuthService(authOptionsFromEnv(env, { currentRole: memberships.roleOf }));
+    // Counters in PostgreSQL, so every instance of the service counts against the same limits.
+    const rateLimiter =
+      mode === 'server' && rateLimits ? await createRateLimiter(database.pool, rateLimits) : undefined;
+    if (rateLimiter) stops.push(() => rateLimiter.stop());
 
     const metrics = new Metrics();
     metrics.readGaugesFrom({
@@ -363,6 +370,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       config: { bodyLimitBytes: env.BODY_LIMIT_BYTES, publicBaseUrl: publicBaseUrl(env) },
       auth,
+      ...(rateLimiter ? { rateLimiter } : {}),
       metrics: { registry: metrics, ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}) },
       readiness: async () => {
         const checks: Record<string, { ok: boolean; detail?: string }> = {};

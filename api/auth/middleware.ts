@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { Forbidden } from '../../domain/shared/errors.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
 import type { AppEnv } from '../platform/app-env.js';
+import { rateLimitKeysOf, routeGroupOf } from '../platform/rate-limits.js';
 import { InvalidToken, type AuthService } from './auth-service.js';
 import type { Principal } from './principal.js';
 
@@ -29,6 +30,7 @@ function challenge(params: Record<string, string>): string {
 /**
  * Requires a valid bearer token and puts its Principal on the context; 401 otherwise, also for a token of a
  * workspace the user is no longer an active member of (the role comes from the membership, not the token).
+ * Then counts the request against the token's and its workspace's rate limits (429 once either is spent).
  */
 export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandler<AppEnv> {
   const base = options.challengeParams ?? {};
@@ -46,8 +48,9 @@ export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandl
         challenge({ ...base, error: 'invalid_token', error_description: 'Malformed Authorization header' }),
       );
     }
+    let principal: Principal;
     try {
-      c.set('principal', await auth.verify(match[1]));
+      principal = await auth.verify(match[1]);
     } catch (error) {
       if (error instanceof InvalidToken) {
         throw new InvalidToken(
@@ -57,6 +60,9 @@ export function authenticate(options: AuthenticateOptions = {}): MiddlewareHandl
       }
       throw error;
     }
+    c.set('principal', principal);
+    // Here rather than in each route's list, so every authenticated route is limited, `secured()` or not.
+    await c.get('rateLimiter')?.consume(routeGroupOf(c.req.method, c.req.path), rateLimitKeysOf(principal));
     await next();
   };
 }

@@ -244,6 +244,10 @@ export function toolServerRoutes(options: ToolServerOptions) {
             description: 'The connection no longer has a member behind it',
           },
         );
+      // The `mcp` rate limits: the connection is the token, its workspace the workspace (429 as elsewhere).
+      await c
+        .get('rateLimiter')
+        ?.consume('mcp', { token: `assistant:${grant.connectionId}`, workspace: grant.orgId });
       const requestId = (c.get('requestId') as string | undefined) ?? randomUUID();
       const server = serverFor(caller, options, requestId);
       const transport = new WebStandardStreamableHTTPServerTransport({

@@ -3,6 +3,7 @@
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { Principal } from '../auth/principal.js';
+import type { RequestRateLimiter } from './rate-limits.js';
 
 export interface AppVariables {
   requestId: string;
@@ -12,6 +13,8 @@ export interface AppVariables {
   auth: AuthService;
   /** Present only on routes behind `authenticate()`; read it with `principalOf(c)`. */
   principal: Principal;
+  /** Counts authenticated requests per token and workspace; absent when rate limiting is off. */
+  rateLimiter?: RequestRateLimiter;
 }
 
 export interface AppEnv {

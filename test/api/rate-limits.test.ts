@@ -1,0 +1,263 @@
+// Rate limits per token and per workspace by route group: a burst over a limit answers 429
+// `rate_limit_exceeded` with `retryAfterSeconds` and Retry-After, and after that many seconds requests pass;
+// the workspace's counter spans its tokens; two instances on one database share the counters; RATE_LIMITS is
+// checked at start and RATE_LIMITS_ENABLED=false turns limiting off.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRuntime } from '../../api/runtime.js';
+import pg from 'pg';
+import {
+  createRateLimiter,
+  defaultRateLimits,
+  parseRateLimits,
+  routeGroupOf,
+  type RateLimits,
+} from '../../api/platform/rate-limits.js';
+import { TooManyRequests } from '../../domain/shared/errors.js';
+import { ConfigError, loadEnv } from '../../infra/config/env.js';
+import { createLogger } from '../../infra/logging/logger.js';
+import { connectAssistant, mcpUrl } from '../support/assistant.js';
+import { startTestService, type TestService } from '../support/runtime.js';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** RATE_LIMITS for a test: the given groups, every other one left at its default. */
+const rateLimitsEnv = (overrides: Partial<RateLimits>) => ({ RATE_LIMITS: JSON.stringify(overrides) });
+
+/** The 429 the spec asks for: code, a whole number of seconds ≥ 1, the same number in Retry-After. */
+async function expectRateLimited(res: Response): Promise<number> {
+  expect(res.status).toBe(429);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({ code: 'rate_limit_exceeded', error: expect.any(String) });
+  const seconds = body.retryAfterSeconds as number;
+  expect(Number.isInteger(seconds)).toBe(true);
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(res.headers.get('Retry-After')).toBe(String(seconds));
+  return seconds;
+}
+
+describe('RATE_LIMITS', () => {
+  test('overrides lie over the defaults group by group and field by field', () => {
+    const limits = parseRateLimits('{"write":{"perToken":60},"mcp":{"windowSeconds":10}}');
+    expect(limits.write).toEqual({ ...defaultRateLimits.write, perToken: 60 });
+    expect(limits.mcp).toEqual({ ...defaultRateLimits.mcp, windowSeconds: 10 });
+    expect(limits.read).toEqual(defaultRateLimits.read);
+    expect(parseRateLimits(undefined)).toEqual(defaultRateLimits);
+  });
+
+  test.each([
+    ['not JSON', '{write:', /RATE_LIMITS: must be JSON/],
+    ['an unknown group', '{"writes":{"perToken":1}}', /RATE_LIMITS: unknown group writes/],
+    ['an unknown field', '{"read":{"points":1}}', /RATE_LIMITS\.read: unknown field points/],
+    ['a count of zero', '{"read":{"perToken":0}}', /RATE_LIMITS\.read\.perToken: /],
+    ['a fraction', '{"write":{"perWorkspace":1.5}}', /RATE_LIMITS\.write\.perWorkspace: /],
+    ['a window over a day', '{"billing":{"windowSeconds":86401}}', /RATE_LIMITS\.billing\.windowSeconds: /],
+    ['not an object', '[1]', /RATE_LIMITS: /],
+  ])('%s is a configuration error naming RATE_LIMITS', (_, raw, message) => {
+    expect(() => parseRateLimits(raw)).toThrow(ConfigError);
+    expect(() => parseRateLimits(raw)).toThrow(message);
+  });
+
+  test('a bad RATE_LIMITS stops the start before anything is built, even with limiting off', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sp-rate-'));
+    try {
+      for (const enabled of ['true', 'false']) {
+        const env = loadEnv({
+          // Never reached: the check comes first.
+          DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          RATE_LIMITS_ENABLED: enabled,
+          RATE_LIMITS: '{"read":{"perToken":-1}}',
+        });
+        await expect(
+          createRuntime({ env, logger: createLogger({ level: 'silent' }), mode: 'server' }),
+        ).rejects.toThrow(/RATE_LIMITS\.read\.perToken/);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('route groups: GET and HEAD read, other methods write, anything under …/billing is billing', () => {
+    expect(routeGroupOf('GET', '/v1/orgs/o1/marketing/posts')).toBe('read');
+    expect(routeGroupOf('HEAD', '/v1/users/me')).toBe('read');
+    expect(routeGroupOf('POST', '/v1/orgs/o1/marketing/post-groups')).toBe('write');
+    expect(routeGroupOf('DELETE', '/v1/orgs/o1/tags/t1')).toBe('write');
+    expect(routeGroupOf('GET', '/v1/orgs/o1/billing')).toBe('billing');
+    expect(routeGroupOf('POST', '/v1/orgs/o1/billing/subscription/cancel')).toBe('billing');
+    expect(routeGroupOf('GET', '/v1/orgs/o1/billing-notes')).toBe('read');
+  });
+});
+
+describe('per token', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      env: rateLimitsEnv({ read: { perToken: 3, perWorkspace: 1000, windowSeconds: 5 } }),
+    });
+  });
+  afterAll(async () => service.stop());
+
+  test('a burst over the limit gets 429 with retryAfterSeconds; after that many seconds requests pass', async () => {
+    const { token } = await service.userToken();
+    const other = await service.userToken();
+    for (let i = 0; i < 3; i++)
+      expect((await service.request('GET', '/v1/users/me', { token })).status).toBe(200);
+    const over = await service.request('GET', '/v1/users/me', { token });
+    const seconds = await expectRateLimited(over);
+    expect(seconds).toBeLessThanOrEqual(5);
+    // Refused again, from memory, with no more to wait than before.
+    const again = await service.request('GET', '/v1/users/me', { token });
+    expect(await expectRateLimited(again)).toBeLessThanOrEqual(seconds);
+    // Another token has its own counter; writes are another group.
+    expect((await service.request('GET', '/v1/users/me', { token: other.token })).status).toBe(200);
+    expect(
+      (
+        await service.request('POST', '/v1/orgs', {
+          token,
+          body: { name: 'Still writes', slug: `sw-${Date.now()}` },
+        })
+      ).status,
+    ).toBe(201);
+
+    // A few ms over: timers may fire a millisecond before the wall clock reaches their time.
+    await sleep(seconds * 1000 + 20);
+    expect((await service.request('GET', '/v1/users/me', { token })).status).toBe(200);
+  });
+});
+
+describe('per workspace', () => {
+  let service: TestService;
+  let ws: TestWorkspace;
+  let otherWs: TestWorkspace;
+  beforeAll(async () => {
+    service = await startTestService({
+      env: rateLimitsEnv({ read: { perToken: 1000, perWorkspace: 4, windowSeconds: 30 } }),
+    });
+    ws = await createTestWorkspace(service);
+    otherWs = await createTestWorkspace(service, 'Other');
+  });
+  afterAll(async () => service.stop());
+
+  test('the workspace limit counts every token of the workspace together', async () => {
+    const path = `/v1/orgs/${ws.orgId}`;
+    for (const role of ['owner', 'owner', 'editor', 'editor'] as const)
+      expect((await service.request('GET', path, { token: ws.tokens[role] })).status).toBe(200);
+    // A token that has made no request yet is refused: the workspace's allowance is spent.
+    const res = await service.request('GET', path, { token: ws.tokens.viewer });
+    const body = (await res.clone().json()) as { error: string };
+    await expectRateLimited(res);
+    expect(body.error).toMatch(/this workspace/);
+    // Another workspace is not affected.
+    expect(
+      (await service.request('GET', `/v1/orgs/${otherWs.orgId}`, { token: otherWs.tokens.viewer })).status,
+    ).toBe(200);
+  });
+});
+
+describe('several instances', () => {
+  let first: TestService;
+  let second: TestService;
+  beforeAll(async () => {
+    const env = rateLimitsEnv({ read: { perToken: 4, perWorkspace: 1000, windowSeconds: 30 } });
+    first = await startTestService({ env });
+    // The same database and data directory (so the same signing key): another instance of one service.
+    second = await startTestService({
+      env,
+      database: first.database,
+      dataDir: first.dataDir,
+      background: false,
+    });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await first.stop();
+  });
+
+  test('share the counters: requests to either count against one limit', async () => {
+    const { token } = await first.userToken();
+    for (const instance of [first, second, first, second])
+      expect((await instance.request('GET', '/v1/users/me', { token })).status).toBe(200);
+    await expectRateLimited(await second.request('GET', '/v1/users/me', { token }));
+    await expectRateLimited(await first.request('GET', '/v1/users/me', { token }));
+  });
+
+  test('when PostgreSQL cannot be reached each instance goes on limiting on its own', async () => {
+    const pool = new pg.Pool({ connectionString: first.database.url, max: 1 });
+    const limits = { ...defaultRateLimits, write: { perToken: 2, perWorkspace: 1000, windowSeconds: 30 } };
+    const limiter = await createRateLimiter(pool, limits);
+    await pool.end();
+    const keys = { token: 'session:down', workspace: 'o-down' };
+    await limiter.consume('write', keys);
+    await limiter.consume('write', keys);
+    await expect(limiter.consume('write', keys)).rejects.toThrow(TooManyRequests);
+    await limiter.stop();
+  });
+});
+
+describe('the tool server', () => {
+  let service: TestService;
+  let ws: TestWorkspace;
+  beforeAll(async () => {
+    service = await startTestService({
+      env: rateLimitsEnv({ mcp: { perToken: 6, perWorkspace: 1000, windowSeconds: 30 } }),
+    });
+    ws = await createTestWorkspace(service);
+  });
+  afterAll(async () => service.stop());
+
+  test('counts an assistant connection under the mcp group and answers 429 the same way', async () => {
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.editor,
+      orgId: ws.orgId,
+      scopes: ['mcp:read'],
+    });
+    const list = () =>
+      service.runtime.app.request(mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${assistant.accessToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    // Connecting made a few requests already; within the limit of 6 some more pass, then 429.
+    const statuses: number[] = [];
+    let res = await list();
+    while (res.status !== 429 && statuses.length < 10) {
+      statuses.push(res.status);
+      res = await list();
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await expectRateLimited(res);
+    // The editor's own REST reads are another group and another token.
+    expect((await service.request('GET', `/v1/orgs/${ws.orgId}`, { token: ws.tokens.editor })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('RATE_LIMITS_ENABLED=false', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      env: {
+        RATE_LIMITS_ENABLED: 'false',
+        ...rateLimitsEnv({ read: { perToken: 1, perWorkspace: 1, windowSeconds: 30 } }),
+      },
+    });
+  });
+  afterAll(async () => service.stop());
+
+  test('turns limiting off', async () => {
+    const { token } = await service.userToken();
+    for (let i = 0; i < 5; i++)
+      expect((await service.request('GET', '/v1/users/me', { token })).status).toBe(200);
+  });
+});

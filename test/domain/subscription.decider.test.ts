@@ -11,6 +11,7 @@ import {
   currentPeriodOf,
   subscriptionDecider,
   subscriptionView,
+  type ResolvedPrice,
   type SubscriptionCommand,
   type SubscriptionEvent,
 } from '../../domain/billing/subscription.js';
@@ -23,7 +24,7 @@ const paidAt = '2026-11-05T10:00:00.000Z';
 const periodEnd = '2026-12-05T10:00:00.000Z';
 const later = '2026-11-20T10:00:00.000Z';
 const terms = { trialDays: 14, trialPlanKey: 'pro' };
-const pro = { planKey: 'pro', billingInterval: 'month' as const };
+const pro: ResolvedPrice = { planKey: 'pro', billingInterval: 'month' };
 const spec = deciderSpec(subscriptionDecider);
 
 const trialStarted: SubscriptionEvent = {
@@ -101,7 +102,7 @@ const transaction = (over: Partial<TransactionNotice> = {}): TransactionNotice =
 const apply = (
   notice: SubscriptionNotice | TransactionNotice,
   now = notice.occurredAt,
-  price: typeof pro | null = pro,
+  price: ResolvedPrice | null = pro,
 ): SubscriptionCommand => ({ type: 'ApplyProviderNotice', notice, price, graceDays: 7, now });
 const cmd = (
   type: 'CancelSubscription' | 'PauseSubscription' | 'ResumeSubscription' | 'EndPeriod',
@@ -500,9 +501,7 @@ describe('provider notices', () => {
 });
 
 describe('plan change', () => {
-  const change = (
-    price: typeof pro | { planKey: string; billingInterval: 'year' } | null,
-  ): SubscriptionCommand => ({
+  const change = (price: ResolvedPrice | null): SubscriptionCommand => ({
     type: 'ChangePlan',
     priceId: 'pri_business_annual',
     price,

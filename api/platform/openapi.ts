@@ -3,6 +3,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { bearerSchemeName } from '../auth/middleware.js';
 import type { AppEnv } from './app-env.js';
+import { errorBodySchema, rateLimitErrorBodySchema } from './errors.js';
 import {
   docsAsset,
   docsAssets,
@@ -28,10 +29,41 @@ export function registerSecurityScheme(app: OpenAPIHono<AppEnv>): void {
     bearerFormat: 'JWT',
     description: 'Access token scoped to one user and one workspace (POST /v1/auth/token switches workspace)',
   });
+  app.openAPIRegistry.register('Error', errorBodySchema);
+  app.openAPIRegistry.register('RateLimitError', rateLimitErrorBodySchema);
+}
+
+const writeMethods = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * Answers every authenticated operation can give without declaring them one by one: 429 (rate limits count
+ * every authenticated request, api/platform/rate-limits.ts) and, for writes in a workspace, 402 (an overdue
+ * workspace is read-only, a paid action needs a subscription; commands/billing/access.ts).
+ */
+function addSharedResponses(document: { paths?: Record<string, Record<string, unknown>> }): void {
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(operations)) {
+      const operation = value as {
+        security?: Array<Record<string, unknown>>;
+        responses?: Record<string, unknown>;
+      };
+      if (!operation.responses || !operation.security?.some((s) => bearerSchemeName in s)) continue;
+      operation.responses['429'] ??= {
+        description: 'Too many requests',
+        headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimitError' } } },
+      };
+      if (writeMethods.has(method) && path.startsWith('/v1/orgs/{orgId}'))
+        operation.responses['402'] ??= {
+          description: 'The plan does not allow the action now',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        };
+    }
+  }
 }
 
 export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiOptions = {}) {
-  return app.getOpenAPI31Document({
+  const document = app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: options.title ?? apiTitle,
@@ -40,6 +72,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: OpenApiO
     },
     ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl.replace(/\/$/, '') }] } : {}),
   });
+  addSharedResponses(document as Parameters<typeof addSharedResponses>[0]);
+  return document;
 }
 
 const openApiRoute = createRoute({

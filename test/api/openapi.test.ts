@@ -176,3 +176,14 @@ export const wrong: operations['postNow']['parameters']['path'] = { postId: 42 }
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('every authenticated operation declares 429, and every workspace write 402 (read-only or unpaid workspace)', async () => {
+  const doc = await document();
+  for (const { method, path, operation } of operations(doc)) {
+    const responses = (operation as { responses: Record<string, unknown> }).responses;
+    const bearer = JSON.stringify(operation.security) === JSON.stringify([{ bearerAuth: [] }]);
+    expect('429' in responses, `${method} ${path} 429`).toBe(bearer);
+    if (bearer && method !== 'get' && path.startsWith('/v1/orgs/{orgId}'))
+      expect('402' in responses, `${method} ${path} 402`).toBe(true);
+  }
+});

@@ -1,5 +1,6 @@
 // Which events notify whom: a pure function from a domain event (and the facts the notifications read model keeps
 // about its group and workspace) to notifications, each with its tier, recipients rule and dedupeKey.
+import type { SubscriptionEvent } from '../billing/subscription.js';
 import type { PostGroupEvent } from '../post-groups/events.js';
 import type { SocialAccountEvent } from '../social-accounts/social-account.js';
 import { rolePermissions, type Permission, type Role } from '../workspaces/roles.js';
@@ -18,6 +19,9 @@ export const notificationTypes = [
   'post_published',
   'post_approved',
   'post_rejected',
+  'payment_failed',
+  'workspace_read_only',
+  'payment_recovered',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
@@ -74,6 +78,10 @@ export type NotifyingEvent =
   | Extract<
       SocialAccountEvent,
       { type: 'SocialAccountRefreshFailed' | 'SocialAccountTokenExpiring' | 'SocialAccountDisconnected' }
+    >
+  | Extract<
+      SubscriptionEvent,
+      { type: 'SubscriptionPaymentFailed' | 'SubscriptionAccessRestricted' | 'SubscriptionRecovered' }
     >;
 
 export const notifyingEventTypes: readonly NotifyingEvent['type'][] = [
@@ -85,6 +93,9 @@ export const notifyingEventTypes: readonly NotifyingEvent['type'][] = [
   'SocialAccountRefreshFailed',
   'SocialAccountTokenExpiring',
   'SocialAccountDisconnected',
+  'SubscriptionPaymentFailed',
+  'SubscriptionAccessRestricted',
+  'SubscriptionRecovered',
 ];
 
 /** Published-post counts worth celebrating (1 is the first post); beyond the list, every thousand. */
@@ -96,6 +107,7 @@ export function isPublishedMilestone(count: number): boolean {
 
 const groupHref = (orgId: string, groupId: string) => `/v1/orgs/${orgId}/marketing/post-groups/${groupId}`;
 const postHref = (orgId: string, postId: string) => `/v1/orgs/${orgId}/marketing/posts/${postId}`;
+const billingHref = (orgId: string) => `/v1/orgs/${orgId}/billing`;
 const accountHref = (orgId: string, accountId: string) => `/v1/orgs/${orgId}/marketing/accounts/${accountId}`;
 const quoted = (group: GroupFacts | null) => (group ? `“${group.title}”` : 'A post');
 const accountName = (d: { platform: string; accountHandle: string | null }) =>
@@ -103,6 +115,58 @@ const accountName = (d: { platform: string; accountHandle: string | null }) =>
 
 export function notificationsFor(event: NotifyingEvent, context: RuleContext): NotificationIntent[] {
   switch (event.type) {
+    case 'SubscriptionPaymentFailed': {
+      const d = event.data;
+      return [
+        {
+          orgId: d.orgId,
+          tier: 'action_required',
+          type: 'payment_failed',
+          title: 'A payment for this workspace failed',
+          body: `Update the payment method by ${d.graceEndsAt}; after that the workspace becomes read-only.`,
+          href: billingHref(d.orgId),
+          recipients: { kind: 'permission', permission: 'billing:manage', except: null },
+          dedupeKey: `payment_failed:${d.providerEventId}`,
+          metadata: { pastDueSince: d.pastDueSince, graceEndsAt: d.graceEndsAt },
+          createdAt: d.at,
+        },
+      ];
+    }
+    case 'SubscriptionAccessRestricted': {
+      const d = event.data;
+      // Everyone's writes are refused from now on, so everyone is told why.
+      return [
+        {
+          orgId: d.orgId,
+          tier: 'action_required',
+          type: 'workspace_read_only',
+          title: 'This workspace is read-only until its payment is fixed',
+          body: 'Everything can still be read; changes and new posts wait until the overdue payment is made.',
+          href: billingHref(d.orgId),
+          recipients: { kind: 'everyone' },
+          dedupeKey: `workspace_read_only:${d.at}`,
+          metadata: { since: d.at },
+          createdAt: d.at,
+        },
+      ];
+    }
+    case 'SubscriptionRecovered': {
+      const d = event.data;
+      return [
+        {
+          orgId: d.orgId,
+          tier: 'routine',
+          type: 'payment_recovered',
+          title: 'The payment went through; the workspace is fully usable again',
+          body: null,
+          href: billingHref(d.orgId),
+          recipients: { kind: 'permission', permission: 'billing:manage', except: null },
+          dedupeKey: `payment_recovered:${d.providerEventId}`,
+          metadata: {},
+          createdAt: d.at,
+        },
+      ];
+    }
     case 'PostGroupSubmittedForApproval': {
       const d = event.data;
       return [

@@ -5,6 +5,7 @@
 // people, with the same ids and the same inbox order.
 import { sql, type Transaction } from 'kysely';
 import { z } from 'zod';
+import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
 import { postGroupEventCodec } from '../../domain/post-groups/event-codec.js';
 import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
 import { inboxEventCodec, inboxEventTypes } from '../../domain/notifications/event-codec.js';
@@ -291,7 +292,9 @@ class BatchFold {
     const event = (
       recorded.type.startsWith('SocialAccount')
         ? socialAccountEventCodec.decode(recorded)
-        : postGroupEventCodec.decode(recorded)
+        : recorded.type.startsWith('Subscription')
+          ? subscriptionEventCodec.decode(recorded)
+          : postGroupEventCodec.decode(recorded)
     ) as NotifyingEvent;
     const context: RuleContext = { group: null };
     if ('groupId' in event.data) context.group = this.groups.get(event.data.groupId) ?? null;

@@ -184,3 +184,48 @@ test('suspended or removed members are never recipients', () => {
     resolveRecipients({ kind: 'users', userIds: ['gone'], fallback: null, except: null }, members),
   ).toEqual([]);
 });
+
+describe('billing', () => {
+  test('a failed payment tells who manages billing; read-only tells everyone; recovery tells billing again', () => {
+    const failed: NotifyingEvent = {
+      type: 'SubscriptionPaymentFailed',
+      data: {
+        orgId,
+        at,
+        pastDueSince: at,
+        graceEndsAt: '2026-03-08T09:00:00.000Z',
+        providerEventId: 'evt_1',
+      },
+    };
+    expect(recipients(failed, { group: null })).toEqual([
+      {
+        type: 'payment_failed',
+        tier: 'action_required',
+        dedupeKey: 'payment_failed:evt_1',
+        to: ['owner', 'admin'],
+      },
+    ]);
+    expect(notificationsFor(failed, { group: null })[0]!.body).toContain('2026-03-08T09:00:00.000Z');
+    const restricted: NotifyingEvent = { type: 'SubscriptionAccessRestricted', data: { orgId, at } };
+    expect(recipients(restricted, { group: null })).toEqual([
+      {
+        type: 'workspace_read_only',
+        tier: 'action_required',
+        dedupeKey: `workspace_read_only:${at}`,
+        to: ['owner', 'admin', 'reviewer', 'editor', 'viewer'],
+      },
+    ]);
+    const recovered: NotifyingEvent = {
+      type: 'SubscriptionRecovered',
+      data: { orgId, at, periodStart: null, periodEnd: null, providerEventId: 'evt_2' },
+    };
+    expect(recipients(recovered, { group: null })).toEqual([
+      {
+        type: 'payment_recovered',
+        tier: 'routine',
+        dedupeKey: 'payment_recovered:evt_2',
+        to: ['owner', 'admin'],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+// The payment provider the configuration names (BILLING_PROVIDER): the embedded sandbox, or Paddle Billing with
+// its API key, webhook secret and environment (PADDLE_API_URL overrides the API base URL).
+import type { Kysely } from 'kysely';
+import type { Env } from '../config/env.js';
+import type { BillingCatalog } from './config.js';
+import { PaddlePaymentProvider } from './paddle-provider.js';
+import type { PaymentProvider } from './provider.js';
+import { SandboxPaymentProvider } from './sandbox-provider.js';
+
+export interface PaymentProviderDeps {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database that has run the migrations
+  db: Kysely<any>;
+  publicBaseUrl: string;
+  catalog: BillingCatalog;
+  now?: () => Date;
+}
+
+type ProviderSettings = Pick<
+  Env,
+  'BILLING_PROVIDER' | 'PADDLE_API_KEY' | 'PADDLE_WEBHOOK_SECRET' | 'PADDLE_ENVIRONMENT' | 'PADDLE_API_URL'
+>;
+
+export function paymentProviderFromEnv(env: ProviderSettings, deps: PaymentProviderDeps): PaymentProvider {
+  if (env.BILLING_PROVIDER === 'paddle') {
+    // The settings check (infra/config/env.ts) requires both with paddle; repeated for a hand-built env.
+    if (!env.PADDLE_API_KEY || !env.PADDLE_WEBHOOK_SECRET)
+      throw new Error('BILLING_PROVIDER=paddle needs PADDLE_API_KEY and PADDLE_WEBHOOK_SECRET');
+    return new PaddlePaymentProvider({
+      apiKey: env.PADDLE_API_KEY,
+      webhookSecret: env.PADDLE_WEBHOOK_SECRET,
+      environment: env.PADDLE_ENVIRONMENT,
+      ...(env.PADDLE_API_URL ? { apiUrl: env.PADDLE_API_URL } : {}),
+      creditPackPriceIds: deps.catalog.config.creditPacks.flatMap((pack) =>
+        pack.providerPriceId ? [pack.providerPriceId] : [],
+      ),
+    });
+  }
+  return new SandboxPaymentProvider({
+    db: deps.db,
+    publicBaseUrl: deps.publicBaseUrl,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+}

@@ -127,7 +127,7 @@ function eventTypeOf(notice: ProviderNotice): string {
         : notice.status === 'canceled'
           ? 'transaction.canceled'
           : 'transaction.created';
-  return notice.status === 'past_due' ? 'subscription.past_due' : `subscription.${notice.status}`;
+  return notice.status === 'active' ? 'subscription.updated' : `subscription.${notice.status}`;
 }
 
 export class SandboxPaymentProvider implements PaymentProvider {

@@ -1,0 +1,221 @@
+// Payment provider webhooks: `POST /v1/billing/webhooks/{provider}` (no bearer; the provider's signature over the
+// raw body is the authentication), and `receiveWebhook`, the one path a webhook takes (the route's and the
+// `billing simulate` CLI's): verify, skip a redelivery, apply each notice, record the delivery.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { Kysely } from 'kysely';
+import { HTTPException } from 'hono/http-exception';
+import { applyNotice } from '../../commands/billing/subscription-commands.js';
+import type { CommandDeps } from '../../commands/shared/command-handler.js';
+import type { ProviderNotice } from '../../domain/billing/provider-events.js';
+import { AppError, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import {
+  WebhookSignatureError,
+  type IncomingWebhook,
+  type PaymentProvider,
+} from '../../infra/billing/provider.js';
+import type { BillingCatalog } from '../../infra/billing/config.js';
+import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js';
+import { WebhookStore } from '../../infra/billing/webhook-store.js';
+import type { Logger } from '../../infra/logging/logger.js';
+import type { RouteInstaller } from '../app.js';
+import type { AppEnv } from '../platform/app-env.js';
+import { errorResponses } from '../platform/errors.js';
+import { dataOf, jsonResponse } from '../platform/responses.js';
+import { sandboxRoutes } from './sandbox-routes.js';
+
+/** Paddle's notifications are a few kilobytes; anything far larger is not one. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface WebhookReceiverDeps {
+  store: WebhookStore;
+  /** The providers whose webhooks this service takes (the configured one), by name. */
+  providers: ReadonlyMap<string, PaymentProvider>;
+  /** Applies one notice to the workspace's subscription (idempotent by the notice's event id). */
+  applyNotice: (notice: ProviderNotice) => Promise<void>;
+  logger?: Logger;
+}
+
+export interface WebhookReceipt {
+  received: true;
+  /** The event was applied by an earlier delivery; nothing was applied this time. */
+  duplicate: boolean;
+  eventId: string;
+  eventType: string;
+  /** The notices applied (0 for an event type the service does not act on, or a duplicate). */
+  notices: number;
+}
+
+/** The provider's event id in a body, read without trusting it, for the record of a refused delivery. */
+function claimedEvent(rawBody: string): { eventId: string | null; eventType: string | null } {
+  try {
+    const body = JSON.parse(rawBody) as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : null);
+    return { eventId: text(body.event_id), eventType: text(body.event_type) };
+  } catch {
+    return { eventId: null, eventType: null };
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+/**
+ * Takes one webhook delivery: a bad signature is refused (400 `invalid_signature`, recorded, nothing applied);
+ * an event applied before is a duplicate (recorded, nothing applied); otherwise each notice is applied, then the
+ * delivery recorded as applied. A crash between applying and recording is safe: the redelivery applies the
+ * notices again and the subscription ignores event ids it has applied. A notice that fails to apply records the
+ * delivery as failed and answers the error, so the provider delivers it again.
+ */
+export async function receiveWebhook(
+  deps: WebhookReceiverDeps,
+  providerName: string,
+  webhook: IncomingWebhook,
+): Promise<WebhookReceipt> {
+  const provider = deps.providers.get(providerName);
+  if (!provider) throw new NotFound(`No payment provider "${providerName}" takes webhooks here`);
+  let read: Awaited<ReturnType<PaymentProvider['readWebhook']>>;
+  try {
+    read = await provider.readWebhook(webhook);
+  } catch (error) {
+    if (!(error instanceof WebhookSignatureError) && !(error instanceof ValidationError)) throw error;
+    const signatureOk = !(error instanceof WebhookSignatureError);
+    await deps.store.recordOther({
+      provider: providerName,
+      ...claimedEvent(webhook.rawBody),
+      receivedAt: webhook.receivedAt,
+      signatureOk,
+      outcome: 'refused',
+      error: error.message,
+    });
+    deps.logger?.warn({ provider: providerName, reason: error.message }, 'billing webhook refused');
+    throw signatureOk
+      ? new ValidationError(error.message, 'invalid_webhook_body')
+      : new ValidationError('Webhook signature is missing, wrong or too old', 'invalid_signature');
+  }
+  const { eventId, eventType, notices } = read;
+  const record = {
+    provider: providerName,
+    eventId,
+    eventType,
+    receivedAt: webhook.receivedAt,
+    signatureOk: true,
+  };
+  if (await deps.store.wasApplied(providerName, eventId)) {
+    await deps.store.recordOther({ ...record, outcome: 'duplicate' });
+    return { received: true, duplicate: true, eventId, eventType, notices: 0 };
+  }
+  try {
+    for (const notice of notices) await deps.applyNotice(notice);
+  } catch (error) {
+    await deps.store
+      .recordAccepted({ ...record, outcome: 'failed', error: errorText(error), noticeCount: notices.length })
+      .catch((recordError: unknown) =>
+        deps.logger?.error({ err: recordError }, 'recording a failed billing webhook failed'),
+      );
+    throw error;
+  }
+  const first = await deps.store.recordAccepted({
+    ...record,
+    outcome: 'applied',
+    noticeCount: notices.length,
+  });
+  if (!first) {
+    // A concurrent delivery of the same event recorded it first; the subscription applied it once.
+    await deps.store.recordOther({ ...record, outcome: 'duplicate' });
+    return { received: true, duplicate: true, eventId, eventType, notices: 0 };
+  }
+  return { received: true, duplicate: false, eventId, eventType, notices: notices.length };
+}
+
+const WebhookReceived = z
+  .object({
+    received: z.literal(true),
+    duplicate: z.boolean().openapi({ description: 'Applied by an earlier delivery; nothing applied now' }),
+  })
+  .openapi('BillingWebhookReceived');
+
+const receiveWebhookRoute = createRoute({
+  method: 'post',
+  path: '/v1/billing/webhooks/{provider}',
+  operationId: 'receiveBillingWebhook',
+  tags: ['billing'],
+  summary: 'A payment provider notification (Paddle Billing, or the sandbox)',
+  description:
+    'Authenticated by the provider signature over the raw body (`Paddle-Signature: ts=…;h1=…`, HMAC-SHA256 of ' +
+    '`ts:body`; the sandbox signs alike in `Sandbox-Signature`). Deduplicated by the event id: a redelivery ' +
+    'answers `duplicate: true` and applies nothing. A bad signature answers 400 `invalid_signature` and is recorded.',
+  security: [],
+  request: {
+    params: z.object({
+      provider: z.string().openapi({ param: { name: 'provider', in: 'path' }, example: 'paddle' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(dataOf(WebhookReceived), 'Received (applied now, or a duplicate)'),
+    ...errorResponses(400, 404, 413),
+  },
+});
+
+export function webhookRoutes(deps: WebhookReceiverDeps) {
+  const limit = bodyLimit({
+    maxSize: WEBHOOK_BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new HTTPException(413, { message: `Webhook body exceeds ${WEBHOOK_BODY_LIMIT_BYTES} bytes` });
+    },
+  });
+  return (app: OpenAPIHono<AppEnv>) => {
+    app.use('/v1/billing/webhooks/*', limit);
+    app.openapi(receiveWebhookRoute, async (c) => {
+      const { provider } = c.req.valid('param');
+      const headers: Record<string, string> = {};
+      c.req.raw.headers.forEach((value, name) => {
+        headers[name.toLowerCase()] = value;
+      });
+      const rawBody = await c.req.text();
+      const receipt = await receiveWebhook(deps, provider, { rawBody, headers, receivedAt: new Date() });
+      if (!receipt.duplicate)
+        c.get('logger').info(
+          { provider, eventId: receipt.eventId, eventType: receipt.eventType, notices: receipt.notices },
+          'billing webhook applied',
+        );
+      return c.json({ data: { received: true as const, duplicate: receipt.duplicate } }, 200);
+    });
+  };
+}
+
+export interface ProviderServices {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database that has run the migrations
+  db: Kysely<any>;
+  commands: CommandDeps;
+  catalog: BillingCatalog;
+  now: () => Date;
+  /** The configured provider: the only one whose webhooks are taken (another provider's path answers 404). */
+  provider: PaymentProvider;
+  logger?: Logger;
+}
+
+/** The receiving path of this runtime (the route's, and the CLI's `billing simulate`). */
+export function webhookReceiverOf(services: ProviderServices): WebhookReceiverDeps {
+  const subscriptions = { commands: services.commands, catalog: services.catalog, now: services.now };
+  return {
+    store: new WebhookStore(services.db),
+    providers: new Map([[services.provider.name, services.provider]]),
+    applyNotice: async (notice) => {
+      await applyNotice(subscriptions, notice);
+    },
+    ...(services.logger ? { logger: services.logger } : {}),
+  };
+}
+
+/** The webhook route, and the sandbox's pages when the sandbox is the provider. */
+export function providerRoutes(services: ProviderServices): RouteInstaller[] {
+  return [
+    webhookRoutes(webhookReceiverOf(services)),
+    ...(services.provider instanceof SandboxPaymentProvider ? [sandboxRoutes(services.provider)] : []),
+  ];
+}
+
+/** For the CLI: an AppError's status and code, to print a refusal the way the API would answer it. */
+export function describeRefusal(error: unknown): string | null {
+  return error instanceof AppError ? `${error.status} ${error.code ?? ''} ${error.message}`.trim() : null;
+}

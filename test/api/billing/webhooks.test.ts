@@ -1,0 +1,214 @@
+// Payment provider webhooks through HTTP (the sandbox provider, the default, signs like Paddle): applied once,
+// a redelivery answered as a duplicate and applying nothing, a bad signature refused and recorded with nothing
+// changed, an out-of-order snapshot changing nothing; unknown providers 404, oversized bodies 413.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSubscription } from '../../../commands/billing/subscription-commands.js';
+import type { SubscriptionNotice } from '../../../domain/billing/provider-events.js';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  SandboxPaymentProvider,
+  signWebhookBody,
+} from '../../../infra/billing/sandbox-provider.js';
+import type { IncomingWebhook } from '../../../infra/billing/provider.js';
+import { WebhookStore } from '../../../infra/billing/webhook-store.js';
+import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { createTestWorkspace } from '../../support/workspace.js';
+
+let service: TestService;
+let sandbox: SandboxPaymentProvider;
+let store: WebhookStore;
+
+beforeAll(async () => {
+  service = await startTestService();
+  const db = service.runtime.database.db;
+  sandbox = new SandboxPaymentProvider({ db, publicBaseUrl: 'http://localhost:3000' });
+  store = new WebhookStore(db);
+});
+
+afterAll(async () => {
+  await service.stop();
+});
+
+function post(webhook: IncomingWebhook, provider = 'sandbox') {
+  const headers = Object.fromEntries(
+    Object.entries(webhook.headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return service.request('POST', `/v1/billing/webhooks/${provider}`, { body: webhook.rawBody, headers });
+}
+
+/** The same body signed again now, as a provider's redelivery is. */
+async function resigned(webhook: IncomingWebhook): Promise<IncomingWebhook> {
+  return {
+    ...webhook,
+    headers: {
+      ...webhook.headers,
+      [SANDBOX_SIGNATURE_HEADER]: signWebhookBody(webhook.rawBody, await sandbox.secret(), new Date()),
+    },
+  };
+}
+
+function activeSnapshot(orgId: string, at: Date): SubscriptionNotice {
+  const start = at.toISOString();
+  const end = new Date(at.getTime() + 30 * 24 * 3600 * 1000).toISOString();
+  return sandbox.subscriptionNotice(
+    { orgId, status: 'active', priceId: 'pri_pro_monthly', currentPeriodStart: start, currentPeriodEnd: end },
+    at,
+  );
+}
+
+async function statusOf(orgId: string) {
+  return (await loadSubscription({ commands: service.runtime.commands }, orgId)).state;
+}
+
+describe('POST /v1/billing/webhooks/{provider}', () => {
+  it('applies a validly signed notice: the subscription becomes active, the delivery is recorded applied', async () => {
+    const ws = await createTestWorkspace(service);
+    const notice = activeSnapshot(ws.orgId, new Date());
+    const res = await post(await sandbox.webhookFor(notice));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    const state = await statusOf(ws.orgId);
+    expect(state.status).toBe('active');
+    expect(state.planKey).toBe('pro');
+    expect(state.providerSubscriptionId).toBe(SandboxPaymentProvider.subscriptionIdOf(ws.orgId));
+    const rows = await store.deliveriesOf('sandbox', notice.eventId);
+    expect(rows.map((r) => [r.outcome, r.signature_ok, r.event_type, r.notice_count])).toEqual([
+      ['applied', true, 'subscription.updated', 1],
+    ]);
+  });
+
+  it('answers a redelivery as a duplicate and applies nothing', async () => {
+    const ws = await createTestWorkspace(service);
+    const notice = activeSnapshot(ws.orgId, new Date());
+    const webhook = await sandbox.webhookFor(notice);
+    expect((await post(webhook)).status).toBe(200);
+    const events = await eventCount(service);
+    const before = await statusOf(ws.orgId);
+
+    const replay = await post(await resigned(webhook));
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
+    expect(await eventCount(service)).toBe(events);
+    expect(await statusOf(ws.orgId)).toEqual(before);
+    const rows = await store.deliveriesOf('sandbox', notice.eventId);
+    expect(rows.map((r) => r.outcome)).toEqual(['applied', 'duplicate']);
+  });
+
+  it('applies a transaction notice once, recording the billing transaction', async () => {
+    const ws = await createTestWorkspace(service);
+    const notice = await sandbox.transactionNotice({
+      orgId: ws.orgId,
+      type: 'subscription',
+      status: 'completed',
+      amount: 4900,
+      currency: 'USD',
+      priceId: 'pri_pro_monthly',
+      description: 'Pro (monthly)',
+    });
+    const webhook = await sandbox.webhookFor(notice);
+    expect((await post(webhook)).status).toBe(200);
+    const recorded = (await statusOf(ws.orgId)).recordedTransactions;
+    expect(recorded).toContain(`${notice.transactionId}:completed`);
+    const events = await eventCount(service);
+    expect(await (await post(await resigned(webhook))).json()).toEqual({
+      data: { received: true, duplicate: true },
+    });
+    expect(await eventCount(service)).toBe(events);
+  });
+
+  it('refuses a bad or missing signature (400 invalid_signature), records it, and changes nothing', async () => {
+    const ws = await createTestWorkspace(service);
+    const notice = activeSnapshot(ws.orgId, new Date());
+    const webhook = await sandbox.webhookFor(notice);
+    // Tampered: the body says past_due, the signature is the active body's.
+    const tampered = { ...webhook, rawBody: webhook.rawBody.replace('"active"', '"past_due"') };
+    expect(tampered.rawBody).not.toBe(webhook.rawBody);
+    const events = await eventCount(service);
+    const before = await statusOf(ws.orgId);
+
+    const res = await post(tampered);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'Webhook signature is missing, wrong or too old',
+      code: 'invalid_signature',
+    });
+    const unsigned = await post({ ...webhook, headers: { 'content-type': 'application/json' } });
+    expect(unsigned.status).toBe(400);
+    expect(((await unsigned.json()) as { code: string }).code).toBe('invalid_signature');
+    const otherSecret = await post({
+      ...webhook,
+      headers: { [SANDBOX_SIGNATURE_HEADER]: signWebhookBody(webhook.rawBody, 'not-the-secret', new Date()) },
+    });
+    expect(otherSecret.status).toBe(400);
+
+    expect(await eventCount(service)).toBe(events);
+    expect(await statusOf(ws.orgId)).toEqual(before);
+    const rows = await store.deliveriesOf('sandbox', notice.eventId);
+    expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([
+      ['refused', false],
+      ['refused', false],
+      ['refused', false],
+    ]);
+    // Refusals are not the dedupe key: the genuine delivery still applies.
+    expect(await (await post(webhook)).json()).toEqual({ data: { received: true, duplicate: false } });
+    expect((await statusOf(ws.orgId)).status).toBe('active');
+  });
+
+  it('ignores an out-of-order snapshot: an older past_due after a newer active changes nothing', async () => {
+    const ws = await createTestWorkspace(service);
+    const now = Date.now();
+    const newer = activeSnapshot(ws.orgId, new Date(now));
+    const older = sandbox.subscriptionNotice(
+      {
+        orgId: ws.orgId,
+        status: 'past_due',
+        priceId: 'pri_pro_monthly',
+        currentPeriodStart: newer.currentPeriodStart,
+        currentPeriodEnd: newer.currentPeriodEnd,
+      },
+      new Date(now - 60_000),
+    );
+    expect((await post(await sandbox.webhookFor(newer))).status).toBe(200);
+    const events = await eventCount(service);
+    const before = await statusOf(ws.orgId);
+
+    const res = await post(await sandbox.webhookFor(older, new Date()));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    expect(await eventCount(service)).toBe(events);
+    const after = await statusOf(ws.orgId);
+    expect(after).toEqual(before);
+    expect(after.status).toBe('active');
+  });
+
+  it('answers 404 for a provider that is not the configured one, 400 for a signed body that does not read', async () => {
+    const ws = await createTestWorkspace(service);
+    const webhook = await sandbox.webhookFor(activeSnapshot(ws.orgId, new Date()));
+    const unknown = await post(webhook, 'stripe');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toMatch(/stripe/);
+    expect((await post(webhook, 'paddle')).status).toBe(404);
+
+    const rawBody = JSON.stringify({ event_id: 'evt_sbx_garbage', event_type: 'x', occurred_at: 'soon' });
+    const signed = await post({
+      rawBody,
+      headers: { [SANDBOX_SIGNATURE_HEADER]: signWebhookBody(rawBody, await sandbox.secret(), new Date()) },
+      receivedAt: new Date(),
+    });
+    expect(signed.status).toBe(400);
+    expect(((await signed.json()) as { code: string }).code).toBe('invalid_webhook_body');
+    expect(
+      (await store.deliveriesOf('sandbox', 'evt_sbx_garbage')).map((r) => [r.outcome, r.signature_ok]),
+    ).toEqual([['refused', true]]);
+  });
+
+  it('refuses a body over the webhook limit with 413', async () => {
+    const rawBody = JSON.stringify({ padding: 'x'.repeat(300 * 1024) });
+    const res = await post({
+      rawBody,
+      headers: { [SANDBOX_SIGNATURE_HEADER]: signWebhookBody(rawBody, await sandbox.secret(), new Date()) },
+      receivedAt: new Date(),
+    });
+    expect(res.status).toBe(413);
+  });
+});

@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Bus, Consumer } from '../../infra/bus/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import { sleep } from '../../infra/async/sleep.js';
+import { mayPublishSql } from '../../projections/billing/subscriptions-projection.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { JobResult, PublishJob, Publisher } from './publisher.js';
 
@@ -46,6 +47,8 @@ export class PublishingService {
   private consumer: Consumer | undefined;
   private readonly dispatched = new Map<string, Dispatched>();
   private holdsLease = false;
+  /** Whether the billing subscriptions read model exists yet (its first build makes it; checked until then). */
+  private billingReadModel = false;
   /** Per post group, the job of this process running or queued last: jobs of one group run one at a time. */
   private readonly groupTail = new Map<string, Promise<void>>();
 
@@ -130,6 +133,16 @@ export class PublishingService {
     return held;
   }
 
+  /** Whether the sweep can hold posts by billing yet (a service without the billing read model holds none). */
+  private async billingHolds(): Promise<boolean> {
+    if (this.billingReadModel) return true;
+    const found = await sql<{
+      view: string | null;
+    }>`select to_regclass('public.billing_subscriptions')::text as view`.execute(this.options.db);
+    this.billingReadModel = found.rows[0]?.view != null;
+    return this.billingReadModel;
+  }
+
   /** Enqueues a job for every post with due work; returns how many were sent. */
   async sweepOnce(): Promise<number> {
     const { db, bus, staleAttemptMs } = this.options;
@@ -157,6 +170,16 @@ export class PublishingService {
             ),
           ),
         ]),
+      )
+      // Billing (issue 14): a workspace that may not publish now (read-only while overdue, trial over, canceled,
+      // paused) has its due posts held, not failed: they stay scheduled and go out once it may publish again.
+      .$if(await this.billingHolds(), (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('publish_action', '!=', 'publish'),
+            sql<boolean>`not exists (select 1 from billing_subscriptions s where s.org_id = posts.org_id and not ${mayPublishSql('s', now.toISOString())})`,
+          ]),
+        ),
       )
       .orderBy('publish_due_at')
       .limit(2000)

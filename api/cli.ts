@@ -1,8 +1,9 @@
-// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi, sign-in-link, mail. Talks to the database
-// directly, so it works whether or not the server is running.
+// Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi, sign-in-link, mail,
+// billing simulate. Talks to the database directly, so it works whether or not the server is running.
 import type { Kysely } from 'kysely';
 import { loadEnv } from '../infra/config/env.js';
 import { createLogger } from '../infra/logging/logger.js';
+import { BILLING_USAGE, billingCommand } from './cli/billing.js';
 import { OPENAPI_USAGE, openapiCommand } from './cli/openapi.js';
 import { projectionsCommand } from './cli/projections.js';
 import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
@@ -18,12 +19,13 @@ const USAGE = `usage: npm run cli -- <command>
   ${SANDBOX_USAGE}
   ${OPENAPI_USAGE}
   ${SIGN_IN_LINK_USAGE}
-  ${MAIL_USAGE}`;
+  ${MAIL_USAGE}
+  ${BILLING_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const commands = ['projections', 'token', 'sandbox', 'openapi', 'sign-in-link', 'mail'];
+  const commands = ['projections', 'token', 'sandbox', 'openapi', 'sign-in-link', 'mail', 'billing'];
   if (command === undefined || !commands.includes(command)) {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
@@ -54,6 +56,15 @@ async function main(argv: string[]): Promise<number> {
         out,
       };
       return command === 'mail' ? await mailCommand(rest, deps) : await signInLinkCommand(rest, deps);
+    }
+    if (command === 'billing') {
+      return await billingCommand(rest, {
+        db: runtime.database.db,
+        commands: runtime.commands,
+        env,
+        publicBaseUrl: publicBaseUrl(env),
+        out,
+      });
     }
     if (command === 'sandbox') {
       return await sandboxCommand(rest, {

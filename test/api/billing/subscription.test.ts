@@ -3,6 +3,7 @@
 // update-payment on a trial and on a paid subscription, owners and admins only, bad input and refusals
 // changing nothing, and Idempotency-Key replays.
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyNotice, restrictAccess } from '../../../commands/billing/subscription-commands.js';
 import type { SubscriptionNotice } from '../../../domain/billing/provider-events.js';
@@ -420,5 +421,32 @@ describe('roles and idempotency', () => {
     expect(billing.subscription).toMatchObject({ status: 'trialing', trialDaysRemaining: 14 });
     const events = await service.runtime.eventStore.readStream(streamName('subscription', ws.orgId));
     expect(events.filter((e) => e.type === 'SubscriptionTrialStarted')).toHaveLength(1);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  test('lists the subscription operations and stays a valid OpenAPI 3.1 document', async () => {
+    const res = await service.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    const base = '/v1/orgs/{orgId}/billing';
+    expect(doc.paths[base]?.get?.operationId).toBe('getBilling');
+    expect(doc.paths[`${base}/checkout-data`]?.get?.operationId).toBe('getCheckoutData');
+    expect(doc.paths[`${base}/change-plan`]?.post?.operationId).toBe('changePlan');
+    for (const [action, id] of [
+      ['cancel', 'cancelSubscription'],
+      ['pause', 'pauseSubscription'],
+      ['resume', 'resumeSubscription'],
+      ['update-payment', 'updatePaymentMethod'],
+    ])
+      expect(doc.paths[`${base}/subscription/${action}`]?.post?.operationId).toBe(id);
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['BillingOverview', 'Subscription', 'Plan', 'CheckoutData', 'ChangePlan']),
+    );
   });
 });

@@ -5,6 +5,8 @@
 // paidTrialActive and subscriptionRequired) wires it in by adding one probe to `onboardingProbes`; until then
 // the fact reads false and its step as not done.
 import type { Kysely } from 'kysely';
+import { accessOf } from '../../domain/billing/subscription.js';
+import { subscriptionStateFromReadModel } from '../billing/subscriptions-projection.js';
 import { noFacts, type OnboardingFacts } from '../../domain/onboarding/onboarding.js';
 import type { ReadModels } from '../read-models.js';
 
@@ -45,7 +47,23 @@ export const firstContentProbe: OnboardingProbe = async (db, orgId) => {
   return { firstContentReady: approvedGroup !== undefined };
 };
 
-export const onboardingProbes: readonly OnboardingProbe[] = [socialAccountsProbe, firstContentProbe];
+/**
+ * Billing: a trial or a paid subscription running (trialing and not expired, active, pausing, past due) completes
+ * the step; without a usable subscription (trial over, canceled, paused) choosing a plan becomes required. A
+ * workspace whose subscription stream does not exist yet is a trial starting now.
+ */
+export const billingProbe: OnboardingProbe = async (db, orgId) => {
+  const state = await subscriptionStateFromReadModel(db, orgId);
+  if (state === null) return { paidTrialActive: true };
+  const access = accessOf(state, new Date());
+  return { paidTrialActive: access.usable, subscriptionRequired: !access.usable };
+};
+
+export const onboardingProbes: readonly OnboardingProbe[] = [
+  socialAccountsProbe,
+  firstContentProbe,
+  billingProbe,
+];
 
 /** Every probe's facts; a fact is true when a probe says so. */
 export async function onboardingFacts(

@@ -41,7 +41,7 @@ function patch(ws: TestWorkspace, body: unknown, role: (typeof roles)[number] = 
 }
 
 describe('onboarding status', () => {
-  test('a fresh workspace: nothing done, the first step current, every fact false', async () => {
+  test('a fresh workspace: its trial is running (billing done, not required), nothing else done, the first step current', async () => {
     const ws = await createTestWorkspace(service);
     expect(await status(ws)).toEqual({
       currentStep: 'brand',
@@ -50,7 +50,7 @@ describe('onboarding status', () => {
         { key: 'brand', label: 'Confirm your brand', completed: false, required: true },
         { key: 'social', label: 'Connect a social account', completed: false, required: true },
         { key: 'x_connection', label: 'Connect X', completed: false, required: false },
-        { key: 'billing', label: 'Choose a plan', completed: false, required: false },
+        { key: 'billing', label: 'Choose a plan', completed: true, required: false },
         { key: 'strategy', label: 'Activate a content strategy', completed: false, required: true },
         { key: 'first_content', label: 'Approve your first post', completed: false, required: true },
       ],
@@ -60,7 +60,7 @@ describe('onboarding status', () => {
       xConnected: false,
       strategyReady: false,
       firstContentReady: false,
-      paidTrialActive: false,
+      paidTrialActive: true,
       subscriptionRequired: false,
     });
   });
@@ -69,11 +69,11 @@ describe('onboarding status', () => {
     const ws = await createTestWorkspace(service);
     await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'linkedin');
     const social = await status(ws);
-    expect(done(social)).toEqual(['social']);
+    expect(done(social)).toEqual(['social', 'billing']);
     expect(social).toMatchObject({ socialConnected: true, xConnected: false, currentStep: 'brand' });
 
     await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x');
-    expect(done(await status(ws))).toEqual(['social', 'x_connection']);
+    expect(done(await status(ws))).toEqual(['social', 'x_connection', 'billing']);
 
     const client = workspaceClient(service, ws);
     const drafted = await client.draft(twoPlatformDraft('First post'));
@@ -81,7 +81,7 @@ describe('onboarding status', () => {
     expect((await status(ws)).firstContentReady).toBe(false);
     await client.approve(drafted.group.id, { autoSchedule: false });
     const approved = await status(ws);
-    expect(done(approved)).toEqual(['social', 'x_connection', 'first_content']);
+    expect(done(approved)).toEqual(['social', 'x_connection', 'billing', 'first_content']);
     expect(approved).toMatchObject({ firstContentReady: true, completed: false });
   });
 

@@ -3,6 +3,8 @@
 // spec's filters (status and type eq|in, createdAtFrom gte, createdAtTo lte), sorts, the billing list envelope,
 // a late `pending` not undoing a completed status, the invoice link (recorded, or asked of the provider), 404
 // for another workspace's transaction, 400 naming the field, owners and admins only.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   applyNotice,
@@ -14,6 +16,8 @@ import {
   defaultBillingConfigFile,
   loadBillingConfig,
 } from '../../../infra/billing/config.js';
+import { billingHistoryProjection } from '../../../projections/billing/history-projection.js';
+import { billingSubscriptionsProjection } from '../../../projections/billing/subscriptions-projection.js';
 import { SandboxPaymentProvider } from '../../../infra/billing/sandbox-provider.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -407,5 +411,82 @@ describe('GET ORG/billing/transactions/{transactionId}/invoice', () => {
       'param.transactionId',
     );
     expect((await link(ws.orgId, 'txn_a', ws.tokens.viewer)).status).toBe(403);
+  });
+});
+
+describe('the billing read models fold idempotently', () => {
+  test('folding the same events again changes nothing; a fold from scratch gives the rows served', async () => {
+    // A subscription with history rows too: trial, activation, pause scheduled, resumed, a transaction.
+    const org = (await createTestWorkspace(service, 'Refold')).orgId;
+    await applyNotice(deps, {
+      kind: 'subscription',
+      provider: 'sandbox',
+      eventId: `evt_refold_${org}`,
+      occurredAt: new Date().toISOString(),
+      orgId: org,
+      status: 'active',
+      providerCustomerId: 'ctm_refold',
+      providerSubscriptionId: 'sub_refold',
+      priceId: 'pri_pro_monthly',
+      currentPeriodStart: day(1),
+      currentPeriodEnd: day(31),
+      cancelAtPeriodEnd: false,
+      pauseAtPeriodEnd: true,
+    });
+    const resume = await service.request('POST', `/v1/orgs/${org}/billing/subscription/resume`, {
+      token: (await service.userToken(undefined, { orgId: org, role: 'owner' })).token,
+    });
+    expect(resume.status).toBe(200);
+    await transaction(org, { transactionId: 'txn_refold', invoiceId: 'inv_refold', createdAt: day(1) });
+
+    const events = await service.runtime.eventStore.readStream(`subscription-${org}`);
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        'SubscriptionPauseScheduled',
+        'SubscriptionResumed',
+        'BillingTransactionRecorded',
+      ]),
+    );
+    const db = service.runtime.database.db;
+    const schema = `test_refold_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const tables = {
+      billing_subscriptions: 'org_id',
+      billing_subscription_events: 'org_id',
+      billing_transactions: 'org_id',
+      billing_invoices: 'org_id',
+    } as const;
+    const rowsOf = async (from: string) => {
+      const out: Record<string, unknown[]> = {};
+      for (const [table, column] of Object.entries(tables))
+        out[table] = (
+          await sql`select * from ${sql.table(`${from}.${table}`)} where ${sql.ref(column)} = ${org} order by 1, 2`.execute(
+            db,
+          )
+        ).rows;
+      return out;
+    };
+    await sql`create schema ${sql.id(schema)}`.execute(db);
+    try {
+      const projections = [billingSubscriptionsProjection, billingHistoryProjection];
+      await db.transaction().execute(async (trx) => {
+        for (const p of projections) await p.createTables(trx, schema);
+      });
+      const foldAll = () =>
+        db.transaction().execute(async (trx) => {
+          for (const p of projections)
+            for (const e of events) if (p.eventTypes!.includes(e.type)) await p.apply(trx, e, schema);
+        });
+      await foldAll();
+      const once = await rowsOf(schema);
+      expect(once.billing_subscriptions).toHaveLength(1);
+      expect((once.billing_subscription_events as Array<{ type: string }>).map((r) => r.type).sort()).toEqual(
+        ['pausing', 'resumed'],
+      );
+      await foldAll();
+      expect(await rowsOf(schema)).toEqual(once);
+      expect(await rowsOf('public')).toEqual(once);
+    } finally {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+    }
   });
 });

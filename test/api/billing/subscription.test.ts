@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyNotice, restrictAccess } from '../../../commands/billing/subscription-commands.js';
 import type { SubscriptionNotice } from '../../../domain/billing/provider-events.js';
 import { BillingCatalog, loadBillingConfig } from '../../../infra/billing/config.js';
+import { restrictOverdue } from '../../../processes/billing/grace-timer.js';
 import { streamName } from '../../../infra/event-store/port.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { waitUntil } from '../../support/wait.js';
@@ -345,6 +346,41 @@ describe('a paid subscription', () => {
       }),
     );
     expect(answer.transactionId).toEqual(expect.any(String));
+  });
+});
+
+describe('the grace period', () => {
+  test('the timer restricts a past-due workspace once its grace is over, not before, and once', async () => {
+    const ws = await createTestWorkspace(service);
+    await trialStarted(ws.orgId);
+    await subscribe(ws.orgId);
+    const failedAt = new Date(Date.now() + 1000);
+    await subscribe(ws.orgId, { status: 'past_due', occurredAt: failedAt.toISOString() });
+    const deps = { commands: service.runtime.commands, catalog, now: () => new Date() };
+    const graceEnd = failedAt.getTime() + catalog.config.graceDays * dayMs;
+    const restrictedTypes = async () =>
+      (await service.runtime.eventStore.readStream(streamName('subscription', ws.orgId))).filter(
+        (e) => e.type === 'SubscriptionAccessRestricted',
+      );
+
+    await waitUntil(
+      async () =>
+        (await dataOf<{ subscription: { status: string } }>(await call(ws, 'GET', ''))).subscription
+          .status === 'past_due',
+      { what: 'the read model to show past_due' },
+    );
+    expect(await restrictOverdue(deps, service.runtime.readModels, new Date(graceEnd - dayMs))).not.toContain(
+      ws.orgId,
+    );
+    expect(await restrictedTypes()).toHaveLength(0);
+    expect(await restrictOverdue(deps, service.runtime.readModels, new Date(graceEnd + 1000))).toContain(
+      ws.orgId,
+    );
+    expect(await restrictedTypes()).toHaveLength(1);
+    expect(await restrictOverdue(deps, service.runtime.readModels, new Date(graceEnd + 2000))).not.toContain(
+      ws.orgId,
+    );
+    expect(await restrictedTypes()).toHaveLength(1);
   });
 });
 

@@ -81,6 +81,18 @@ function orgIdOf(customData: unknown): string | null {
   return typeof orgId === 'string' && orgId.length > 0 ? orgId : null;
 }
 
+/**
+ * Paddle's timestamps carry microseconds (`…09:00:07.268117Z`); the service's are ISO 8601 in milliseconds, and
+ * snapshots are ordered by comparing them, so every time is read as the service writes it.
+ */
+function instant(value: string): string;
+function instant(value: string | null | undefined): string | null;
+function instant(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}
+
 /** Paddle amounts are strings of minor units ("4900"). */
 function minorUnits(value: string | null | undefined): number {
   const n = Number(value ?? 0);
@@ -214,7 +226,8 @@ export class PaddlePaymentProvider implements PaymentProvider {
 
   /** The notices of one Paddle notification; [] for the types the service does not act on. */
   noticesOf(event: EventEntity): ProviderNotice[] {
-    const base = { provider: 'paddle' as const, eventId: event.eventId, occurredAt: event.occurredAt };
+    const occurredAt = instant(event.occurredAt);
+    const base = { provider: 'paddle' as const, eventId: event.eventId, occurredAt };
     if (subscriptionEvents.has(event.eventType)) {
       const data = event.data as SubscriptionNotification;
       const orgId = orgIdOf(data.customData);
@@ -228,8 +241,8 @@ export class PaddlePaymentProvider implements PaymentProvider {
         providerCustomerId: data.customerId,
         providerSubscriptionId: data.id,
         priceId,
-        currentPeriodStart: data.currentBillingPeriod?.startsAt ?? null,
-        currentPeriodEnd: data.currentBillingPeriod?.endsAt ?? null,
+        currentPeriodStart: instant(data.currentBillingPeriod?.startsAt),
+        currentPeriodEnd: instant(data.currentBillingPeriod?.endsAt),
         cancelAtPeriodEnd: data.scheduledChange?.action === 'cancel',
         pauseAtPeriodEnd: data.scheduledChange?.action === 'pause',
       };
@@ -255,8 +268,8 @@ export class PaddlePaymentProvider implements PaymentProvider {
         invoiceId: data.invoiceId,
         invoiceNumber: data.invoiceNumber,
         invoiceUrl: null,
-        paidAt: status === 'completed' ? (captured ?? data.billedAt ?? event.occurredAt) : null,
-        createdAt: data.createdAt,
+        paidAt: status === 'completed' ? instant(captured ?? data.billedAt ?? event.occurredAt) : null,
+        createdAt: instant(data.createdAt),
       };
       return [notice];
     }

@@ -1,6 +1,8 @@
 // Payment provider webhooks through HTTP (the sandbox provider, the default, signs like Paddle): applied once,
 // a redelivery answered as a duplicate and applying nothing, a bad signature refused and recorded with nothing
 // changed, an out-of-order snapshot changing nothing; unknown providers 404, oversized bodies 413.
+import { createHmac } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSubscription } from '../../../commands/billing/subscription-commands.js';
 import type { SubscriptionNotice } from '../../../domain/billing/provider-events.js';
@@ -13,6 +15,10 @@ import type { IncomingWebhook } from '../../../infra/billing/provider.js';
 import { WebhookStore } from '../../../infra/billing/webhook-store.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace } from '../../support/workspace.js';
+import {
+  secret as paddleSecret,
+  subscription as paddleSubscription,
+} from '../../infra/billing/paddle-fixtures.js';
 
 let service: TestService;
 let sandbox: SandboxPaymentProvider;
@@ -210,5 +216,99 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       receivedAt: new Date(),
     });
     expect(res.status).toBe(413);
+  });
+
+  it('applies two concurrent deliveries of one event once: one applied, one duplicate', async () => {
+    const ws = await createTestWorkspace(service);
+    const notice = activeSnapshot(ws.orgId, new Date());
+    const webhook = await sandbox.webhookFor(notice);
+    const answers = await Promise.all([post(webhook), post(await resigned(webhook))]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const duplicates = await Promise.all(
+      answers.map(async (r) => ((await r.json()) as { data: { duplicate: boolean } }).data.duplicate),
+    );
+    expect(duplicates.sort()).toEqual([false, true]);
+    const applied = await service.runtime.database.pool.query<{ n: string }>(
+      `select count(*) as n from es_events where type = 'SubscriptionNoticeApplied' and data->>'providerEventId' = $1`,
+      [notice.eventId],
+    );
+    expect(Number(applied.rows[0]!.n)).toBe(1);
+    const rows = await store.deliveriesOf('sandbox', notice.eventId);
+    expect(rows.map((r) => r.outcome).sort()).toEqual(['applied', 'duplicate']);
+    expect((await statusOf(ws.orgId)).status).toBe('active');
+  });
+
+  it('is in the OpenAPI document without security, and the document stays valid', async () => {
+    const doc = (await (await service.request('GET', '/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.paths['/v1/billing/webhooks/{provider}']?.post?.security).toEqual([]);
+    expect(doc.paths['/v1/billing/sandbox/invoices/{transactionId}']?.get?.security).toEqual([]);
+  });
+});
+
+describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
+  let paddle: TestService;
+
+  beforeAll(async () => {
+    paddle = await startTestService({
+      env: {
+        BILLING_PROVIDER: 'paddle',
+        PADDLE_API_KEY: 'pdl_sdbx_apikey_test',
+        PADDLE_WEBHOOK_SECRET: paddleSecret,
+        // Nothing here calls Paddle's API; a closed local port makes sure nothing could.
+        PADDLE_API_URL: 'http://127.0.0.1:9',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await paddle.stop();
+  });
+
+  function paddleSigned(rawBody: string, key = paddleSecret) {
+    const ts = Math.floor(Date.now() / 1000);
+    return `ts=${ts};h1=${createHmac('sha256', key).update(`${ts}:${rawBody}`).digest('hex')}`;
+  }
+
+  it("applies Paddle's subscription.activated signed with the notification secret, once", async () => {
+    const ws = await createTestWorkspace(paddle);
+    const rawBody = JSON.stringify({
+      event_id: 'evt_01hva10000000000000000000a',
+      event_type: 'subscription.activated',
+      occurred_at: new Date().toISOString(),
+      notification_id: 'ntf_01hva10000000000000000000b',
+      data: paddleSubscription({ custom_data: { orgId: ws.orgId } }),
+    });
+    const send = (signature: string) =>
+      paddle.request('POST', '/v1/billing/webhooks/paddle', {
+        body: rawBody,
+        headers: { 'paddle-signature': signature },
+      });
+
+    const bad = await send(paddleSigned(rawBody, 'another-secret'));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe('invalid_signature');
+    const before = await eventCount(paddle);
+
+    const res = await send(paddleSigned(rawBody));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    const state = (await loadSubscription({ commands: paddle.runtime.commands }, ws.orgId)).state;
+    expect(state.status).toBe('active');
+    expect(state.providerSubscriptionId).toBe('sub_01hv8x2tq7cx0jv3n5g1wq9e4a');
+    expect(state.currentPeriodEnd).toBe('2026-12-01T09:00:00.000Z');
+    const after = await eventCount(paddle);
+    expect(after).toBeGreaterThan(before);
+
+    const replay = await send(paddleSigned(rawBody));
+    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
+    expect(await eventCount(paddle)).toBe(after);
+    // The sandbox takes no webhooks when Paddle is the provider.
+    expect((await paddle.request('POST', '/v1/billing/webhooks/sandbox', { body: rawBody })).status).toBe(
+      404,
+    );
   });
 });

@@ -33,7 +33,7 @@ let service: TestService;
 let deps: SubscriptionCommandDeps;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { PUBLISH_SWEEP_INTERVAL_MS: '30' } });
+  service = await startTestService();
   deps = {
     commands: service.runtime.commands,
     catalog: new BillingCatalog(loadBillingConfig(defaultBillingConfigFile)),
@@ -47,7 +47,7 @@ afterAll(async () => service.stop());
 let sequence = 0;
 const eventId = () => `evt_overdue_${randomUUID()}_${(sequence += 1)}`;
 
-async function activate(orgId: string): Promise<void> {
+async function activate(orgId: string, d: SubscriptionCommandDeps = deps): Promise<void> {
   const now = new Date();
   const notice: SubscriptionNotice = {
     kind: 'subscription',
@@ -64,7 +64,7 @@ async function activate(orgId: string): Promise<void> {
     cancelAtPeriodEnd: false,
     pauseAtPeriodEnd: false,
   };
-  await applyNotice(deps, notice);
+  await applyNotice(d, notice);
 }
 
 function renewal(orgId: string, status: 'failed' | 'completed', occurredAt = new Date()): TransactionNotice {
@@ -89,14 +89,14 @@ function renewal(orgId: string, status: 'failed' | 'completed', occurredAt = new
 }
 
 /** `billing simulate past-due`: the renewal fails, then the grace is cut short (read-only at once). */
-async function simulatePastDue(orgId: string): Promise<void> {
-  await applyNotice(deps, renewal(orgId, 'failed'));
-  await restrictAccess(deps, orgId, { force: true });
+async function simulatePastDue(orgId: string, d: SubscriptionCommandDeps = deps): Promise<void> {
+  await applyNotice(d, renewal(orgId, 'failed'));
+  await restrictAccess(d, orgId, { force: true });
 }
 
 /** `billing simulate recovered`: the renewal goes through. */
-async function simulateRecovered(orgId: string): Promise<void> {
-  await applyNotice(deps, renewal(orgId, 'completed'));
+async function simulateRecovered(orgId: string, d: SubscriptionCommandDeps = deps): Promise<void> {
+  await applyNotice(d, renewal(orgId, 'completed'));
 }
 
 // ---- Helpers ----
@@ -280,43 +280,55 @@ test('assistants meet the same policy: write tools are refused while read-only, 
 });
 
 test('the sweep holds the due posts of a read-only workspace and publishes them once it is paid', async () => {
-  const ws = await createTestWorkspace(service, 'Held posts');
-  await activate(ws.orgId);
-  const account = await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x', {
-    account: 'overdue_ws',
-  });
-  const created = await service.request('POST', `${ws.base}/post-groups`, {
-    token: ws.tokens.owner,
-    body: {
-      title: 'Planned',
-      posts: [{ platform: 'x', contentText: `Held ${randomUUID()}`, socialAccountId: account.id }],
-    },
-  });
-  expect(created.status).toBe(200);
-  const data = ((await created.json()) as { data: { group: { id: string }; posts: PostView[] } }).data;
-  const postId = data.posts[0]!.id;
-  const approved = await service.request('POST', `${ws.base}/post-groups/${data.group.id}/approve`, {
-    token: ws.tokens.owner,
-    body: { scheduledForUtc: new Date(Date.now() + 1500).toISOString() },
-  });
-  expect(approved.status).toBe(200);
-  await simulatePastDue(ws.orgId);
+  // A service whose sweep runs only when the test says, so nothing depends on how long the setup takes.
+  const held = await startTestService({ publishing: { sweep: false } });
+  try {
+    const heldDeps = { ...deps, commands: held.runtime.commands };
+    const ws = await createTestWorkspace(held, 'Held posts');
+    await activate(ws.orgId, heldDeps);
+    const account = await connectSandboxAccount(held, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x', {
+      account: 'overdue_ws',
+    });
+    const created = await held.request('POST', `${ws.base}/post-groups`, {
+      token: ws.tokens.owner,
+      body: {
+        title: 'Planned',
+        posts: [{ platform: 'x', contentText: `Held ${randomUUID()}`, socialAccountId: account.id }],
+      },
+    });
+    expect(created.status).toBe(200);
+    const data = ((await created.json()) as { data: { group: { id: string }; posts: PostView[] } }).data;
+    const postId = data.posts[0]!.id;
+    const due = Date.now() + 1500;
+    const approved = await held.request('POST', `${ws.base}/post-groups/${data.group.id}/approve`, {
+      token: ws.tokens.owner,
+      body: { scheduledForUtc: new Date(due).toISOString() },
+    });
+    expect(approved.status).toBe(200);
+    await simulatePastDue(ws.orgId, heldDeps);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 100));
 
-  // Well past its time (the sweep runs every 30 ms): not published, not failed, still scheduled.
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  expect(await sandboxPublicationsOf(service.runtime.readModels, postId)).toHaveLength(0);
-  const scheduled = await service.request('GET', `${ws.base}/posts?filter[status]=scheduled`, {
-    token: ws.tokens.viewer,
-  });
-  expect(((await scheduled.json()) as { data: { items: PostView[] } }).data.items.map((p) => p.id)).toContain(
-    postId,
-  );
+    // Due, and the workspace read-only: the sweep sends nothing; the post stays scheduled (not failed).
+    const sweep = () => held.runtime.publishing!.sweepOnce();
+    expect(await sweep()).toBe(0);
+    expect(await sandboxPublicationsOf(held.runtime.readModels, postId)).toHaveLength(0);
+    const scheduled = await held.request('GET', `${ws.base}/posts?filter[status]=scheduled`, {
+      token: ws.tokens.viewer,
+    });
+    expect(
+      ((await scheduled.json()) as { data: { items: PostView[] } }).data.items.map((p) => p.id),
+    ).toContain(postId);
 
-  await simulateRecovered(ws.orgId);
-  await waitUntil(
-    async () => (await sandboxPublicationsOf(service.runtime.readModels, postId)).length === 1,
-    { timeoutMs: 20_000 },
-  );
+    // Paid again: the next sweep sends it, and it is published.
+    await simulateRecovered(ws.orgId, heldDeps);
+    expect(await sweep()).toBe(1);
+    await waitUntil(async () => (await sandboxPublicationsOf(held.runtime.readModels, postId)).length === 1, {
+      timeoutMs: 20_000,
+      what: 'the held post to be published',
+    });
+  } finally {
+    await held.stop();
+  }
 });
 
 describe('the policy', () => {

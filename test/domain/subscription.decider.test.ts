@@ -208,6 +208,34 @@ describe('cancel (state table)', () => {
       .then([{ type: 'SubscriptionCanceled', data: { orgId, at: periodEnd, immediately: false } }]);
   });
 
+  test('canceling while pausing replaces the pause; the period end then cancels', () => {
+    const pausing = [...active, { type: 'SubscriptionPauseScheduled', data: { orgId, at: later } } as const];
+    spec
+      .given(pausing)
+      .when(cmd('CancelSubscription'))
+      .then([{ type: 'SubscriptionCancelScheduled', data: { orgId, at: later } }]);
+    const scheduled = [
+      ...pausing,
+      { type: 'SubscriptionCancelScheduled', data: { orgId, at: later } } as const,
+    ];
+    expect(stateOf(scheduled)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    spec
+      .given(scheduled)
+      .when(cmd('EndPeriod', periodEnd))
+      .then([{ type: 'SubscriptionCanceled', data: { orgId, at: periodEnd, immediately: false } }]);
+  });
+
+  test('a paused subscription is canceled at once', () => {
+    spec
+      .given([
+        ...active,
+        { type: 'SubscriptionPauseScheduled', data: { orgId, at: later } },
+        { type: 'SubscriptionPaused', data: { orgId, at: periodEnd } },
+      ])
+      .when(cmd('CancelSubscription', periodEnd))
+      .then([{ type: 'SubscriptionCanceled', data: { orgId, at: periodEnd, immediately: true } }]);
+  });
+
   test('canceling a canceled subscription is a conflict', () => {
     spec
       .given([...trialing, { type: 'SubscriptionCanceled', data: { orgId, at: later, immediately: true } }])

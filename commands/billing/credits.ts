@@ -1,0 +1,568 @@
+// The credit use cases: `spend` (the one way any slice charges credits), opening the current period's ledger,
+// adding a purchased pack, and the balance summary GET ORG/billing shows. Every ledger write of a workspace runs
+// under its ledger lock (credit-ledger-store.ts), so concurrent spends are decided one after the other against
+// the newest balance: none takes it below zero, none is lost, and none exhausts the command handler's retries.
+import { randomUUID } from 'node:crypto';
+import {
+  carryOver,
+  creditBalanceOf,
+  creditLedgerDecider,
+  CreditPeriodClosedError,
+  creditsCategory,
+  creditStreamId,
+  periodKeyOf,
+  type CreditCommand,
+  type CreditLedgerState,
+  type OpenLedger,
+  type SpendDetails,
+  type SpendResult,
+} from '../../domain/billing/credits.js';
+import {
+  accessOf,
+  currentPeriodOf,
+  effectiveState,
+  subscriptionCategory,
+  subscriptionDecider,
+  type CreditPeriod,
+  type SubscriptionState,
+} from '../../domain/billing/subscription.js';
+import { Conflict, InvalidFields, PaymentRequired } from '../../domain/shared/errors.js';
+import { deterministicUuid } from '../../domain/shared/ids.js';
+import type { BillingCatalog } from '../../infra/billing/config.js';
+import { DuplicateEventId, streamName } from '../../infra/event-store/port.js';
+import {
+  awaitReadModels,
+  handleCommand,
+  loadAggregate,
+  type CommandDeps,
+  type CommandMetadata,
+} from '../shared/command-handler.js';
+import type { Kysely } from 'kysely';
+import {
+  listCreditUsage,
+  recentCreditTransactions,
+  type BillingListPage,
+  type CreditTransactionItem,
+  type CreditUsageQuery,
+  type CreditUsageRow,
+} from '../../projections/billing/credits-queries.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import type { CreditLedgerStore } from './credit-ledger-store.js';
+
+export const creditStream = (orgId: string, periodKey: string) =>
+  streamName(creditsCategory, creditStreamId(orgId, periodKey));
+
+/** What a slice tells `spend`. Either `actionKey` (priced by creditActionCosts × quantity) or `credits`. */
+export interface SpendInput {
+  orgId: string;
+  /** Idempotency key of this debit: the same key again answers the first debit and charges nothing. */
+  key: string;
+  /** What was used, e.g. `ai_draft`, `x_post_read`; defaults to the actionKey. */
+  metricKey?: string;
+  /** A creditActionCosts key: credits = its cost × quantity. */
+  actionKey?: string;
+  /** Credits to charge, when not priced by an action. */
+  credits?: number;
+  /** Units used (posts read, drafts written); default 1. */
+  quantity?: number;
+  feature?: string | null;
+  provider?: string | null;
+  model?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  totalTokens?: number | null;
+  creditsUsedMilli?: number | null;
+  pricingVersion?: string | null;
+  usedFallbackEstimate?: boolean;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** Who is charging (for the events' metadata); the service's own work when omitted. */
+export interface SpendContext {
+  actor?: string;
+  userId?: string;
+  correlationId?: string;
+  causationId?: string | null;
+}
+
+export interface SpendOutcome {
+  /** Credits this debit took (the first debit's, for a repeated key). */
+  creditsUsed: number;
+  /** Credits left after it (monthly + purchased). */
+  remainingCredits: number;
+  fromMonthly: number;
+  fromPurchased: number;
+  monthlyAfter: number;
+  purchasedAfter: number;
+  periodKey: string;
+  /** True when the key had been spent already and nothing was charged now. */
+  replayed: boolean;
+}
+
+export interface CreditBalance {
+  monthly: number;
+  purchased: number;
+  allowance: number;
+  total: number;
+  rollover: number;
+}
+
+export interface UsageSummary {
+  periodStart: string;
+  periodEnd: string;
+  periodUsedCredits: number;
+  periodAllowanceCredits: number;
+  periodPurchasedCredits: number;
+  periodBudgetCredits: number;
+  periodRemainingCredits: number;
+  usagePercent: number;
+}
+
+export interface CreditsDeps {
+  commands: CommandDeps;
+  catalog: BillingCatalog;
+  store: CreditLedgerStore;
+  now: () => Date;
+  /**
+   * The workspace's subscription, started (a trial from now) when its stream does not exist yet. Defaults to
+   * loading the stream and deciding StartTrial here; the subscription use cases may hand theirs in.
+   */
+  ensureStarted?: (orgId: string) => Promise<SubscriptionState>;
+  /** For recentCreditTransactions in the summary. */
+  readModels: Kysely<ReadModels>;
+}
+
+/** What GET ORG/billing shows of credits. */
+export interface CreditSummary {
+  creditBalance: CreditBalance;
+  usageSummary: UsageSummary;
+  recentCreditTransactions: CreditTransactionItem[];
+}
+
+const maxKeyLength = 200;
+const previousPeriodsSearched = 24;
+
+function invalid(path: string, message: string): never {
+  throw new InvalidFields(`Invalid ${path}`, [{ path, message }]);
+}
+
+const optionalCount = (value: number | null | undefined, path: string): number | null => {
+  if (value === undefined || value === null) return null;
+  if (!Number.isInteger(value) || value < 0) invalid(path, 'a non-negative integer');
+  return value;
+};
+
+const optionalText = (value: string | null | undefined, path: string): string | null => {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > maxKeyLength)
+    invalid(path, `1 to ${maxKeyLength} characters`);
+  return value;
+};
+
+/** The credits and details of a debit, checked; unknown action keys and bad numbers are refused by field name. */
+export function resolveSpend(
+  catalog: BillingCatalog,
+  input: SpendInput,
+): { credits: number; details: SpendDetails } {
+  if (typeof input.key !== 'string' || input.key.length === 0 || input.key.length > maxKeyLength)
+    invalid('key', `1 to ${maxKeyLength} characters`);
+  const quantity = input.quantity ?? 1;
+  if (!Number.isInteger(quantity) || quantity < 1) invalid('quantity', 'a positive integer');
+  let credits: number;
+  if (input.actionKey !== undefined) {
+    if (input.credits !== undefined) invalid('credits', 'give either actionKey or credits, not both');
+    const cost = catalog.actionCost(input.actionKey);
+    if (!cost)
+      invalid('actionKey', `not one of ${catalog.config.creditActionCosts.map((c) => c.key).join(', ')}`);
+    credits = cost.credits * quantity;
+  } else {
+    if (input.credits === undefined) invalid('credits', 'give actionKey or credits');
+    if (!Number.isInteger(input.credits) || input.credits < 0) invalid('credits', 'a non-negative integer');
+    credits = input.credits;
+  }
+  const metricKey = optionalText(input.metricKey ?? input.actionKey, 'metricKey');
+  if (metricKey === null) invalid('metricKey', 'required when no actionKey is given');
+  return {
+    credits,
+    details: {
+      metricKey,
+      quantity,
+      actionKey: input.actionKey ?? null,
+      feature: optionalText(input.feature, 'feature'),
+      provider: optionalText(input.provider, 'provider'),
+      model: optionalText(input.model, 'model'),
+      inputTokens: optionalCount(input.inputTokens, 'inputTokens'),
+      outputTokens: optionalCount(input.outputTokens, 'outputTokens'),
+      totalTokens: optionalCount(input.totalTokens, 'totalTokens'),
+      creditsUsedMilli: optionalCount(input.creditsUsedMilli, 'creditsUsedMilli'),
+      pricingVersion: optionalText(input.pricingVersion, 'pricingVersion'),
+      usedFallbackEstimate: input.usedFallbackEstimate ?? false,
+      metadata: input.metadata ?? null,
+    },
+  };
+}
+
+const outcomeOf = (result: SpendResult, replayed: boolean): SpendOutcome => ({
+  creditsUsed: result.credits,
+  remainingCredits: result.monthlyAfter + result.purchasedAfter,
+  fromMonthly: result.fromMonthly,
+  fromPurchased: result.fromPurchased,
+  monthlyAfter: result.monthlyAfter,
+  purchasedAfter: result.purchasedAfter,
+  periodKey: result.periodKey,
+  replayed,
+});
+
+interface Loaded {
+  periodKey: string;
+  state: CreditLedgerState;
+  revision: number | null;
+}
+
+export class CreditsService {
+  constructor(private readonly deps: CreditsDeps) {}
+
+  /**
+   * Charges credits (the one way to). Refuses with 402 `subscription_required` when the subscription is not
+   * usable (trial over, canceled, paused), 402 `subscription_overdue_read_only` when overdue, 402
+   * `fair_use_limit` when the debit does not fit; each refusal records nothing. The same key again answers the
+   * first debit.
+   */
+  async spend(input: SpendInput, context: SpendContext = {}): Promise<SpendOutcome> {
+    const { credits, details } = resolveSpend(this.deps.catalog, input);
+    const orgId = input.orgId;
+    const subscription = await this.subscription(orgId);
+    const now = this.deps.now();
+    const access = accessOf(subscription, now);
+    if (access.reason === 'subscription_overdue_read_only')
+      throw new PaymentRequired(
+        'The workspace is read-only until its overdue payment is made',
+        'subscription_overdue_read_only',
+      );
+    if (!access.usable)
+      throw new PaymentRequired(
+        'The workspace needs an active subscription for this',
+        'subscription_required',
+      );
+    const period = this.periodOf(subscription, now);
+    const metadata = this.metadataOf(orgId, context, now);
+
+    const { outcome, position, eventTypes } = await this.deps.store.withLock(orgId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const ledger = await this.currentLedger(orgId, period, metadata);
+        const open = ledger.state as OpenLedger;
+        const first = open.spends[input.key];
+        if (first) return { outcome: outcomeOf(first, true), position: null, eventTypes: [] };
+        const command: CreditCommand = {
+          type: 'SpendCredits',
+          spendKey: input.key,
+          credits,
+          now: metadata.now,
+          ...details,
+        };
+        try {
+          const result = await handleCommand(this.deps.commands, {
+            stream: creditStream(orgId, ledger.periodKey),
+            decider: creditLedgerDecider,
+            command,
+            metadata,
+            loaded: { state: ledger.state, revision: ledger.revision },
+            eventId: () => deterministicUuid('credit-spend', orgId, input.key),
+            awaitReadModels: false,
+          });
+          const after = result.state as OpenLedger;
+          return {
+            outcome: outcomeOf(after.spends[input.key]!, result.events.length === 0),
+            position: result.position,
+            eventTypes: result.events.map((e) => e.type),
+          };
+        } catch (error) {
+          // Spent in an earlier period (its event id is taken): answer that debit.
+          if (error instanceof DuplicateEventId) {
+            const earlier = await this.findEarlierSpend(orgId, open.previousPeriodKey, input.key);
+            if (earlier) return { outcome: outcomeOf(earlier, true), position: null, eventTypes: [] };
+            throw new Conflict('This spend key was used already', 'spend_key_used');
+          }
+          if (error instanceof CreditPeriodClosedError && attempt < 3) continue;
+          throw error;
+        }
+      }
+    });
+    // Read-your-writes outside the lock: the next spend of the workspace need not wait for the read models.
+    if (position) await awaitReadModels(this.deps.commands, position, eventTypes);
+    return outcome;
+  }
+
+  /** Opens the ledger of the subscription's current period (closing and carrying over the previous one). */
+  async openCurrentPeriod(orgId: string, context: SpendContext = {}): Promise<CreditLedgerState> {
+    const subscription = await this.subscription(orgId);
+    const now = this.deps.now();
+    const period = this.periodOf(subscription, now);
+    const metadata = this.metadataOf(orgId, context, now);
+    const ledger = await this.deps.store.withLock(orgId, () => this.currentLedger(orgId, period, metadata));
+    return ledger.state;
+  }
+
+  /**
+   * Adds a purchased pack to the current period, once per provider transaction (also across periods: the event
+   * id is the transaction's). Returns false when the transaction had been added already.
+   */
+  async addPack(
+    orgId: string,
+    pack: { transactionId: string; packKey: string; credits: number },
+    context: SpendContext = {},
+  ): Promise<boolean> {
+    const subscription = await this.subscription(orgId);
+    const now = this.deps.now();
+    const period = this.periodOf(subscription, now);
+    const metadata = this.metadataOf(orgId, context, now);
+    return this.deps.store.withLock(orgId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const ledger = await this.currentLedger(orgId, period, metadata);
+        try {
+          const result = await handleCommand(this.deps.commands, {
+            stream: creditStream(orgId, ledger.periodKey),
+            decider: creditLedgerDecider,
+            command: { type: 'AddCreditPack', ...pack, now: metadata.now },
+            metadata,
+            loaded: { state: ledger.state, revision: ledger.revision },
+            eventId: () => deterministicUuid('credit-pack', orgId, pack.transactionId),
+          });
+          return result.events.length > 0;
+        } catch (error) {
+          if (error instanceof DuplicateEventId) return false;
+          if (error instanceof CreditPeriodClosedError && attempt < 3) continue;
+          throw error;
+        }
+      }
+    });
+  }
+
+  /**
+   * The balance and the period's usage for GET ORG/billing, from the ledger itself (exact). Before the current
+   * period's ledger is opened, what it would open with; nothing is written.
+   */
+  async summaryOf(orgId: string, options: { recentLimit?: number } = {}): Promise<CreditSummary> {
+    const now = this.deps.now();
+    const stored = await this.loadSubscription(orgId);
+    const subscription = effectiveState(stored, now, this.deps.catalog.config);
+    const period = this.periodOf(subscription, now);
+    let state: CreditLedgerState = (await this.load(orgId, periodKeyOf(period.start))).state;
+    if (state.status === 'unopened') {
+      const head = await this.deps.store.head(orgId);
+      if (head && head.periodStart > new Date(period.start).toISOString()) {
+        state = (await this.load(orgId, head.periodKey)).state;
+      } else {
+        const previous = head ? (await this.load(orgId, head.periodKey)).state : null;
+        state = creditLedgerDecider.evolve(state, {
+          type: 'CreditPeriodOpened',
+          data: this.openingOf(orgId, period, previous, head?.periodKey ?? null, now.toISOString()),
+        });
+      }
+    }
+    const recent = await recentCreditTransactions(this.deps.readModels, orgId, options.recentLimit ?? 10);
+    return { ...summaryOfLedger(state, period), recentCreditTransactions: recent };
+  }
+
+  // ---- internals ----
+
+  private periodOf(subscription: SubscriptionState, now: Date): CreditPeriod {
+    const period = currentPeriodOf(effectiveState(subscription, now, this.deps.catalog.config));
+    if (!period) throw new PaymentRequired('The workspace has no subscription', 'subscription_required');
+    return period;
+  }
+
+  private metadataOf(orgId: string, context: SpendContext, now: Date): CommandMetadata {
+    return {
+      orgId,
+      actor: context.actor ?? 'system',
+      ...(context.userId !== undefined ? { userId: context.userId } : {}),
+      correlationId: context.correlationId ?? randomUUID(),
+      causationId: context.causationId ?? null,
+      now: now.toISOString(),
+    };
+  }
+
+  private async loadSubscription(orgId: string): Promise<SubscriptionState> {
+    const stream = streamName(subscriptionCategory, orgId);
+    return (await loadAggregate(this.deps.commands.eventStore, stream, subscriptionDecider)).state;
+  }
+
+  private async subscription(orgId: string): Promise<SubscriptionState> {
+    if (this.deps.ensureStarted) return this.deps.ensureStarted(orgId);
+    const stored = await this.loadSubscription(orgId);
+    if (stored.status !== 'none') return stored;
+    const { trialDays, trialPlanKey } = this.deps.catalog.config;
+    const outcome = await handleCommand(this.deps.commands, {
+      stream: streamName(subscriptionCategory, orgId),
+      decider: subscriptionDecider,
+      command: { type: 'StartTrial', orgId, trialDays, trialPlanKey, now: this.deps.now().toISOString() },
+      metadata: this.metadataOf(orgId, {}, this.deps.now()),
+    });
+    return outcome.state;
+  }
+
+  private async load(orgId: string, periodKey: string): Promise<Loaded> {
+    const { state, revision } = await loadAggregate(
+      this.deps.commands.eventStore,
+      creditStream(orgId, periodKey),
+      creditLedgerDecider,
+    );
+    return { periodKey, state, revision };
+  }
+
+  private allowanceOf(planKey: string): number {
+    return this.deps.catalog.plan(planKey)?.monthlyCredits ?? 0;
+  }
+
+  private openingOf(
+    orgId: string,
+    period: CreditPeriod,
+    previous: CreditLedgerState | null,
+    previousPeriodKey: string | null,
+    at: string,
+  ) {
+    const allowance = this.allowanceOf(period.planKey);
+    const carried = carryOver(
+      previous && previous.status !== 'unopened'
+        ? { monthlyLeft: previous.monthly, purchasedLeft: previous.purchased }
+        : null,
+      allowance,
+      this.deps.catalog.config.rollover,
+    );
+    return {
+      orgId,
+      periodKey: periodKeyOf(period.start),
+      periodStart: new Date(period.start).toISOString(),
+      periodEnd: new Date(period.end).toISOString(),
+      planKey: period.planKey,
+      allowance,
+      ...carried,
+      previousPeriodKey: previous && previous.status !== 'unopened' ? previousPeriodKey : null,
+      at,
+    };
+  }
+
+  /**
+   * The ledger spends go to, opened if needed; called holding the workspace's lock. The previous period (the
+   * head) is closed first, then the new one opened with what carries over, then the head moved: each step is
+   * idempotent, so a crash in between is finished by the next call.
+   */
+  private async currentLedger(
+    orgId: string,
+    period: CreditPeriod,
+    metadata: CommandMetadata,
+  ): Promise<Loaded> {
+    const key = periodKeyOf(period.start);
+    const periodStart = new Date(period.start).toISOString();
+    const head = await this.deps.store.head(orgId);
+    let current = await this.load(orgId, key);
+    if (current.state.status === 'unopened' && head && head.periodStart > periodStart) {
+      // The subscription's period is older than the newest ledger (e.g. a late notice): keep to the newest.
+      current = await this.load(orgId, head.periodKey);
+    }
+    // A closed period sends its writes on to the one that closed it.
+    for (
+      let hops = 0;
+      current.state.status === 'closed' && current.state.nextPeriodKey && hops < 12;
+      hops++
+    ) {
+      const next = await this.load(orgId, current.state.nextPeriodKey);
+      if (next.state.status === 'unopened') break;
+      current = next;
+    }
+    if (current.state.status === 'open') {
+      if (!head || head.periodStart < current.state.periodStart)
+        await this.deps.store.setHead(orgId, {
+          periodKey: current.periodKey,
+          periodStart: current.state.periodStart,
+        });
+      return current;
+    }
+    if (current.state.status === 'closed') return current; // cannot happen unless its successor vanished
+
+    let previous: Loaded | null = null;
+    if (head && head.periodKey !== key) {
+      previous = await this.load(orgId, head.periodKey);
+      if (previous.state.status === 'open') {
+        const closed = await handleCommand(this.deps.commands, {
+          stream: creditStream(orgId, head.periodKey),
+          decider: creditLedgerDecider,
+          command: { type: 'CloseCreditPeriod', nextPeriodKey: key, now: metadata.now },
+          metadata,
+          loaded: { state: previous.state, revision: previous.revision },
+        });
+        previous = { ...previous, state: closed.state, revision: closed.revision };
+      }
+    }
+    const opening = this.openingOf(
+      orgId,
+      period,
+      previous?.state ?? null,
+      previous?.periodKey ?? null,
+      metadata.now,
+    );
+    const opened = await handleCommand(this.deps.commands, {
+      stream: creditStream(orgId, key),
+      decider: creditLedgerDecider,
+      command: { type: 'OpenCreditPeriod', ...opening, now: metadata.now },
+      metadata,
+      loaded: { state: current.state, revision: current.revision },
+    });
+    await this.deps.store.setHead(orgId, { periodKey: key, periodStart });
+    return { periodKey: key, state: opened.state, revision: opened.revision };
+  }
+
+  private async findEarlierSpend(
+    orgId: string,
+    previousPeriodKey: string | null,
+    key: string,
+  ): Promise<SpendResult | null> {
+    let periodKey = previousPeriodKey;
+    for (let i = 0; periodKey !== null && i < previousPeriodsSearched; i++) {
+      const { state } = await this.load(orgId, periodKey);
+      if (state.status === 'unopened') return null;
+      const found = state.spends[key];
+      if (found) return found;
+      periodKey = state.previousPeriodKey;
+    }
+    return null;
+  }
+}
+
+/** The spec's creditBalance and usageSummary of one period's ledger. */
+export function summaryOfLedger(
+  state: CreditLedgerState,
+  period: CreditPeriod,
+): { creditBalance: CreditBalance; usageSummary: UsageSummary } {
+  const creditBalance = creditBalanceOf(state);
+  const open = state.status === 'unopened' ? null : state;
+  const allowanceCredits = open ? open.allowance + open.rolledOver : 0;
+  const purchasedCredits = open ? open.purchasedCarried + open.purchasedInPeriod : 0;
+  const budget = allowanceCredits + purchasedCredits;
+  const used = open ? open.used : 0;
+  return {
+    creditBalance,
+    usageSummary: {
+      periodStart: open ? open.periodStart : new Date(period.start).toISOString(),
+      periodEnd: open ? open.periodEnd : new Date(period.end).toISOString(),
+      periodUsedCredits: used,
+      periodAllowanceCredits: allowanceCredits,
+      periodPurchasedCredits: purchasedCredits,
+      periodBudgetCredits: budget,
+      periodRemainingCredits: creditBalance.total,
+      usagePercent: budget === 0 ? 0 : Math.round((used / budget) * 1000) / 10,
+    },
+  };
+}
+
+/** GET ORG/billing/credits/usage and get_usage: owners and admins (billing:manage); assistants with mcp:read. */
+export async function creditUsageOf(
+  deps: { readModels: Kysely<ReadModels> },
+  caller: Caller,
+  query: CreditUsageQuery,
+): Promise<BillingListPage<CreditUsageRow>> {
+  authorize(caller, { orgId: query.orgId, permission: 'billing:manage', scope: 'mcp:read' });
+  return listCreditUsage(deps.readModels, query);
+}

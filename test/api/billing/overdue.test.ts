@@ -7,6 +7,7 @@
 // of a read-only workspace (still scheduled, not failed) and publishes them once it is paid. Also the policy's
 // table of requests, and its cache dropped across instances by the projection's notification.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { accessKindOfRequest, accessKindOfTool, BillingAccess } from '../../../commands/billing/access.js';
 import {
@@ -15,6 +16,8 @@ import {
   type SubscriptionCommandDeps,
 } from '../../../commands/billing/subscription-commands.js';
 import type { SubscriptionNotice, TransactionNotice } from '../../../domain/billing/provider-events.js';
+import { accessOf, initialSubscriptionState } from '../../../domain/billing/subscription.js';
+import { mayPublishSql } from '../../../projections/billing/subscriptions-projection.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import { memberIdOf } from '../../../domain/workspaces/views.js';
 import {
@@ -400,6 +403,36 @@ describe('the policy', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test("the sweep's SQL rule and accessOf agree: it publishes exactly when access is full and usable", async () => {
+    const now = new Date();
+    const past = new Date(now.getTime() - 86_400_000).toISOString();
+    const future = new Date(now.getTime() + 86_400_000).toISOString();
+    const statuses = ['trialing', 'active', 'pausing', 'paused', 'past_due', 'canceled'] as const;
+    for (const status of statuses)
+      for (const trialEndsAt of [null, past, future])
+        for (const graceEndsAt of [null, past, future])
+          for (const restrictedSince of [null, past]) {
+            const state = {
+              ...initialSubscriptionState,
+              status,
+              trialEndsAt,
+              graceEndsAt,
+              restrictedSince,
+            };
+            const access = accessOf(state, now);
+            const row = await sql<{ ok: boolean }>`
+              select ${mayPublishSql('s', now.toISOString())} as ok
+              from (select ${status}::text as status, ${trialEndsAt}::timestamptz as trial_ends_at,
+                           ${graceEndsAt}::timestamptz as grace_ends_at,
+                           ${restrictedSince}::timestamptz as restricted_since) s`.execute(
+              service.runtime.readModels,
+            );
+            expect(row.rows[0]!.ok, JSON.stringify(state)).toBe(
+              access.accessState === 'full' && access.usable,
+            );
+          }
   });
 
   test('a workspace without a subscription yet is a trial starting now: usable, full access', async () => {

@@ -190,12 +190,9 @@ export const statusAnswerSchema = z
 
 export const updatePaymentBody = z
   .object({
-    checkoutUrl: z
-      .url()
-      .optional()
-      .openapi({
-        description: 'Where the provider sends the customer back after updating the payment method',
-      }),
+    checkoutUrl: z.url().optional().openapi({
+      description: 'Where the provider sends the customer back after updating the payment method',
+    }),
   })
   .strict()
   .openapi('UpdatePayment');

@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { applyNotice } from '../../commands/billing/subscription-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { ProviderNotice } from '../../domain/billing/provider-events.js';
-import { AppError, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import { AppError, NotFound, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
 import {
   WebhookSignatureError,
   type IncomingWebhook,
@@ -18,6 +18,7 @@ import type { BillingCatalog } from '../../infra/billing/config.js';
 import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js';
 import { WebhookStore } from '../../infra/billing/webhook-store.js';
 import type { Logger } from '../../infra/logging/logger.js';
+import type { WorkspacesTable } from '../../projections/read-models.js';
 import type { RouteInstaller } from '../app.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
@@ -194,13 +195,32 @@ export interface ProviderServices {
   logger?: Logger;
 }
 
-/** The receiving path of this runtime (the route's, and the CLI's `billing simulate`). */
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The receiving path of this runtime (the route's, and the CLI's `billing simulate`). A notice is applied only to
+ * a workspace of this service: the orgId comes from the checkout's custom data, and applying would otherwise
+ * start a subscription for any id it names (422 `unknown_workspace`, recorded failed).
+ */
 export function webhookReceiverOf(services: ProviderServices): WebhookReceiverDeps {
   const subscriptions = { commands: services.commands, catalog: services.catalog, now: services.now };
+  const workspaces = services.db as Kysely<{ workspaces: WorkspacesTable }>;
   return {
     store: new WebhookStore(services.db),
     providers: new Map([[services.provider.name, services.provider]]),
     applyNotice: async (notice) => {
+      const known =
+        uuid.test(notice.orgId) &&
+        (await workspaces
+          .selectFrom('workspaces')
+          .select('id')
+          .where('id', '=', notice.orgId)
+          .executeTakeFirst());
+      if (!known)
+        throw new Unprocessable(
+          `The notice names no workspace of this service (orgId ${JSON.stringify(notice.orgId.slice(0, 64))})`,
+          'unknown_workspace',
+        );
       await applyNotice(subscriptions, notice);
     },
     ...(services.logger ? { logger: services.logger } : {}),

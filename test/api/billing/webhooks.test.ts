@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSubscription } from '../../../commands/billing/subscription-commands.js';
+import { loadSubscription, subscriptionStream } from '../../../commands/billing/subscription-commands.js';
 import type { SubscriptionNotice } from '../../../domain/billing/provider-events.js';
 import {
   SANDBOX_SIGNATURE_HEADER,
@@ -13,7 +13,7 @@ import {
 } from '../../../infra/billing/sandbox-provider.js';
 import type { IncomingWebhook } from '../../../infra/billing/provider.js';
 import { WebhookStore } from '../../../infra/billing/webhook-store.js';
-import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace } from '../../support/workspace.js';
 import {
   secret as paddleSecret,
@@ -62,6 +62,18 @@ function activeSnapshot(orgId: string, at: Date): SubscriptionNotice {
   );
 }
 
+/**
+ * Events in the workspace's subscription stream (the whole log also grows with the background work a payment
+ * starts: credit periods, notifications), for "a redelivery appends nothing".
+ */
+async function subscriptionEvents(on: TestService, orgId: string): Promise<number> {
+  const rows = await on.runtime.database.pool.query<{ n: string }>(
+    'select count(*) as n from es_events where stream_name = $1',
+    [subscriptionStream(orgId)],
+  );
+  return Number(rows.rows[0]!.n);
+}
+
 async function statusOf(orgId: string) {
   return (await loadSubscription({ commands: service.runtime.commands }, orgId)).state;
 }
@@ -88,13 +100,13 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     const notice = activeSnapshot(ws.orgId, new Date());
     const webhook = await sandbox.webhookFor(notice);
     expect((await post(webhook)).status).toBe(200);
-    const events = await eventCount(service);
+    const events = await subscriptionEvents(service, ws.orgId);
     const before = await statusOf(ws.orgId);
 
     const replay = await post(await resigned(webhook));
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
-    expect(await eventCount(service)).toBe(events);
+    expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
     expect(await statusOf(ws.orgId)).toEqual(before);
     const rows = await store.deliveriesOf('sandbox', notice.eventId);
     expect(rows.map((r) => r.outcome)).toEqual(['applied', 'duplicate']);
@@ -115,11 +127,11 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     expect((await post(webhook)).status).toBe(200);
     const recorded = (await statusOf(ws.orgId)).recordedTransactions;
     expect(recorded).toContain(`${notice.transactionId}:completed`);
-    const events = await eventCount(service);
+    const events = await subscriptionEvents(service, ws.orgId);
     expect(await (await post(await resigned(webhook))).json()).toEqual({
       data: { received: true, duplicate: true },
     });
-    expect(await eventCount(service)).toBe(events);
+    expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
   });
 
   it('refuses a bad or missing signature (400 invalid_signature), records it, and changes nothing', async () => {
@@ -129,7 +141,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     // Tampered: the body says past_due, the signature is the active body's.
     const tampered = { ...webhook, rawBody: webhook.rawBody.replace('"active"', '"past_due"') };
     expect(tampered.rawBody).not.toBe(webhook.rawBody);
-    const events = await eventCount(service);
+    const events = await subscriptionEvents(service, ws.orgId);
     const before = await statusOf(ws.orgId);
 
     const res = await post(tampered);
@@ -147,7 +159,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     });
     expect(otherSecret.status).toBe(400);
 
-    expect(await eventCount(service)).toBe(events);
+    expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
     expect(await statusOf(ws.orgId)).toEqual(before);
     const rows = await store.deliveriesOf('sandbox', notice.eventId);
     expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([
@@ -175,13 +187,13 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       new Date(now - 60_000),
     );
     expect((await post(await sandbox.webhookFor(newer))).status).toBe(200);
-    const events = await eventCount(service);
+    const events = await subscriptionEvents(service, ws.orgId);
     const before = await statusOf(ws.orgId);
 
     const res = await post(await sandbox.webhookFor(older, new Date()));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
-    expect(await eventCount(service)).toBe(events);
+    expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
     const after = await statusOf(ws.orgId);
     expect(after).toEqual(before);
     expect(after.status).toBe('active');
@@ -216,6 +228,38 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       receivedAt: new Date(),
     });
     expect(res.status).toBe(413);
+  });
+
+  it('records a notice for no workspace of this service as failed (422 unknown_workspace), starting nothing', async () => {
+    const stranger = '0f0e0d0c-0000-4000-8000-0000000000ff';
+    const notice = activeSnapshot(stranger, new Date());
+    const events = await subscriptionEvents(service, stranger);
+    const res = await post(await sandbox.webhookFor(notice));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { code: string }).code).toBe('unknown_workspace');
+    expect(await subscriptionEvents(service, stranger)).toBe(events);
+    expect(events).toBe(0);
+    expect((await statusOf(stranger)).status).toBe('none');
+    const rows = await store.deliveriesOf('sandbox', notice.eventId);
+    expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([['failed', true]]);
+    expect(rows[0]!.error).toMatch(/no workspace/);
+  });
+
+  it('records a notice the subscription refuses (an unknown price) as failed and answers its error', async () => {
+    const ws = await createTestWorkspace(service);
+    const unknownPrice = sandbox.subscriptionNotice({
+      orgId: ws.orgId,
+      status: 'active',
+      priceId: 'pri_nobody_sells_this',
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+    });
+    const res = await post(await sandbox.webhookFor(unknownPrice));
+    expect(res.status).toBe(400);
+    expect((await store.deliveriesOf('sandbox', unknownPrice.eventId)).map((r) => r.outcome)).toEqual([
+      'failed',
+    ]);
+    expect((await statusOf(ws.orgId)).status).toBe('trialing');
   });
 
   it('applies two concurrent deliveries of one event once: one applied, one duplicate', async () => {
@@ -291,7 +335,7 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
     const bad = await send(paddleSigned(rawBody, 'another-secret'));
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('invalid_signature');
-    const before = await eventCount(paddle);
+    const before = await subscriptionEvents(paddle, ws.orgId);
 
     const res = await send(paddleSigned(rawBody));
     expect(res.status).toBe(200);
@@ -300,12 +344,12 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
     expect(state.status).toBe('active');
     expect(state.providerSubscriptionId).toBe('sub_01hv8x2tq7cx0jv3n5g1wq9e4a');
     expect(state.currentPeriodEnd).toBe('2026-12-01T09:00:00.000Z');
-    const after = await eventCount(paddle);
+    const after = await subscriptionEvents(paddle, ws.orgId);
     expect(after).toBeGreaterThan(before);
 
     const replay = await send(paddleSigned(rawBody));
     expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
-    expect(await eventCount(paddle)).toBe(after);
+    expect(await subscriptionEvents(paddle, ws.orgId)).toBe(after);
     // The sandbox takes no webhooks when Paddle is the provider.
     expect((await paddle.request('POST', '/v1/billing/webhooks/sandbox', { body: rawBody })).status).toBe(
       404,

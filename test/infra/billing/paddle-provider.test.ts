@@ -218,6 +218,37 @@ describe('Paddle adapter: API calls', () => {
     ]);
   });
 
+  it('creates a customer portal session and answers its overview link', async () => {
+    answers[`POST /customers/${customerId}/portal-sessions`] = [
+      201,
+      {
+        data: {
+          id: 'cpls_01hv9e0000000000000000000i',
+          customer_id: customerId,
+          urls: {
+            general: { overview: 'https://customer-portal.paddle.com/cpl_01hv9e?action=overview&token=t' },
+            subscriptions: [
+              {
+                id: subscriptionId,
+                cancel_subscription: 'https://customer-portal.paddle.com/cpl_01hv9e?action=cancel&token=t',
+                update_subscription_payment_method:
+                  'https://customer-portal.paddle.com/cpl_01hv9e?action=update&token=t',
+              },
+            ],
+          },
+          created_at: '2026-11-25T10:00:00.000000Z',
+        },
+        meta,
+      },
+    ];
+    await expect(provider().customerPortalUrl(ref)).resolves.toBe(
+      'https://customer-portal.paddle.com/cpl_01hv9e?action=overview&token=t',
+    );
+    expect(seen.map((s) => [s.method, s.path, s.body])).toEqual([
+      ['POST', `/customers/${customerId}/portal-sessions`, { subscription_ids: [subscriptionId] }],
+    ]);
+  });
+
   it("turns Paddle's error body into a PaddleApiError with its code", async () => {
     answers[`POST /subscriptions/${subscriptionId}/pause`] = [
       409,

@@ -4,6 +4,7 @@
 // subscription_required once the trial is canceled, a credit pack added once by the credit periods process, a
 // new paid period opened with the rollover and the purchased credits carried, GET ORG/billing showing the
 // ledger's balance, and GET ORG/billing/credits/usage (filters, paging, billing list envelope, 400, 401, 403).
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CreditLedgerStore } from '../../../commands/billing/credit-ledger-store.js';
 import { creditStream, CreditsService, type SpendOutcome } from '../../../commands/billing/credits.js';
@@ -234,6 +235,31 @@ describe('50 concurrent spends racing for the last 10 credits, from two instance
       },
       { what: 'the 10 debits in the usage read model' },
     );
+  }, 60_000);
+
+  test('50 concurrent spends that all fit all succeed: none exhausts the retries, none is lost', async () => {
+    const ws = await createTestWorkspace(service, 'Crowd');
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? credits : creditsOnSecond).spend({
+          orgId: ws.orgId,
+          key: `crowd-${i}`,
+          metricKey: 'x_post_read',
+          credits: 2,
+        }),
+      ),
+    );
+    expect(
+      results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason),
+    ).toEqual([]);
+    const { state } = await loadAggregate(
+      service.runtime.eventStore,
+      await currentStream(ws.orgId),
+      creditLedgerDecider,
+    );
+    if (state.status !== 'open') throw new Error(`ledger is ${state.status}`);
+    expect(Object.keys(state.spends)).toHaveLength(50);
+    expect(state.monthly).toBe(trialAllowance() - 100);
   }, 60_000);
 });
 
@@ -545,4 +571,31 @@ describe('GET ORG/billing/credits/usage', () => {
       ).status,
     ).toBe(403);
   });
+});
+
+test('the OpenAPI document lists the usage route and stays valid', async () => {
+  const res = await service.request('GET', '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  const doc = (await res.json()) as {
+    paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ name: string }> }>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const result = await new Validator().validate(doc);
+  expect(result.errors ?? []).toEqual([]);
+  const usage = doc.paths['/v1/orgs/{orgId}/billing/credits/usage']?.get;
+  expect(usage?.operationId).toBe('listCreditUsage');
+  expect(usage?.parameters?.map((p) => p.name)).toEqual(
+    expect.arrayContaining([
+      'page',
+      'limit',
+      'metricKey',
+      'feature',
+      'model',
+      'createdAtFrom',
+      'createdAtTo',
+    ]),
+  );
+  expect(Object.keys(doc.components.schemas)).toEqual(
+    expect.arrayContaining(['CreditUsageRow', 'CreditUsagePage']),
+  );
 });

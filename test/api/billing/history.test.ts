@@ -298,7 +298,7 @@ describe('GET ORG/billing/transactions', () => {
   });
 
   test('owners and admins only; another workspace sees only its own', async () => {
-    for (const role of ['editor', 'viewer'] as const)
+    for (const role of ['reviewer', 'editor', 'viewer'] as const)
       expect((await transactions('', ws.tokens[role])).status, role).toBe(403);
     expect(await ids(await transactions('', ws.tokens.admin))).toHaveLength(4);
     expect((await transactions('', other.tokens.owner)).status).toBe(403);

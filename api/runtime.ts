@@ -46,6 +46,7 @@ import type {
 import { Metrics } from '../infra/metrics/metrics.js';
 import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
+import { installBillingAccess } from './billing/access-middleware.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
 import { createRateLimiter, rateLimitsFromEnv } from './platform/rate-limits.js';
@@ -385,7 +386,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           : { ok: false, detail: 'projection runner not running' };
         return { ok: Object.values(checks).every((c) => c.ok), checks };
       },
-      routes: sliceList.flatMap((slice) => slice.routes?.(context) ?? []),
+      // The billing policy goes on every request's context before any route (api/billing/access-middleware.ts).
+      routes: [installBillingAccess(context), ...sliceList.flatMap((slice) => slice.routes?.(context) ?? [])],
     });
 
     const runtime: Runtime = {

@@ -3,6 +3,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Forbidden } from '../../domain/shared/errors.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
+import { billingAccessMiddleware } from '../billing/access-middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { rateLimitKeysOf, routeGroupOf } from '../platform/rate-limits.js';
 import { InvalidToken, type AuthService } from './auth-service.js';
@@ -126,6 +127,7 @@ export interface SecuredOptions extends AuthenticateOptions {
 export function secured(options: SecuredOptions = {}) {
   const { workspace = true, permission, ...rest } = options;
   const middleware: MiddlewareHandler<AppEnv>[] = [authenticate(rest)];
-  if (workspace) middleware.push(requireWorkspace(permission));
+  // The subscription's 402 comes last, so a role without the permission still gets its 403 first.
+  if (workspace) middleware.push(requireWorkspace(permission), billingAccessMiddleware());
   return { middleware, security: bearerSecurity };
 }

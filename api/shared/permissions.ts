@@ -23,5 +23,7 @@ export function requireAnyPermission(anyOf: readonly Permission[]): MiddlewareHa
  */
 export function securedAnyOf(anyOf: readonly Permission[]) {
   const base = secured();
-  return { ...base, middleware: [...base.middleware, requireAnyPermission(anyOf)] };
+  // The permission check goes before the subscription's 402 (the last of secured()'s middleware).
+  const [authenticated, workspace, billing] = base.middleware;
+  return { ...base, middleware: [authenticated!, workspace!, requireAnyPermission(anyOf), billing!] };
 }

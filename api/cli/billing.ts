@@ -230,11 +230,19 @@ export async function billingCommand(args: string[], deps: BillingCliDeps): Prom
     deps.out(`billing simulate drives the sandbox provider; BILLING_PROVIDER is ${provider.name}`);
     return 2;
   }
-  const workspace = await (deps.db as Kysely<{ workspaces: WorkspacesTable }>)
-    .selectFrom('workspaces')
-    .select(['id', 'slug', 'status'])
-    .where('slug', '=', slug.toLowerCase())
-    .executeTakeFirst();
+  let workspace: Pick<WorkspacesTable, 'id' | 'slug' | 'status'> | undefined;
+  try {
+    workspace = await (deps.db as Kysely<{ workspaces: WorkspacesTable }>)
+      .selectFrom('workspaces')
+      .select(['id', 'slug', 'status'])
+      .where('slug', '=', slug.toLowerCase())
+      .executeTakeFirst();
+  } catch (error) {
+    // 42P01: the read models have not been built on this database (the service has never run on it).
+    if ((error as { code?: string }).code !== '42P01') throw error;
+    deps.out('the workspaces read model does not exist yet: start the service once on this database');
+    return 2;
+  }
   if (!workspace || workspace.status === 'deleted') {
     deps.out(`no workspace with slug "${slug}"`);
     return 2;

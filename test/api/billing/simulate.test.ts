@@ -1,6 +1,9 @@
 // `billing simulate` end to end through the CLI function: each move goes out as signed sandbox webhooks through
 // the receiving path (recorded in billing_webhooks) and moves the subscription: paid → active, payment-failed →
 // past_due, past-due → read-only, recovered → active, period-end → renewed; the invoice link it prints opens.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSubscription } from '../../../commands/billing/subscription-commands.js';
 import { accessOf } from '../../../domain/billing/subscription.js';
@@ -138,4 +141,31 @@ describe('billing simulate', () => {
     expect(code).toBe(2);
     expect(lines.join('\n')).toMatch(/usage: billing simulate/);
   });
+
+  it('runs as the operator runs it (tsx api/cli.ts billing simulate …) against the service database', async () => {
+    const ws = await workspace();
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'api/cli.ts', 'billing', 'simulate', 'paid', '--workspace', ws.slug],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: service.database.url,
+          DATA_DIR: service.dataDir,
+          PUBLIC_BASE_URL: 'http://localhost:3000',
+          LOG_LEVEL: 'error',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+    expect(code).toBe(0);
+    expect(stdout).toContain(`workspace ${ws.slug} (${ws.orgId}): simulate paid`);
+    expect(stdout).toContain('status: active, access: full, plan: pro');
+    expect((await stateOf(ws.orgId)).status).toBe('active');
+  }, 60_000);
 });

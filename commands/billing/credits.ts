@@ -142,6 +142,8 @@ export interface CreditSummary {
 
 const maxKeyLength = 200;
 const previousPeriodsSearched = 24;
+/** Ledger states kept in memory (one per workspace and period loaded lately). */
+const foldedStreamsKept = 1000;
 
 function invalid(path: string, message: string): never {
   throw new InvalidFields(`Invalid ${path}`, [{ path, message }]);
@@ -221,6 +223,8 @@ interface Loaded {
 }
 
 export class CreditsService {
+  private readonly folded = new Map<string, { state: CreditLedgerState; revision: number }>();
+
   constructor(private readonly deps: CreditsDeps) {}
 
   /**
@@ -403,12 +407,28 @@ export class CreditsService {
     return outcome.state;
   }
 
+  /**
+   * A period's ledger. Folded states are kept per stream (immutable, so safe to share) and caught up by reading
+   * only the events after the kept revision: a spend does not replay the whole month's debits, and another
+   * instance's appends are read like any others.
+   */
   private async load(orgId: string, periodKey: string): Promise<Loaded> {
-    const { state, revision } = await loadAggregate(
-      this.deps.commands.eventStore,
-      creditStream(orgId, periodKey),
-      creditLedgerDecider,
+    const stream = creditStream(orgId, periodKey);
+    const kept = this.folded.get(stream);
+    const recorded = await this.deps.commands.eventStore.readStream(
+      stream,
+      kept ? { fromRevision: kept.revision + 1 } : {},
     );
+    let state = kept?.state ?? creditLedgerDecider.initialState;
+    for (const event of creditLedgerDecider.codec.decodeAll(recorded))
+      state = creditLedgerDecider.evolve(state, event);
+    const revision = recorded.at(-1)?.revision ?? kept?.revision ?? null;
+    if (revision !== null) {
+      this.folded.delete(stream);
+      this.folded.set(stream, { state, revision });
+      // Least recently loaded out first.
+      if (this.folded.size > foldedStreamsKept) this.folded.delete(this.folded.keys().next().value!);
+    }
     return { periodKey, state, revision };
   }
 

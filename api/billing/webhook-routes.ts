@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { applyNotice } from '../../commands/billing/subscription-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { ProviderNotice } from '../../domain/billing/provider-events.js';
-import { AppError, NotFound, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
+import { NotFound, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
 import {
   WebhookSignatureError,
   type IncomingWebhook,
@@ -233,9 +233,4 @@ export function providerRoutes(services: ProviderServices): RouteInstaller[] {
     webhookRoutes(webhookReceiverOf(services)),
     ...(services.provider instanceof SandboxPaymentProvider ? [sandboxRoutes(services.provider)] : []),
   ];
-}
-
-/** For the CLI: an AppError's status and code, to print a refusal the way the API would answer it. */
-export function describeRefusal(error: unknown): string | null {
-  return error instanceof AppError ? `${error.status} ${error.code ?? ''} ${error.message}`.trim() : null;
 }

@@ -80,15 +80,19 @@ export async function receiveWebhook(
   } catch (error) {
     if (!(error instanceof WebhookSignatureError) && !(error instanceof ValidationError)) throw error;
     const signatureOk = !(error instanceof WebhookSignatureError);
-    await deps.store.recordOther({
+    const claimed = claimedEvent(webhook.rawBody);
+    const recorded = await deps.store.recordRefused({
       provider: providerName,
-      ...claimedEvent(webhook.rawBody),
+      ...claimed,
       receivedAt: webhook.receivedAt,
       signatureOk,
       outcome: 'refused',
       error: error.message,
     });
-    deps.logger?.warn({ provider: providerName, reason: error.message }, 'billing webhook refused');
+    deps.logger?.warn(
+      { provider: providerName, eventId: claimed.eventId, reason: error.message, recorded },
+      'billing webhook refused',
+    );
     throw signatureOk
       ? new ValidationError(error.message, 'invalid_webhook_body')
       : new ValidationError('Webhook signature is missing, wrong or too old', 'invalid_signature');

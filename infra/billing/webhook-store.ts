@@ -69,6 +69,9 @@ export const billingWebhookMigrations: Record<string, Migration> = {
   },
 };
 
+/** Refused deliveries recorded per provider and minute at most (see WebhookStore.recordRefused). */
+export const REFUSED_RECORDS_PER_MINUTE = 60;
+
 export type WebhookOutcome = 'applied' | 'duplicate' | 'refused' | 'failed';
 
 export interface BillingWebhooksTable {
@@ -185,6 +188,28 @@ export class WebhookStore {
         notice_count: record.noticeCount ?? 0,
       })
       .execute();
+  }
+
+  /**
+   * Records a refused delivery unless `perMinute` were recorded for this provider in the last minute: the route
+   * takes requests without a token, so refusals cannot fill the table faster than that (the rest are logged).
+   * Returns whether it was recorded.
+   */
+  async recordRefused(
+    record: WebhookRecord & { outcome: 'refused' },
+    perMinute = REFUSED_RECORDS_PER_MINUTE,
+  ): Promise<boolean> {
+    const since = new Date(record.receivedAt.getTime() - 60_000).toISOString();
+    const recent = await this.db
+      .selectFrom('billing_webhooks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('provider', '=', record.provider)
+      .where('outcome', '=', 'refused')
+      .where('received_at', '>', since)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.n) >= perMinute) return false;
+    await this.recordOther(record);
+    return true;
   }
 
   /** The deliveries of one event, oldest first (tests and operators). */

@@ -73,4 +73,27 @@ describe('WebhookStore', () => {
     ]);
     expect((await store.deliveriesOf('sandbox', eventId)).map((r) => r.outcome)).toEqual(['applied']);
   });
+
+  it('records refusals up to a limit per provider and minute (the route takes requests without a token)', async () => {
+    const provider = `flood-${randomUUID().slice(0, 8)}`;
+    const refused = (n: number) => ({
+      provider,
+      eventId: `evt_${n}`,
+      eventType: null,
+      receivedAt: new Date(),
+      signatureOk: false,
+      outcome: 'refused' as const,
+      error: 'bad signature',
+    });
+    const recorded = [];
+    for (let n = 0; n < 5; n++) recorded.push(await store.recordRefused(refused(n), 3));
+    expect(recorded).toEqual([true, true, true, false, false]);
+    const rows = await service.runtime.database.pool.query<{ n: string }>(
+      'select count(*) as n from billing_webhooks where provider = $1',
+      [provider],
+    );
+    expect(Number(rows.rows[0]!.n)).toBe(3);
+    // Another provider's refusals are counted apart.
+    expect(await store.recordRefused({ ...refused(9), provider: `${provider}-b` }, 3)).toBe(true);
+  });
 });

@@ -4,7 +4,9 @@
 // subscription_required once the trial is canceled, a credit pack added once by the credit periods process, a
 // new paid period opened with the rollover and the purchased credits carried, GET ORG/billing showing the
 // ledger's balance, and GET ORG/billing/credits/usage (filters, paging, billing list envelope, 400, 401, 403).
+import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CreditLedgerStore } from '../../../commands/billing/credit-ledger-store.js';
 import { creditStream, CreditsService, type SpendOutcome } from '../../../commands/billing/credits.js';
@@ -21,6 +23,7 @@ import {
   loadBillingConfig,
 } from '../../../infra/billing/config.js';
 import { loadAggregate } from '../../../commands/shared/command-handler.js';
+import { creditsProjection } from '../../../projections/billing/credits-projection.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { waitUntil } from '../../support/wait.js';
@@ -598,4 +601,53 @@ test('the OpenAPI document lists the usage route and stays valid', async () => {
   expect(Object.keys(doc.components.schemas)).toEqual(
     expect.arrayContaining(['CreditUsageRow', 'CreditUsagePage']),
   );
+});
+
+test('the credit read models fold idempotently: the same events again change nothing, a fresh fold gives the rows served', async () => {
+  const ws = await createTestWorkspace(service, 'Refold');
+  await credits.spend({
+    orgId: ws.orgId,
+    key: 'r1',
+    actionKey: 'ai_draft',
+    model: 'm',
+    metadata: { postId: 'p1' },
+  });
+  await credits.spend({ orgId: ws.orgId, key: 'r2', metricKey: 'x_post_read', credits: 3 });
+  const stream = await currentStream(ws.orgId);
+  const events = await service.runtime.eventStore.readStream(stream);
+  expect(events.map((e) => e.type)).toEqual(['CreditPeriodOpened', 'CreditsSpent', 'CreditsSpent']);
+  // The process may still be opening the period it was told of: wait for the read model to show the spends.
+  await waitUntil(async () => (await credits.summaryOf(ws.orgId)).recentCreditTransactions.length === 3);
+
+  const db = service.runtime.database.db;
+  const schema = `test_credits_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const rowsOf = async (from: string) => ({
+    transactions: (
+      await sql`select * from ${sql.table(`${from}.credit_transactions`)} where org_id = ${ws.orgId} order by id`.execute(
+        db,
+      )
+    ).rows,
+    usage: (
+      await sql`select * from ${sql.table(`${from}.credit_usage`)} where org_id = ${ws.orgId} order by id`.execute(
+        db,
+      )
+    ).rows,
+  });
+  await sql`create schema ${sql.id(schema)}`.execute(db);
+  try {
+    await db.transaction().execute((trx) => creditsProjection.createTables(trx, schema));
+    const foldAll = () =>
+      db.transaction().execute(async (trx) => {
+        for (const e of events) await creditsProjection.apply(trx, e, schema);
+      });
+    await foldAll();
+    const once = await rowsOf(schema);
+    expect(once.transactions).toHaveLength(3);
+    expect(once.usage).toHaveLength(2);
+    await foldAll();
+    expect(await rowsOf(schema)).toEqual(once);
+    expect(await rowsOf('public')).toEqual(once);
+  } finally {
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+  }
 });

@@ -3,7 +3,12 @@
 import { BillingCatalog, defaultBillingConfigFile, loadBillingConfig } from '../../infra/billing/config.js';
 import type { PaymentProvider } from '../../infra/billing/provider.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
+import { billingHistoryOf, type BillingHistory } from '../../projections/billing/history-projection.js';
+import type { SubscriptionDeps } from '../../commands/billing/subscription-use-cases.js';
 import type { SliceContext } from '../shared/slice.js';
+import { CreditLedgerStore } from '../../commands/billing/credit-ledger-store.js';
+import { CreditsService } from '../../commands/billing/credits.js';
+import { ensureStarted } from '../../commands/billing/subscription-commands.js';
 
 export interface BillingSliceOptions {
   /** The clock of subscriptions and credits; tests move it past a trial or a grace period. */
@@ -15,13 +20,23 @@ export interface BillingServices {
   now: () => Date;
   /** The configured payment provider (BILLING_PROVIDER: the sandbox, or Paddle Billing). */
   provider: PaymentProvider;
+  /** Recent transactions, invoices and subscription events, for GET ORG/billing (the history read models). */
+  history: BillingHistory;
+  /** The subscription use cases' dependencies (commands/billing/subscription-*.ts): applyNotice, ensureStarted, … */
+  subscriptions: SubscriptionDeps;
+  /** The credit ledger: `credits.spend(…)` is the one way any slice charges credits; `summaryOf` for GET ORG/billing. */
+  credits: CreditsService;
 }
 
-const built = new WeakMap<SliceContext, BillingServices>();
+/**
+ * Keyed by the runtime's route services, which the routes' context and every worker's context share (a worker
+ * gets a copy of the context, so the context itself would build a second ledger and provider).
+ */
+const built = new WeakMap<object, BillingServices>();
 
 /** The billing services of this runtime (built on first call). */
 export function billingServicesOf(ctx: SliceContext, options: BillingSliceOptions = {}): BillingServices {
-  const existing = built.get(ctx);
+  const existing = built.get(ctx.services);
   if (existing) return existing;
   const catalog = new BillingCatalog(
     loadBillingConfig(ctx.env.BILLING_CONFIG_FILE ?? defaultBillingConfigFile),
@@ -33,7 +48,29 @@ export function billingServicesOf(ctx: SliceContext, options: BillingSliceOption
     catalog,
     now,
   });
-  const services: BillingServices = { catalog, now, provider };
-  built.set(ctx, services);
+  const subscriptions: SubscriptionDeps = {
+    commands: ctx.commands,
+    idempotency: ctx.idempotency,
+    catalog,
+    now,
+    provider,
+  };
+  const credits = new CreditsService({
+    commands: ctx.commands,
+    catalog,
+    store: new CreditLedgerStore(ctx.database.db),
+    now,
+    ensureStarted: async (orgId) => (await ensureStarted(subscriptions, orgId)).state,
+    readModels: ctx.readModels,
+  });
+  const services: BillingServices = {
+    catalog,
+    now,
+    provider,
+    history: billingHistoryOf(ctx.readModels),
+    subscriptions,
+    credits,
+  };
+  built.set(ctx.services, services);
   return services;
 }

@@ -4,22 +4,77 @@
 import { billingSettings } from '../../infra/config/env.js';
 import { billingWebhookMigrations } from '../../infra/billing/webhook-store.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
-import { billingServicesOf, type BillingSliceOptions } from './services.js';
+import { billingHistoryProjection } from '../../projections/billing/history-projection.js';
+import { billingSubscriptionsProjection } from '../../projections/billing/subscriptions-projection.js';
+import { billingAccessCacheWorker, billingAccessFor } from './access-middleware.js';
+import { billingHistoryRoutes } from './history-routes.js';
 import { providerRoutes } from './webhook-routes.js';
+import { billingServicesOf, type BillingSliceOptions } from './services.js';
+import { subscriptionRoutes } from './routes.js';
+import { consumeTrialStarts, trialStartProcess } from '../../processes/billing/trial-start.js';
+import { startGraceTimer } from '../../processes/billing/grace-timer.js';
+import { creditLedgerMigrations } from '../../commands/billing/credit-ledger-store.js';
+import { creditsProjection } from '../../projections/billing/credits-projection.js';
+import { consumeCreditPeriodJobs, creditPeriodsProcess } from '../../processes/billing/credit-periods.js';
+import { creditRoutes } from './credit-routes.js';
+import { billingTools } from './tools.js';
 
 export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
   void options;
   return {
     name: 'billing',
     settings: billingSettings,
-    migrations: migrationsOf(billingWebhookMigrations),
-    routes: (ctx) => [
-      ...providerRoutes({
-        ...billingServicesOf(ctx, options),
-        db: ctx.database.db,
-        commands: ctx.commands,
-        logger: ctx.logger,
-      }),
+    migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
+    projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],
+    routes: (ctx) => {
+      // The 402 policy of this runtime, with the billing clock (installed at the edge by the runtime).
+      billingAccessFor(ctx, billingServicesOf(ctx, options).now);
+      return [
+        subscriptionRoutes(ctx.services, {
+          subscriptions: billingServicesOf(ctx, options).subscriptions,
+          history: billingServicesOf(ctx, options).history,
+          credits: billingServicesOf(ctx, options).credits,
+        }),
+        creditRoutes(ctx.services),
+        billingHistoryRoutes(ctx.services, {
+          invoiceUrl: (orgId, id) => billingServicesOf(ctx, options).provider.invoiceUrl(orgId, id),
+        }),
+        ...providerRoutes({
+          ...billingServicesOf(ctx, options),
+          db: ctx.database.db,
+          commands: ctx.commands,
+          logger: ctx.logger,
+        }),
+      ];
+    },
+    tools: (ctx) =>
+      billingTools({ readModels: ctx.readModels, credits: () => billingServicesOf(ctx, options).credits }),
+    processManagers: [trialStartProcess, creditPeriodsProcess],
+    workers: [
+      {
+        name: 'billing-trial-start',
+        async start(ctx) {
+          return ctx.bus
+            ? consumeTrialStarts(ctx.bus, billingServicesOf(ctx, options).subscriptions)
+            : undefined;
+        },
+      },
+      {
+        name: 'billing-grace-timer',
+        async start(ctx) {
+          return startGraceTimer(billingServicesOf(ctx, options).subscriptions, ctx.readModels, ctx.logger);
+        },
+      },
+      {
+        name: 'billing-credit-periods',
+        async start(ctx) {
+          const { credits, catalog } = billingServicesOf(ctx, options);
+          return ctx.bus
+            ? consumeCreditPeriodJobs(ctx.bus, { credits, catalog, logger: ctx.logger })
+            : undefined;
+        },
+      },
+      billingAccessCacheWorker((ctx) => options.now ?? ctx.services.now ?? (() => new Date())),
     ],
   };
 }

@@ -2,6 +2,7 @@
 // endpoint names by id (tag, post group, post, social account, …); A's owner calls every such endpoint of A's
 // own workspace path with B's ids, with a body that would be valid, and gets 404 each time, and B is unchanged.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { billingCommand } from '../../api/cli/billing.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
@@ -80,6 +81,26 @@ describe('ids of another workspace', () => {
       return page.items[0];
     });
     ids.notificationId = notification!.id;
+    // B subscribes (sandbox checkout paid): its first billing transaction.
+    const { slug } = await service.runtime.readModels
+      .selectFrom('workspaces')
+      .select('slug')
+      .where('id', '=', b.orgId)
+      .executeTakeFirstOrThrow();
+    const simulated = await billingCommand(['simulate', 'paid', '--workspace', slug], {
+      db: service.runtime.database.db,
+      commands: service.runtime.commands,
+      env: service.runtime.env,
+      publicBaseUrl: 'http://localhost:3000',
+      out: () => {},
+    });
+    expect(simulated).toBe(0);
+    const transaction = await waitUntil(async () => {
+      const res = await service.request('GET', `/v1/orgs/${b.orgId}/billing/transactions`, { token: owner });
+      const page = await json<{ data: { id: string }[] }>(res);
+      return page.data[0];
+    });
+    ids.transactionId = transaction!.id;
   });
 
   test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {

@@ -53,13 +53,15 @@ describe('migrations of the slices', () => {
       '0028_notification_emails',
       '0029_notification_digests',
       '0030_notifications_start',
+      '0032_billing_webhooks',
+      '0033_credit_ledger_heads',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0031',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0034',
     );
   });
 
@@ -127,8 +129,16 @@ describe('slices fit together', () => {
       'social_accounts',
       'post_metrics',
       'notifications',
+      'billing_subscriptions',
+      'billing_history',
+      'credits',
     ]);
-    expect(composed.processManagers.map((p) => p.name)).toEqual(['account-removal', 'post-metrics-schedule']);
+    expect(composed.processManagers.map((p) => p.name)).toEqual([
+      'account-removal',
+      'post-metrics-schedule',
+      'billing-trial-start',
+      'credit-periods',
+    ]);
   });
 
   test('a slice name or a projection declared twice stops the start', () => {

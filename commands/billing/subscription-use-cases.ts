@@ -3,10 +3,13 @@
 // (Idempotency-Key) and, where the provider has a subscription, asking the payment provider before appending.
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { Conflict } from '../../domain/shared/errors.js';
-import type { SubscriptionState, SubscriptionStatus } from '../../domain/billing/subscription.js';
+import type {
+  SubscriptionCommand,
+  SubscriptionState,
+  SubscriptionStatus,
+} from '../../domain/billing/subscription.js';
 import type { PaymentProvider, ProviderSubscriptionRef } from '../../infra/billing/provider.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
-import type { RecordAnswer } from '../shared/idempotent.js';
 import {
   callProvider,
   ensureStarted,
@@ -14,7 +17,6 @@ import {
   runSubscriptionCommand,
   type SubscriptionCommandDeps,
   type SubscriptionOutcome,
-  type SubscriptionStepOptions,
 } from './subscription-commands.js';
 
 export interface SubscriptionDeps extends WriteDeps, SubscriptionCommandDeps {
@@ -53,23 +55,34 @@ const shown = (state: SubscriptionState): ShownStatus =>
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : 'the end of the current period');
 
-/** The answer is stored with the append when the request has an Idempotency-Key. */
-function recording<Answer>(
-  record: RecordAnswer<Answer> | undefined,
-  answer: (outcome: SubscriptionOutcome) => Answer,
-): Pick<SubscriptionStepOptions, 'sideWrite'> {
-  return record ? { sideWrite: (trx, outcome) => record(trx, answer(outcome)) } : {};
-}
+type Answered = Pick<SubscriptionOutcome, 'state' | 'events'>;
 
-/** Asks the provider only when the subscription is the provider's (a trial has nothing there). */
-function withProvider(
+/**
+ * One subscription command through the write pipeline: the provider asked first when the subscription is the
+ * provider's (a trial has nothing there), the answer stored with the append when the request has an
+ * Idempotency-Key. The caller is authorized before.
+ */
+async function providerBackedStep<Answer>(
+  deps: SubscriptionDeps,
+  caller: Caller,
   orgId: string,
-  call: (ref: ProviderSubscriptionRef) => Promise<void>,
-): SubscriptionStepOptions['beforeAppend'] {
-  return async (state) => {
-    if (state.providerSubscriptionId === null) return;
-    await callProvider(() => call(refOf(orgId, state)));
-  };
+  request: WriteRequest,
+  step: {
+    command: (now: string) => SubscriptionCommand;
+    call: (ref: ProviderSubscriptionRef) => Promise<void>;
+    answer: (outcome: Answered) => Answer;
+  },
+): Promise<Written<Answer>> {
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
+    const outcome = await runSubscriptionCommand(deps, orgId, () => step.command(metadata.now), metadata, {
+      beforeAppend: async (state) => {
+        if (state.providerSubscriptionId === null) return;
+        await callProvider(() => step.call(refOf(orgId, state)));
+      },
+      ...(record ? { sideWrite: (trx, done) => record(trx, step.answer(done)) } : {}),
+    });
+    return step.answer(outcome);
+  });
 }
 
 /** Trials cancel at once; paid subscriptions at the period end (the provider is told first). */
@@ -80,25 +93,16 @@ export async function cancelSubscription(
   request: WriteRequest,
 ): Promise<Written<CancelAnswer>> {
   authorize(caller, managing(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
-    const answer = ({ state }: Pick<SubscriptionOutcome, 'state'>): CancelAnswer =>
+  return providerBackedStep(deps, caller, input.orgId, request, {
+    command: (now) => ({ type: 'CancelSubscription', now }),
+    call: (ref) => deps.provider.cancelAtPeriodEnd(ref),
+    answer: ({ state }): CancelAnswer =>
       state.cancelAtPeriodEnd
         ? {
             cancelAtPeriodEnd: true,
             message: `The subscription will be canceled at the end of the current period (${day(state.currentPeriodEnd)})`,
           }
-        : { cancelAtPeriodEnd: false, message: 'The subscription was canceled' };
-    const outcome = await runSubscriptionCommand(
-      deps,
-      input.orgId,
-      () => ({ type: 'CancelSubscription', now: metadata.now }),
-      metadata,
-      {
-        beforeAppend: withProvider(input.orgId, (ref) => deps.provider.cancelAtPeriodEnd(ref)),
-        ...recording(record, answer),
-      },
-    );
-    return answer(outcome);
+        : { cancelAtPeriodEnd: false, message: 'The subscription was canceled' },
   });
 }
 
@@ -110,25 +114,16 @@ export async function pauseSubscription(
   request: WriteRequest,
 ): Promise<Written<StatusAnswer>> {
   authorize(caller, managing(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
-    const answer = ({ state }: Pick<SubscriptionOutcome, 'state'>): StatusAnswer => ({
+  return providerBackedStep(deps, caller, input.orgId, request, {
+    command: (now) => ({ type: 'PauseSubscription', now }),
+    call: (ref) => deps.provider.pauseAtPeriodEnd(ref),
+    answer: ({ state }): StatusAnswer => ({
       status: shown(state),
       message:
         state.status === 'paused'
           ? 'The subscription is paused'
           : `The subscription will be paused at the end of the current period (${day(state.currentPeriodEnd)})`,
-    });
-    const outcome = await runSubscriptionCommand(
-      deps,
-      input.orgId,
-      () => ({ type: 'PauseSubscription', now: metadata.now }),
-      metadata,
-      {
-        beforeAppend: withProvider(input.orgId, (ref) => deps.provider.pauseAtPeriodEnd(ref)),
-        ...recording(record, answer),
-      },
-    );
-    return answer(outcome);
+    }),
   });
 }
 
@@ -140,25 +135,16 @@ export async function resumeSubscription(
   request: WriteRequest,
 ): Promise<Written<StatusAnswer>> {
   authorize(caller, managing(input.orgId));
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
-    const answer = ({ state, events }: Pick<SubscriptionOutcome, 'state' | 'events'>): StatusAnswer => ({
+  return providerBackedStep(deps, caller, input.orgId, request, {
+    command: (now) => ({ type: 'ResumeSubscription', now }),
+    call: (ref) => deps.provider.resume(ref),
+    answer: ({ state, events }): StatusAnswer => ({
       status: shown(state),
       message:
         events.length > 0
           ? 'The subscription was resumed'
           : `Nothing to resume; the subscription is ${shown(state)}`,
-    });
-    const outcome = await runSubscriptionCommand(
-      deps,
-      input.orgId,
-      () => ({ type: 'ResumeSubscription', now: metadata.now }),
-      metadata,
-      {
-        beforeAppend: withProvider(input.orgId, (ref) => deps.provider.resume(ref)),
-        ...recording(record, answer),
-      },
-    );
-    return answer(outcome);
+    }),
   });
 }
 
@@ -174,25 +160,16 @@ export async function changePlan(
 ): Promise<Written<ChangePlanAnswer>> {
   authorize(caller, managing(input.orgId));
   const price = resolvePrice(deps.catalog, input.priceId);
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
-    const answer = ({ state, events }: Pick<SubscriptionOutcome, 'state' | 'events'>): ChangePlanAnswer => {
+  return providerBackedStep(deps, caller, input.orgId, request, {
+    command: (now) => ({ type: 'ChangePlan', priceId: input.priceId, price, now }),
+    call: (ref) => deps.provider.changePlan(ref, input.priceId),
+    answer: ({ state, events }): ChangePlanAnswer => {
       const name = deps.catalog.plan(state.planKey ?? '')?.name ?? state.planKey;
       const billed = state.billingInterval === 'year' ? 'yearly' : 'monthly';
       return events.length > 0
         ? { updated: true, message: `The plan is now ${name}, billed ${billed}` }
         : { updated: false, message: `The subscription is already on ${name}, billed ${billed}` };
-    };
-    const outcome = await runSubscriptionCommand(
-      deps,
-      input.orgId,
-      () => ({ type: 'ChangePlan', priceId: input.priceId, price, now: metadata.now }),
-      metadata,
-      {
-        beforeAppend: withProvider(input.orgId, (ref) => deps.provider.changePlan(ref, input.priceId)),
-        ...recording(record, answer),
-      },
-    );
-    return answer(outcome);
+    },
   });
 }
 

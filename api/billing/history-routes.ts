@@ -11,6 +11,7 @@ import {
   listInvoices,
   type HistoryFilter,
 } from '../../projections/billing/history-projection.js';
+import { billingListPage } from '../../projections/billing/list-page.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
@@ -65,14 +66,6 @@ const listMetadataSchema = z
 /** The spec's billing list envelope: `data` = { data: rows[], metadata }. */
 function billingList<T extends z.ZodType>(row: T, name: string) {
   return z.object({ data: z.array(row), metadata: listMetadataSchema }).openapi(name);
-}
-
-export function billingListOf<T>(rows: T[], total: number, page: number, limit: number) {
-  const totalPages = Math.ceil(total / limit);
-  return {
-    data: rows,
-    metadata: { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 },
-  };
 }
 
 const instant = z.iso.datetime({ offset: true }).transform((v) => new Date(v).toISOString());
@@ -191,7 +184,7 @@ export function billingHistoryRoutes(services: RouteServices, deps: HistoryRoute
         limit: query.limit,
         offset: query.offset,
       });
-      return c.json({ data: billingListOf(rows, total, query.page, query.limit) }, 200);
+      return c.json({ data: billingListPage(rows, query.page, query.limit, total) }, 200);
     });
 
     app.openapi(listTransactionsRoute, async (c) => {
@@ -204,7 +197,7 @@ export function billingHistoryRoutes(services: RouteServices, deps: HistoryRoute
         limit: query.limit,
         offset: query.offset,
       });
-      return c.json({ data: billingListOf(rows, total, query.page, query.limit) }, 200);
+      return c.json({ data: billingListPage(rows, query.page, query.limit, total) }, 200);
     });
 
     app.openapi(invoiceUrlRoute, async (c) => {

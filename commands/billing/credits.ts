@@ -41,12 +41,12 @@ import type { Kysely } from 'kysely';
 import {
   listCreditUsage,
   recentCreditTransactions,
-  type BillingListPage,
   type CreditTransactionItem,
   type CreditUsageQuery,
   type CreditUsageRow,
 } from '../../projections/billing/credits-queries.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
+import type { BillingListPage } from '../../projections/billing/list-page.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { CreditLedgerStore } from './credit-ledger-store.js';
 

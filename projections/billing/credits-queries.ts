@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ReadModels } from '../read-models.js';
 import type { CreditTables, CreditTransactionsTable, CreditUsageTable } from './credits-projection.js';
+import { billingListPage, type BillingListPage } from './list-page.js';
 
 const tablesOf = (db: Kysely<ReadModels>) => db.withTables<CreditTables>();
 
@@ -49,32 +50,6 @@ export interface CreditUsageQuery {
   /** ISO instants, inclusive. */
   createdAtFrom?: string;
   createdAtTo?: string;
-}
-
-/** The billing list envelope's inner `data`. */
-export interface BillingListPage<T> {
-  data: T[];
-  metadata: {
-    page: number;
-    limit: number;
-    total: number;
-    totalPages: number;
-    hasNext: boolean;
-    hasPrev: boolean;
-  };
-}
-
-export function billingListPage<T>(
-  rows: T[],
-  page: number,
-  limit: number,
-  total: number,
-): BillingListPage<T> {
-  const totalPages = Math.ceil(total / limit);
-  return {
-    data: rows,
-    metadata: { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 },
-  };
 }
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));

@@ -293,15 +293,21 @@ function invoiceItem(r: BillingInvoicesTable): InvoiceItem {
   };
 }
 
-/** One page of the workspace's transactions and how many match. */
-export async function listBillingTransactions(
+// The two history tables are read alike. Kysely takes their names as a union (`from`), not as a type parameter,
+// and types a selected row with the columns of both; the rows are `table`'s.
+
+/** One page of a history table's rows of the workspace, filtered and sorted, and how many match. */
+async function historyPage<Table extends keyof BillingHistoryTables>(
   db: Db,
+  table: Table,
   orgId: string,
-  query: HistoryQuery<TransactionFilterField, TransactionSort>,
-): Promise<{ rows: BillingTransactionItem[]; total: number }> {
-  let select = tablesOf(db).selectFrom('billing_transactions').where('org_id', '=', orgId);
+  query: HistoryQuery<string, string>,
+  amountColumn: 'amount' | 'total',
+): Promise<{ rows: BillingHistoryTables[Table][]; total: number }> {
+  const from: keyof BillingHistoryTables = table;
+  let select = tablesOf(db).selectFrom(from).where('org_id', '=', orgId);
   for (const filter of query.filters) select = select.where(condition(filter));
-  const sortColumn = sql.ref(query.sortBy === 'amount' ? 'amount' : columnOf[query.sortBy]!);
+  const sortColumn = sql.ref(query.sortBy === 'amount' ? amountColumn : columnOf[query.sortBy]!);
   const direction = query.sortDir === 'desc' ? sql`desc` : sql`asc`;
   const [rows, count] = await Promise.all([
     select
@@ -313,7 +319,17 @@ export async function listBillingTransactions(
       .execute(),
     select.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
   ]);
-  return { rows: rows.map(transactionItem), total: Number(count?.n ?? 0) };
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** One page of the workspace's transactions and how many match. */
+export async function listBillingTransactions(
+  db: Db,
+  orgId: string,
+  query: HistoryQuery<TransactionFilterField, TransactionSort>,
+): Promise<{ rows: BillingTransactionItem[]; total: number }> {
+  const { rows, total } = await historyPage(db, 'billing_transactions', orgId, query, 'amount');
+  return { rows: rows.map(transactionItem), total };
 }
 
 /** One page of the workspace's invoices and how many match. */
@@ -322,21 +338,8 @@ export async function listInvoices(
   orgId: string,
   query: HistoryQuery<InvoiceFilterField, InvoiceSort>,
 ): Promise<{ rows: InvoiceItem[]; total: number }> {
-  let select = tablesOf(db).selectFrom('billing_invoices').where('org_id', '=', orgId);
-  for (const filter of query.filters) select = select.where(condition(filter));
-  const sortColumn = sql.ref(query.sortBy === 'amount' ? 'total' : columnOf[query.sortBy]!);
-  const direction = query.sortDir === 'desc' ? sql`desc` : sql`asc`;
-  const [rows, count] = await Promise.all([
-    select
-      .selectAll()
-      .orderBy(sql`${sortColumn} ${direction}`)
-      .orderBy(sql`id ${direction}`)
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    select.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
-  ]);
-  return { rows: rows.map(invoiceItem), total: Number(count?.n ?? 0) };
+  const { rows, total } = await historyPage(db, 'billing_invoices', orgId, query, 'total');
+  return { rows: rows.map(invoiceItem), total };
 }
 
 /** A transaction of this workspace (null for an unknown id or another workspace's). */
@@ -354,34 +357,37 @@ export async function billingTransactionOf(
   return row ? transactionItem(row) : null;
 }
 
+/** A history table's newest rows of the workspace. */
+async function newestRows<Table extends keyof BillingHistoryTables>(
+  db: Db,
+  table: Table,
+  orgId: string,
+  limit: number,
+): Promise<BillingHistoryTables[Table][]> {
+  const from: keyof BillingHistoryTables = table;
+  const rows = await tablesOf(db)
+    .selectFrom(from)
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows;
+}
+
 /** GET ORG/billing's recentBillingTransactions: newest first. */
 export async function recentBillingTransactions(
   db: Db,
   orgId: string,
   limit = 10,
 ): Promise<BillingTransactionItem[]> {
-  const rows = await tablesOf(db)
-    .selectFrom('billing_transactions')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(transactionItem);
+  return (await newestRows(db, 'billing_transactions', orgId, limit)).map(transactionItem);
 }
 
 /** GET ORG/billing's recentInvoices: newest first. */
 export async function recentInvoices(db: Db, orgId: string, limit = 10): Promise<InvoiceItem[]> {
-  const rows = await tablesOf(db)
-    .selectFrom('billing_invoices')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(invoiceItem);
+  return (await newestRows(db, 'billing_invoices', orgId, limit)).map(invoiceItem);
 }
 
 /** What GET ORG/billing shows of the history (billingServicesOf(ctx).history). */

@@ -10,12 +10,13 @@ import {
   listBillingTransactions,
   listInvoices,
   type HistoryFilter,
+  type HistoryQuery,
 } from '../../projections/billing/history-projection.js';
 import { billingListPage } from '../../projections/billing/list-page.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
-import { defineListQuery, type ParsedFilter } from '../platform/paging.js';
+import { defineListQuery, type ListQuery } from '../platform/paging.js';
 import { dataOf, jsonResponse } from '../platform/responses.js';
 import { orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
@@ -107,14 +108,19 @@ const transactionParams = orgParams.extend({
     .openapi({ param: { name: 'transactionId', in: 'path' }, example: 'txn_01hv8x' }),
 });
 
-const listInvoicesRoute = createRoute({
+/** What the two history lists share: owners and admins, paged in the billing list envelope. */
+const historyList = {
   ...secured({ permission: 'billing:manage' }),
-  method: 'get',
+  method: 'get' as const,
+  tags: ['billing'],
+  description: 'Owners and admins. Page size default 20, maximum 100. Amounts in minor units.',
+};
+
+const listInvoicesRoute = createRoute({
+  ...historyList,
   path: `${base}/invoices`,
   operationId: 'listInvoices',
-  tags: ['billing'],
   summary: "The workspace's invoices, newest first by default (billing list envelope)",
-  description: 'Owners and admins. Page size default 20, maximum 100. Amounts in minor units.',
   request: { params: orgParams, query: invoiceListQuery.schema },
   responses: {
     200: jsonResponse(dataOf(billingList(invoiceSchema, 'InvoiceList')), 'Invoices'),
@@ -123,13 +129,10 @@ const listInvoicesRoute = createRoute({
 });
 
 const listTransactionsRoute = createRoute({
-  ...secured({ permission: 'billing:manage' }),
-  method: 'get',
+  ...historyList,
   path: `${base}/transactions`,
   operationId: 'listBillingTransactions',
-  tags: ['billing'],
   summary: "The workspace's billing transactions, newest first by default (billing list envelope)",
-  description: 'Owners and admins. Page size default 20, maximum 100. Amounts in minor units.',
   request: { params: orgParams, query: transactionListQuery.schema },
   responses: {
     200: jsonResponse(
@@ -157,14 +160,21 @@ const invoiceUrlRoute = createRoute({
   },
 });
 
-function toHistoryFilters<Field extends string>(
-  filters: readonly ParsedFilter<Field>[],
-): HistoryFilter<Field>[] {
-  return filters.map((f) =>
-    f.op === 'in'
-      ? { field: f.field, op: 'in', values: f.values.map(String) }
-      : { field: f.field, op: f.op === 'gte' || f.op === 'lte' ? f.op : 'eq', value: String(f.value) },
-  );
+/** A parsed list query as the history read model takes it (sorted by createdAt unless asked otherwise). */
+function historyQueryOf<Field extends string, Sort extends string>(
+  query: ListQuery<Field, Sort>,
+): HistoryQuery<Field, Sort | 'createdAt'> {
+  return {
+    filters: query.filters.map((f): HistoryFilter<Field> =>
+      f.op === 'in'
+        ? { field: f.field, op: 'in', values: f.values.map(String) }
+        : { field: f.field, op: f.op === 'gte' || f.op === 'lte' ? f.op : 'eq', value: String(f.value) },
+    ),
+    sortBy: query.sortBy ?? 'createdAt',
+    sortDir: query.sortDir,
+    limit: query.limit,
+    offset: query.offset,
+  };
 }
 
 export interface HistoryRouteDeps {
@@ -177,26 +187,18 @@ export function billingHistoryRoutes(services: RouteServices, deps: HistoryRoute
     app.openapi(listInvoicesRoute, async (c) => {
       const { orgId } = c.req.valid('param');
       const query = c.req.valid('query');
-      const { rows, total } = await listInvoices(services.readModels, orgId, {
-        filters: toHistoryFilters(query.filters),
-        sortBy: query.sortBy ?? 'createdAt',
-        sortDir: query.sortDir,
-        limit: query.limit,
-        offset: query.offset,
-      });
+      const { rows, total } = await listInvoices(services.readModels, orgId, historyQueryOf(query));
       return c.json({ data: billingListPage(rows, query.page, query.limit, total) }, 200);
     });
 
     app.openapi(listTransactionsRoute, async (c) => {
       const { orgId } = c.req.valid('param');
       const query = c.req.valid('query');
-      const { rows, total } = await listBillingTransactions(services.readModels, orgId, {
-        filters: toHistoryFilters(query.filters),
-        sortBy: query.sortBy ?? 'createdAt',
-        sortDir: query.sortDir,
-        limit: query.limit,
-        offset: query.offset,
-      });
+      const { rows, total } = await listBillingTransactions(
+        services.readModels,
+        orgId,
+        historyQueryOf(query),
+      );
       return c.json({ data: billingListPage(rows, query.page, query.limit, total) }, 200);
     });
 

@@ -1,6 +1,7 @@
 // "Another workspace's ids answered 404 everywhere": workspace B holds one real resource of every kind an
 // endpoint names by id (tag, post group, post, social account, …); A's owner calls every such endpoint of A's
 // own workspace path with B's ids, with a body that would be valid, and gets 404 each time, and B is unchanged.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { billingCommand } from '../../api/cli/billing.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
@@ -101,6 +102,15 @@ describe('ids of another workspace', () => {
       return page.data[0];
     });
     ids.transactionId = transaction!.id;
+    // The paid period's credits are opened right after (api/billing): counted before the requests.
+    await waitUntil(async () => {
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from credit_transactions where org_id = ${b.orgId} and type = 'grant'`.execute(
+        service.runtime.readModels,
+      );
+      return rows[0]!.n >= 2;
+    });
   });
 
   test('every endpoint that names a resource by id answers 404 for B ids under A, changing nothing', async () => {

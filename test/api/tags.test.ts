@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { billingSettled } from '../support/workspace.js';
 
 let service: TestService;
 
@@ -33,6 +34,7 @@ async function newWorkspace(): Promise<{ orgId: string; token: string; email: st
   expect(res.status).toBe(201);
   const { data } = (await res.json()) as { data: { id: string } };
   const scoped = await service.userToken(owner.email, { orgId: data.id, role: 'owner' });
+  await billingSettled(service, data.id);
   return { orgId: data.id, token: scoped.token, email: owner.email };
 }
 

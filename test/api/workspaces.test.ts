@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAuthService } from '../../api/auth/auth-service.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { billingSettled } from '../support/workspace.js';
 
 let service: TestService;
 let ada: { userId: string; token: string };
@@ -261,7 +262,8 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(firstBody);
-
+    // Its trial starts right after it (api/billing): counted before the refused request.
+    await billingSettled(service, (firstBody as { data: { id: string } }).data.id);
     const before = await eventCount(service);
     const other = await createOrg(dan.token, { name: 'Dan 2', slug: 'dan-2' }, { 'idempotency-key': key });
     expect(other.status).toBe(422);

@@ -13,6 +13,8 @@ import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestService {
   runtime: Runtime;
+  /** Whether projections, process managers and workers run (`startTestService({ background: false })` turns them off). */
+  background: boolean;
   database: TestDatabase<unknown>;
   dataDir: string;
   request(
@@ -64,6 +66,7 @@ export async function startTestService(
   if (options.background !== false) await runtime.startBackground();
   return {
     runtime,
+    background: options.background !== false,
     database,
     dataDir,
     async request(method, url, o = {}) {

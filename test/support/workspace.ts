@@ -1,8 +1,10 @@
 // A workspace with one member per role and their tokens, for API tests of workspace-scoped endpoints.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { addMember } from '../../commands/workspaces/workspace-commands.js';
 import { roles, type Role } from '../../domain/workspaces/roles.js';
 import type { TestService } from './runtime.js';
+import { waitUntil } from './wait.js';
 
 export interface TestWorkspace {
   orgId: string;
@@ -38,5 +40,27 @@ export async function createTestWorkspace(service: TestService, name = 'Acme'): 
     tokens[role] = user.token;
     userIds[role] = user.userId;
   }
+  await billingSettled(service, orgId);
   return { orgId, tokens, userIds, base: `/v1/orgs/${orgId}/marketing` };
+}
+
+/**
+ * A new workspace's trial and its first credit period are started by process managers right after it is
+ * created (api/billing); waits for the period's grant to be folded, so a test that counts events afterwards
+ * (refused requests change nothing) does not see them arrive. Nothing to wait for without background work or
+ * without the billing slice.
+ */
+export async function billingSettled(service: TestService, orgId: string): Promise<void> {
+  if (!service.background || !service.runtime.projections.some((p) => p.name === 'credits')) return;
+  await waitUntil(
+    async () =>
+      (
+        await sql<{
+          found: number;
+        }>`select 1 as found from credit_transactions where org_id = ${orgId} and type = 'grant' limit 1`.execute(
+          service.runtime.readModels,
+        )
+      ).rows.length > 0,
+    { what: `the trial and first credit period of workspace ${orgId}` },
+  );
 }

@@ -83,6 +83,7 @@ describe('an assistant with mcp:read and posts:write', () => {
     const { tools } = await assistant.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'create_draft_post',
+      'get_usage',
       'list_posts',
       'list_social_accounts',
       'reject_post_group',

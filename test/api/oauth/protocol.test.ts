@@ -330,8 +330,8 @@ describe('connected apps in the OpenAPI document', () => {
     expect(list?.operationId).toBe('listConnectedApps');
     expect(revoke?.operationId).toBe('revokeConnectedApp');
     expect(list?.security).toEqual([{ bearerAuth: [] }]);
-    expect(Object.keys(list!.responses)).toEqual(['200', '401']);
-    expect(Object.keys(revoke!.responses)).toEqual(['204', '400', '401', '404']);
+    expect(Object.keys(list!.responses)).toEqual(['200', '401', '429']);
+    expect(Object.keys(revoke!.responses)).toEqual(['204', '400', '401', '404', '429']);
     expect(
       Object.keys(doc.paths).filter(
         (p) => p.startsWith('/oauth') || p.includes('oauth-authorization-server'),

@@ -74,7 +74,17 @@ describe('/v1/openapi.json', () => {
     const { doc } = await documented();
     const post = doc.paths['/v1/orgs/{orgId}/widgets'].post;
     expect(post.requestBody.required).toBe(true);
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415']);
+    // 402 and 429 are declared for every workspace write and authenticated operation (api/platform/openapi.ts).
+    expect(Object.keys(post.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '402',
+      '403',
+      '413',
+      '415',
+      '429',
+    ]);
     expect(post.responses['400'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Error',
     });

@@ -42,6 +42,7 @@ beforeAll(async () => {
   // The shape of test/support/runtime.ts, over this runtime with its capturing logger.
   service = {
     runtime,
+    background: true,
     database,
     dataDir,
     async request(method, url, o = {}) {

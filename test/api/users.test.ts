@@ -1,6 +1,7 @@
 // GET and PATCH /v1/users/me through the whole service.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
+import { billingSettled } from '../support/workspace.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -34,6 +35,7 @@ describe('/v1/users/me', () => {
     ).json()) as {
       data: { id: string };
     };
+    await billingSettled(service, org.data.id);
     const patched = await service.request('PATCH', '/v1/users/me', {
       token: bob.token,
       body: {

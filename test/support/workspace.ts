@@ -46,11 +46,12 @@ export async function createTestWorkspace(service: TestService, name = 'Acme'): 
 
 /**
  * A new workspace's trial and its first credit period are started by process managers right after it is
- * created (api/billing); waits for the period's grant to be folded, so a test that counts events afterwards
+ * created (api/billing); waits for the period's grant to be folded (`periods`: how many periods have opened, e.g.
+ * 2 after a checkout), so a test that counts events afterwards
  * (refused requests change nothing) does not see them arrive. Nothing to wait for without background work or
  * without the billing slice.
  */
-export async function billingSettled(service: TestService, orgId: string): Promise<void> {
+export async function billingSettled(service: TestService, orgId: string, periods = 1): Promise<void> {
   if (!service.background || !service.runtime.projections.some((p) => p.name === 'credits')) return;
   await waitUntil(
     async () =>

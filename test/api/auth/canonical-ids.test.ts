@@ -6,6 +6,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadSigningKey } from '../../../api/auth/signing-key.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import { billingSettled } from '../../support/workspace.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -21,6 +22,7 @@ async function workspace(): Promise<{ orgId: string; owner: { userId: string; to
     const res = await service.request('POST', '/v1/orgs', { token: owner.token, body: { name: slug, slug } });
     expect(res.status).toBe(201);
     const orgId = ((await res.json()) as { data: { id: string } }).data.id;
+    await billingSettled(service, orgId);
     if (/[a-f]/.test(orgId)) return { orgId, owner };
   }
 }

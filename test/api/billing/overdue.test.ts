@@ -30,7 +30,7 @@ import { connectAssistant } from '../../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { waitUntil } from '../../support/wait.js';
-import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { billingSettled, createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let service: TestService;
 let deps: SubscriptionCommandDeps;
@@ -68,6 +68,8 @@ async function activate(orgId: string, d: SubscriptionCommandDeps = deps): Promi
     pauseAtPeriodEnd: false,
   };
   await applyNotice(d, notice);
+  // The paid period's credits open right after (a process manager): settled before events are counted.
+  if (d === deps) await billingSettled(service, orgId, 2);
 }
 
 function renewal(orgId: string, status: 'failed' | 'completed', occurredAt = new Date()): TransactionNotice {

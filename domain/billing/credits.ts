@@ -82,6 +82,9 @@ export interface CreditPeriodClosedData {
   at: string;
 }
 
+/** What a period is opened with: the command gives it, the event records it, the ledger keeps it. */
+type PeriodTerms = Omit<CreditPeriodOpenedData, 'at'>;
+
 export type CreditEvent =
   | { type: 'CreditPeriodOpened'; data: CreditPeriodOpenedData }
   | { type: 'CreditsSpent'; data: CreditsSpentData }
@@ -89,19 +92,7 @@ export type CreditEvent =
   | { type: 'CreditPeriodClosed'; data: CreditPeriodClosedData };
 
 export type CreditCommand =
-  | {
-      type: 'OpenCreditPeriod';
-      orgId: string;
-      periodKey: string;
-      periodStart: string;
-      periodEnd: string;
-      planKey: string;
-      allowance: number;
-      rolledOver: number;
-      purchasedCarried: number;
-      previousPeriodKey: string | null;
-      now: string;
-    }
+  | ({ type: 'OpenCreditPeriod'; now: string } & PeriodTerms)
   | ({ type: 'SpendCredits'; spendKey: string; credits: number; now: string } & SpendDetails)
   | { type: 'AddCreditPack'; transactionId: string; packKey: string; credits: number; now: string }
   | { type: 'CloseCreditPeriod'; nextPeriodKey: string; now: string };
@@ -118,17 +109,8 @@ export interface SpendResult {
   at: string;
 }
 
-export interface OpenLedger {
+export interface OpenLedger extends PeriodTerms {
   status: 'open' | 'closed';
-  orgId: string;
-  periodKey: string;
-  periodStart: string;
-  periodEnd: string;
-  planKey: string;
-  allowance: number;
-  rolledOver: number;
-  purchasedCarried: number;
-  previousPeriodKey: string | null;
   /** Monthly credits left (allowance + rolled over − monthly spent). */
   monthly: number;
   /** Purchased credits left (carried + bought this period − purchased spent). */

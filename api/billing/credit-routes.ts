@@ -8,6 +8,7 @@ import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonResponse } from '../platform/responses.js';
+import { billingListSchema } from './history-routes.js';
 import { orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 
@@ -63,21 +64,11 @@ export const creditUsageRowSchema = z
   })
   .openapi('CreditUsageRow');
 
-export const creditUsagePageSchema = z
-  .object({
-    data: z.array(creditUsageRowSchema),
-    metadata: z
-      .object({
-        page: z.number().int().min(1),
-        limit: z.number().int().min(1),
-        total: z.number().int().min(0),
-        totalPages: z.number().int().min(0),
-        hasNext: z.boolean(),
-        hasPrev: z.boolean(),
-      })
-      .openapi('CreditUsageListMetadata'),
-  })
-  .openapi('CreditUsagePage');
+export const creditUsagePageSchema = billingListSchema(
+  creditUsageRowSchema,
+  'CreditUsagePage',
+  'CreditUsageListMetadata',
+);
 
 const usageRoute = createRoute({
   ...secured({ permission: 'billing:manage' }),

@@ -53,20 +53,23 @@ export const invoiceSchema = z
   })
   .openapi('Invoice');
 
-const listMetadataSchema = z
-  .object({
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-    total: z.number().int().min(0),
-    totalPages: z.number().int().min(0),
-    hasNext: z.boolean(),
-    hasPrev: z.boolean(),
-  })
-  .openapi('BillingListMetadata');
-
-/** The spec's billing list envelope: `data` = { data: rows[], metadata }. */
-function billingList<T extends z.ZodType>(row: T, name: string) {
-  return z.object({ data: z.array(row), metadata: listMetadataSchema }).openapi(name);
+/** The spec's billing list envelope: `data` = { data: rows[], metadata }, its metadata named for the document. */
+export function billingListSchema<T extends z.ZodType>(
+  row: T,
+  name: string,
+  metadataName = 'BillingListMetadata',
+) {
+  const metadata = z
+    .object({
+      page: z.number().int().min(1),
+      limit: z.number().int().min(1),
+      total: z.number().int().min(0),
+      totalPages: z.number().int().min(0),
+      hasNext: z.boolean(),
+      hasPrev: z.boolean(),
+    })
+    .openapi(metadataName);
+  return z.object({ data: z.array(row), metadata }).openapi(name);
 }
 
 const instant = z.iso.datetime({ offset: true }).transform((v) => new Date(v).toISOString());
@@ -123,7 +126,7 @@ const listInvoicesRoute = createRoute({
   summary: "The workspace's invoices, newest first by default (billing list envelope)",
   request: { params: orgParams, query: invoiceListQuery.schema },
   responses: {
-    200: jsonResponse(dataOf(billingList(invoiceSchema, 'InvoiceList')), 'Invoices'),
+    200: jsonResponse(dataOf(billingListSchema(invoiceSchema, 'InvoiceList')), 'Invoices'),
     ...errorResponses(400, 401, 403, 429),
   },
 });
@@ -136,7 +139,7 @@ const listTransactionsRoute = createRoute({
   request: { params: orgParams, query: transactionListQuery.schema },
   responses: {
     200: jsonResponse(
-      dataOf(billingList(billingTransactionSchema, 'BillingTransactionList')),
+      dataOf(billingListSchema(billingTransactionSchema, 'BillingTransactionList')),
       'Billing transactions',
     ),
     ...errorResponses(400, 401, 403, 429),

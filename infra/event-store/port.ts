@@ -128,8 +128,12 @@ export interface EventStore<Trx = unknown> {
   readAll(options?: ReadAllOptions): Promise<ReadAllPage>;
   /** Catch-up then live: never skips an event, never delivers one twice within a run. */
   subscribeToAll(options: SubscribeOptions): Subscription;
-  /** Resolves on the next append anywhere (or after timeoutMs); lets pull-based readers sleep cheaply. */
-  waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves on the next append anywhere (or after timeoutMs); lets pull-based readers sleep cheaply. With a
+   * filter, a store that knows an append's event types (the PostgreSQL store, for this process's own appends)
+   * may sleep through appends of other types; appends it cannot tell apart still wake the waiter.
+   */
+  waitForAppend(timeoutMs: number, signal?: AbortSignal, filter?: EventFilter): Promise<void>;
   /** Negative, zero or positive like a sort comparator. `start` sorts before every position. */
   compareCheckpoints(a: Checkpoint, b: Checkpoint): number;
   close(): Promise<void>;

@@ -155,12 +155,10 @@ export class ProcessRunner {
     while (!signal.aborted) {
       // Registered before reading, so an append committed after the read's snapshot still wakes us.
       const wakeEarly = new AbortController();
-      const wake = eventStore.waitForAppend(idleWaitMs, AbortSignal.any([wakeEarly.signal, signal]));
+      const filter =
+        process.eventTypes && process.eventTypes.length > 0 ? { eventTypes: process.eventTypes } : undefined;
+      const wake = eventStore.waitForAppend(idleWaitMs, AbortSignal.any([wakeEarly.signal, signal]), filter);
       try {
-        const filter =
-          process.eventTypes && process.eventTypes.length > 0
-            ? { eventTypes: process.eventTypes }
-            : undefined;
         const page = await eventStore.readAll({ from: checkpoint, filter, limit: this.options.batchSize });
         if (page.events.length > 0 || (await this.emptyAdvanceMatters(process, checkpoint, page))) {
           await this.commit(process, checkpoint, page);

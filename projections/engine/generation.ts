@@ -45,7 +45,8 @@ export interface FoldResult {
   committed: boolean;
 }
 
-function eventFilter(projection: Projection) {
+/** The event types a projection folds, as a read filter (none: every event). */
+export function eventFilter(projection: Projection) {
   return projection.eventTypes && projection.eventTypes.length > 0
     ? { eventTypes: projection.eventTypes }
     : undefined;

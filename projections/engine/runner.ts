@@ -1,7 +1,7 @@
 // The projection runner: keeps every projection's serving generation folded from the log, one active runner
 // per projection across processes (leases), and builds a newer code version beside the old one automatically.
 import { acquireLease, renewLease, type Generation } from './catalog.js';
-import { dropRetiredSchemas, ensureServing, foldNextBatch, LeaseLost } from './generation.js';
+import { dropRetiredSchemas, ensureServing, eventFilter, foldNextBatch, LeaseLost } from './generation.js';
 import { assertValidProjection, type Projection, type ProjectionEngineDeps } from './projection.js';
 import { buildGeneration, BuildStopped, DEFAULT_BATCH_SIZE, DEFAULT_LEASE_TTL_MS } from './rebuild.js';
 import { sql } from 'kysely';
@@ -179,6 +179,7 @@ export class ProjectionRunner {
       const wake = this.deps.eventStore.waitForAppend(
         this.idleWaitMs,
         AbortSignal.any([wakeEarly.signal, this.signal]),
+        eventFilter(projection),
       );
       try {
         const batch = await foldNextBatch(this.deps, projection, target, this.owner, {

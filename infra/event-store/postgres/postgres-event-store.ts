@@ -2,6 +2,7 @@
 // Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
 // The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
+import { randomUUID } from 'node:crypto';
 import { PgListener } from '../../db/pg-listener.js';
 import { Wakeups } from '../../async/wakeups.js';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
@@ -149,6 +150,15 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private readonly appended = new Wakeups();
   /** Counts notifications, so a reader that saw one arrive during its read does not go to sleep. */
   private appendSeq = 0;
+  /**
+   * The `appendSeq` of the last wake-up whose event types are unknown (another process's notification, events
+   * held back behind the horizon): every reader reads after one.
+   */
+  private unknownWakeSeq = 0;
+  /** Per event type, the `appendSeq` of this process's last append of it. */
+  private readonly typeSeq = new Map<string, number>();
+  /** This process's notifications carry this id, so its own listener can tell them from other processes'. */
+  private readonly instanceId = randomUUID();
   private subscriptions = new Set<Subscription>();
   private closed = false;
   /** The last read that reached the end saw committed events beyond the horizon. */
@@ -163,8 +173,11 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     this.listener = new PgListener(
       options.url,
       NOTIFY_CHANNEL,
-      () => {
+      (payload) => {
+        // This process's own appends woke its readers when they committed (announceAppend).
+        if (payload === this.instanceId) return;
         this.appendSeq += 1;
+        this.unknownWakeSeq = this.appendSeq;
         this.appended.wakeAll();
       },
       'event-store-listener',
@@ -195,7 +208,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         : (await this.db.executeQuery(statement)).rows;
       if (rows.length === 0) throw new NothingAppended();
       const last = rows.reduce((a, b) => (BigInt(b.position) > BigInt(a.position) ? b : a));
-      this.announceAppend();
+      this.announceAppend(events);
       return {
         nextExpectedRevision: Number(last.revision),
         position: formatPgCheckpoint({ tx: BigInt(last.tx_id), pos: BigInt(last.position) }),
@@ -272,6 +285,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         this.heldBackSince = Date.now();
         // Waiters armed before this read chose their timeout without knowing; wake them to re-arm with the
         // short held-back poll (a projection batch holding the horizon sends no append notification).
+        this.unknownWakeSeq = ++this.appendSeq;
         this.appended.wakeAll();
       }
     }
@@ -309,7 +323,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         if (page.isEnd) {
           if (!wasCaughtUp || page.events.length > 0) options.onCaughtUp?.(checkpoint);
           wasCaughtUp = true;
-          if (seq === this.appendSeq) await this.waitForAppend(this.pollIntervalMs, abort.signal);
+          if (seq === this.appendSeq)
+            await this.waitForAppend(this.pollIntervalMs, abort.signal, options.filter);
         }
       }
     };
@@ -331,12 +346,34 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     return subscription;
   }
 
-  async waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * With a filter of event types, wake-ups for this process's own appends of other types are slept through, so
+   * an append costs a read only to the readers of its types (a read per reader per append grew with every
+   * projection and process manager). Another process's notification (its types are not known), events held
+   * back behind the horizon and the timeout still wake the waiter. Appends from the call on count, so a reader
+   * that waits while it reads (the runners) misses none.
+   */
+  async waitForAppend(timeoutMs: number, signal?: AbortSignal, filter?: EventFilter): Promise<void> {
+    const types = filter?.eventTypes && filter.eventTypes.length > 0 ? filter.eventTypes : null;
+    let seen = this.appendSeq;
+    const deadline = Date.now() + timeoutMs;
     if (this.closed || signal?.aborted) return;
     await this.ensureListener().catch(() => undefined);
-    // Aborted or closed while the listener connected: the abort event has already fired and will not again.
-    if (this.closed || signal?.aborted) return;
-    await this.appended.wait(Math.min(timeoutMs, this.heldBackPollMs() ?? timeoutMs), signal);
+    for (;;) {
+      // Aborted or closed while the listener connected: the abort event has already fired and will not again.
+      if (this.closed || signal?.aborted) return;
+      if (seen === this.appendSeq) {
+        const left = deadline - Date.now();
+        if (left <= 0) return;
+        await this.appended.wait(Math.min(left, this.heldBackPollMs() ?? left), signal);
+      }
+      const now = this.appendSeq;
+      // The timeout (or the held-back poll) ran out, or the waiter was stopped.
+      if (now === seen || signal?.aborted || this.closed) return;
+      if (types === null || this.unknownWakeSeq > seen) return;
+      if (types.some((type) => (this.typeSeq.get(type) ?? 0) > seen)) return;
+      seen = now;
+    }
   }
 
   private heldBackPollMs(): number | null {
@@ -359,8 +396,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
    * the commit. (A NOTIFY inside each append takes PostgreSQL's global notification lock at every commit and
    * serialises concurrent appends.) Readers in this process are woken at once.
    */
-  private announceAppend(): void {
+  private announceAppend(events: readonly NewEvent[]): void {
     this.appendSeq += 1;
+    for (const event of events) this.typeSeq.set(event.type, this.appendSeq);
     this.appended.wakeAll();
     if (this.notifying) {
       this.notifyAgain = true;
@@ -374,7 +412,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         await new Promise((resolve) => setTimeout(resolve, NOTIFY_COALESCE_MS));
         this.notifyAgain = false;
         // A lost notification only delays readers until their poll; it never loses an event.
-        await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(this.db).catch(() => undefined);
+        await sql`select pg_notify(${NOTIFY_CHANNEL}, ${this.instanceId})`
+          .execute(this.db)
+          .catch(() => undefined);
       } while (this.notifyAgain && !this.closed);
       this.notifying = null;
     })();

@@ -2,7 +2,7 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts, publishing, post-groups-rebuild, scheduler-slots and notification-fanout. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout and billing. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -17,6 +17,7 @@ import { allMigrations, projections } from '../../api/runtime.js';
 import { rebuildProjection } from '../../projections/engine/rebuild.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
+import { billingBench } from './billing.js';
 import { approveCommandBench } from './approve-command.js';
 import { listPostsBench } from './list-posts.js';
 import { publishingBench } from './publishing.js';
@@ -223,6 +224,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'post-groups-rebuild': postGroupsRebuildBench,
   'scheduler-slots': schedulerSlotsBench,
   'notification-fanout': notificationFanoutBench,
+  billing: billingBench,
 };
 
 async function main() {

@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL,
     destination: process.stderr,
   });
-  const runtime = await createRuntime({ env, logger, mode: 'cli' });
+  const runtime = await exitOnConfigError(() => createRuntime({ env, logger, mode: 'cli' }));
   try {
     if (command === 'projections') {
       return await projectionsCommand(rest, {

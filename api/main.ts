@@ -10,7 +10,8 @@ import { exitOnConfigError, exitWithFailure, stopOnSignals } from './startup.js'
 async function main(): Promise<void> {
   const env = await exitOnConfigError(loadEnv);
   const logger = createLogger({ level: env.LOG_LEVEL });
-  const runtime = await createRuntime({ env, logger, mode: 'server' });
+  // A bad billing configuration file (config/billing.json) is a configuration error too.
+  const runtime = await exitOnConfigError(() => createRuntime({ env, logger, mode: 'server' }));
   await runtime.startBackground();
 
   const server = serve({ fetch: runtime.app.fetch, port: env.PORT, hostname: env.HOST }) as Server;

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { deterministicUuid } from '../../domain/shared/ids.js';
+import { ConfigError } from '../config/env.js';
 
 const key = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be lower_snake_case (a-z, 0-9, _), at most 64');
 const minor = z.number().int().min(0);
@@ -107,12 +108,13 @@ export interface BillingConfig extends Omit<z.infer<typeof billingConfigSchema>,
   plans: Plan[];
 }
 
-export class BillingConfigError extends Error {
+/** A configuration error (the entry points print it without a stack and exit 1), each problem naming the file. */
+export class BillingConfigError extends ConfigError {
   constructor(
     readonly file: string,
-    readonly problems: string[],
+    readonly fieldProblems: string[],
   ) {
-    super(`Invalid billing configuration in ${file}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(fieldProblems.map((p) => `${file}: ${p}`));
     this.name = 'BillingConfigError';
   }
 }

@@ -47,21 +47,21 @@ export async function createTestWorkspace(service: TestService, name = 'Acme'): 
 /**
  * A new workspace's trial and its first credit period are started by process managers right after it is
  * created (api/billing); waits for the period's grant to be folded (`periods`: how many periods have opened, e.g.
- * 2 after a checkout), so a test that counts events afterwards
- * (refused requests change nothing) does not see them arrive. Nothing to wait for without background work or
+ * 2 after a checkout), so a test that counts events afterwards (refused requests change nothing) does not see
+ * them arrive. Nothing to wait for without background work or
  * without the billing slice.
  */
 export async function billingSettled(service: TestService, orgId: string, periods = 1): Promise<void> {
   if (!service.background || !service.runtime.projections.some((p) => p.name === 'credits')) return;
-  await waitUntil(
-    async () =>
-      (
-        await sql<{
-          found: number;
-        }>`select 1 as found from credit_transactions where org_id = ${orgId} and type = 'grant' limit 1`.execute(
-          service.runtime.readModels,
-        )
-      ).rows.length > 0,
-    { what: `the trial and first credit period of workspace ${orgId}` },
-  );
+  const grants = async () =>
+    (
+      await sql<{
+        n: number;
+      }>`select count(*)::int as n from credit_transactions where org_id = ${orgId} and type = 'grant'`.execute(
+        service.runtime.readModels,
+      )
+    ).rows[0]!.n;
+  await waitUntil(async () => (await grants()) >= periods, {
+    what: `${periods} credit period(s) of workspace ${orgId}`,
+  });
 }

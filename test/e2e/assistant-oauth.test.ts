@@ -249,6 +249,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       expect(names).toEqual([
         'approve_post_group',
         'create_draft_post',
+        'get_usage',
         'list_posts',
         'list_social_accounts',
         'post_now',
@@ -359,6 +360,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       const client = new Client({ name: 'Metadata Assistant', version: '1.0.0' });
       await client.connect(transportFor(second));
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'get_usage',
         'list_posts',
         'list_social_accounts',
         'suggest_slots',

@@ -20,31 +20,26 @@ import { creditRoutes } from './credit-routes.js';
 import { billingTools } from './tools.js';
 
 export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
-  void options;
   return {
     name: 'billing',
     settings: billingSettings,
     migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
     projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],
     routes: (ctx) => {
+      const billing = billingServicesOf(ctx, options);
       // The 402 policy of this runtime, with the billing clock (installed at the edge by the runtime).
-      billingAccessFor(ctx, billingServicesOf(ctx, options).now);
+      billingAccessFor(ctx, billing.now);
       return [
         subscriptionRoutes(ctx.services, {
-          subscriptions: billingServicesOf(ctx, options).subscriptions,
-          history: billingServicesOf(ctx, options).history,
-          credits: billingServicesOf(ctx, options).credits,
+          subscriptions: billing.subscriptions,
+          history: billing.history,
+          credits: billing.credits,
         }),
         creditRoutes(ctx.services),
         billingHistoryRoutes(ctx.services, {
-          invoiceUrl: (orgId, id) => billingServicesOf(ctx, options).provider.invoiceUrl(orgId, id),
+          invoiceUrl: (orgId, id) => billing.provider.invoiceUrl(orgId, id),
         }),
-        ...providerRoutes({
-          ...billingServicesOf(ctx, options),
-          db: ctx.database.db,
-          commands: ctx.commands,
-          logger: ctx.logger,
-        }),
+        ...providerRoutes({ ...billing, db: ctx.database.db, commands: ctx.commands, logger: ctx.logger }),
       ];
     },
     tools: (ctx) =>
@@ -74,7 +69,7 @@ export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
             : undefined;
         },
       },
-      billingAccessCacheWorker((ctx) => options.now ?? ctx.services.now ?? (() => new Date())),
+      billingAccessCacheWorker((ctx) => billingServicesOf(ctx, options).now),
     ],
   };
 }

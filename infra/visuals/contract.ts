@@ -1,0 +1,227 @@
+// What the branded-visuals renderer offers the rest of the service (issue 15): the visual formats at their real
+// pixel sizes, templates, themes, carousel and screenshot layouts, the installed font families, and the
+// `Renderer` port. The visuals slice (api/visuals) and the brand kit (font names) code against this file; the
+// renderer (satori + resvg in a worker pool, infra/visuals/) implements it.
+
+export const visualFormats = [
+  {
+    id: 'square',
+    label: 'Square',
+    width: 1080,
+    height: 1080,
+    aspectRatio: '1:1',
+    useFor: ['instagram', 'linkedin', 'facebook', 'x'],
+  },
+  {
+    id: 'portrait',
+    label: 'Portrait',
+    width: 1080,
+    height: 1350,
+    aspectRatio: '4:5',
+    useFor: ['instagram', 'linkedin', 'facebook'],
+  },
+  {
+    id: 'landscape',
+    label: 'Landscape',
+    width: 1600,
+    height: 900,
+    aspectRatio: '16:9',
+    useFor: ['x', 'linkedin', 'youtube', 'bluesky'],
+  },
+  {
+    id: 'link',
+    label: 'Link preview',
+    width: 1200,
+    height: 630,
+    aspectRatio: '1.91:1',
+    useFor: ['linkedin', 'facebook', 'x', 'threads'],
+  },
+  {
+    id: 'story',
+    label: 'Story',
+    width: 1080,
+    height: 1920,
+    aspectRatio: '9:16',
+    useFor: ['instagram', 'tiktok', 'facebook', 'youtube'],
+  },
+  { id: 'pin', label: 'Pin', width: 1000, height: 1500, aspectRatio: '2:3', useFor: ['pinterest'] },
+  { id: 'x_header', label: 'X header', width: 1500, height: 500, aspectRatio: '3:1', useFor: ['x'] },
+  {
+    id: 'linkedin_banner',
+    label: 'LinkedIn banner',
+    width: 1584,
+    height: 396,
+    aspectRatio: '4:1',
+    useFor: ['linkedin'],
+  },
+] as const satisfies readonly VisualFormat[];
+
+export interface VisualFormat {
+  id: string;
+  label: string;
+  width: number;
+  height: number;
+  aspectRatio: string;
+  useFor: readonly string[];
+}
+
+export const visualFormatIds = [
+  'square',
+  'portrait',
+  'landscape',
+  'link',
+  'story',
+  'pin',
+  'x_header',
+  'linkedin_banner',
+] as const;
+export type VisualFormatId = (typeof visualFormatIds)[number];
+
+export const themeIds = ['brand', 'light', 'dark'] as const;
+export type ThemeId = (typeof themeIds)[number];
+
+export const templateIds = ['headline', 'quote', 'stat', 'list', 'photo'] as const;
+export type TemplateId = (typeof templateIds)[number];
+
+export const carouselLayoutIds = ['cover', 'point', 'stat', 'quote', 'list', 'cta'] as const;
+export type CarouselLayoutId = (typeof carouselLayoutIds)[number];
+export const carouselFormatIds = ['portrait', 'square'] as const satisfies readonly VisualFormatId[];
+export const minCarouselSlides = 2;
+export const maxCarouselSlides = 15;
+
+export const screenshotLayoutIds = ['centered', 'tilted', 'closeup'] as const;
+export type ScreenshotLayoutId = (typeof screenshotLayoutIds)[number];
+export const screenshotFormatIds = [
+  'landscape',
+  'square',
+  'portrait',
+  'link',
+  'story',
+] as const satisfies readonly VisualFormatId[];
+
+/**
+ * Font families bundled with the service (@fontsource packages, latin subset, weights 400 and 700): the brand
+ * kit accepts exactly these names for `headingFont` and `bodyFont` (compared case-insensitively, stored as
+ * written here).
+ */
+export const fontFamilies = [
+  { family: 'Inter', package: '@fontsource/inter' },
+  { family: 'Roboto', package: '@fontsource/roboto' },
+  { family: 'Open Sans', package: '@fontsource/open-sans' },
+  { family: 'Lato', package: '@fontsource/lato' },
+  { family: 'Montserrat', package: '@fontsource/montserrat' },
+  { family: 'Poppins', package: '@fontsource/poppins' },
+  { family: 'Playfair Display', package: '@fontsource/playfair-display' },
+  { family: 'Merriweather', package: '@fontsource/merriweather' },
+  { family: 'Source Sans 3', package: '@fontsource/source-sans-3' },
+  { family: 'Raleway', package: '@fontsource/raleway' },
+  { family: 'Oswald', package: '@fontsource/oswald' },
+  { family: 'Nunito', package: '@fontsource/nunito' },
+  { family: 'DM Sans', package: '@fontsource/dm-sans' },
+  { family: 'Space Grotesk', package: '@fontsource/space-grotesk' },
+  { family: 'IBM Plex Sans', package: '@fontsource/ibm-plex-sans' },
+  { family: 'Work Sans', package: '@fontsource/work-sans' },
+  { family: 'Lora', package: '@fontsource/lora' },
+  { family: 'JetBrains Mono', package: '@fontsource/jetbrains-mono' },
+] as const;
+export type FontFamily = (typeof fontFamilies)[number]['family'];
+/** Used where the brand kit names no font. */
+export const defaultHeadingFont: FontFamily = 'Inter';
+export const defaultBodyFont: FontFamily = 'Inter';
+
+/** The installed family matching `name` case-insensitively, or null. */
+export function installedFontFamily(name: string): FontFamily | null {
+  const wanted = name.trim().toLowerCase();
+  return fontFamilies.find((f) => f.family.toLowerCase() === wanted)?.family ?? null;
+}
+
+/** An image's bytes handed to the renderer (PNG or JPEG; other types are converted or refused by the caller). */
+export interface ImageInput {
+  data: Uint8Array;
+  contentType: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** The workspace's brand as the renderer needs it (from the brand kit; `#rrggbb` colours, installed fonts). */
+export interface RenderBrand {
+  colors: {
+    primary: string | null;
+    secondary: string | null;
+    accent: string | null;
+    background: string | null;
+  };
+  headingFont: FontFamily | null;
+  bodyFont: FontFamily | null;
+  logo: ImageInput | null;
+}
+
+export interface VisualContent {
+  title: string;
+  eyebrow?: string;
+  body?: string;
+  stat?: string;
+  attribution?: string;
+  cta?: string;
+  bullets?: string[];
+}
+
+interface Common {
+  theme: ThemeId;
+  includeLogo: boolean;
+  handle: string | null;
+  brand: RenderBrand;
+  /**
+   * 1 renders at the format's real size; a preview passes e.g. 0.25 and gets a small PNG of the same layout
+   * (the layout is computed at full size and scaled when rasterised).
+   */
+  scale?: number;
+}
+
+export interface ImageRenderRequest extends Common {
+  content: VisualContent;
+  template: TemplateId;
+  format: VisualFormatId;
+  /** A photo behind the text (template `photo`, or any template when given): an uploaded, imported or AI image. */
+  background: ImageInput | null;
+}
+
+export interface CarouselSlide extends VisualContent {
+  layout: CarouselLayoutId;
+}
+
+export interface CarouselRenderRequest extends Common {
+  slides: CarouselSlide[];
+  format: (typeof carouselFormatIds)[number];
+  background: ImageInput | null;
+  /** Also assemble the slides into one PDF (pdf-lib), one page per slide. */
+  pdf: boolean;
+  /** The PDF's title metadata. */
+  title?: string;
+}
+
+export interface ScreenshotRenderRequest extends Common {
+  screenshot: ImageInput;
+  layout: ScreenshotLayoutId;
+  format: (typeof screenshotFormatIds)[number];
+  content: { eyebrow?: string; title?: string; body?: string } | null;
+  addressBar: string | null;
+  windowTheme: 'auto' | 'light' | 'dark';
+  /** Zoom ≥ 1; focus 0–1 across and down the screenshot. */
+  crop: { zoom: number; focusX: number; focusY: number } | null;
+}
+
+export interface RenderedPng {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Renders off the request thread (a worker pool sized to the cores). Every method may be called concurrently. */
+export interface Renderer {
+  image(request: ImageRenderRequest): Promise<RenderedPng>;
+  carousel(request: CarouselRenderRequest): Promise<{ slides: RenderedPng[]; pdf: Uint8Array | null }>;
+  screenshot(request: ScreenshotRenderRequest): Promise<RenderedPng>;
+  /** Ends the pool's threads (the runtime calls it when it stops). */
+  close(): Promise<void>;
+}

@@ -26,6 +26,7 @@ import type { ConnectorRegistry } from '../infra/connectors/port.js';
 import { liveConnectorFactories } from '../infra/connectors/live.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
+import type { OutboundPolicy } from '../infra/http/safe-fetch.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
 import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
 import type { CommandDeps } from '../commands/shared/command-handler.js';
@@ -82,6 +83,12 @@ export interface RuntimeOptions {
    */
   publishing?: Pick<PublisherOptions, 'now' | 'random' | 'hooks'> &
     Pick<PublishingServiceOptions, 'onJobDone'> & { sweep?: boolean; work?: boolean };
+  /**
+   * Tests only: the policy of fetches of user-supplied URLs (media import, logo links, website reading), so a
+   * test can serve a "public" site from loopback (`allowPrivate` for named origins) or make a public name resolve
+   * to a private address (`resolve`). Never set from configuration; production uses the default policy.
+   */
+  outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
 }
 
 export interface Runtime {

@@ -42,6 +42,8 @@ export async function startTestService(
     slices?: RuntimeOptions['slices'];
     /** Publishing seams; `{ sweep: false, work: false }` keeps post-now requests in `publishing`. */
     publishing?: RuntimeOptions['publishing'];
+    /** The fetch policy of user-supplied URLs (RuntimeOptions.outbound). */
+    outbound?: RuntimeOptions['outbound'];
     database?: TestDatabase<unknown>;
     dataDir?: string;
   } = {},
@@ -62,6 +64,7 @@ export async function startTestService(
     ...(options.projections ? { projections: options.projections } : {}),
     ...(options.slices ? { slices: options.slices } : {}),
     ...(options.publishing ? { publishing: options.publishing } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
   });
   if (options.background !== false) await runtime.startBackground();
   return {

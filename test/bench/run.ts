@@ -2,7 +2,7 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout and billing. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing and visuals. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { rebuildProjection } from '../../projections/engine/rebuild.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
 import { billingBench } from './billing.js';
+import { visualsBench } from './visuals.js';
 import { approveCommandBench } from './approve-command.js';
 import { listPostsBench } from './list-posts.js';
 import { publishingBench } from './publishing.js';
@@ -225,6 +226,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'scheduler-slots': schedulerSlotsBench,
   'notification-fanout': notificationFanoutBench,
   billing: billingBench,
+  visuals: visualsBench,
 };
 
 async function main() {

@@ -1,0 +1,280 @@
+// The media library's storing core and the port other slices use (commands/media/library.ts): bytes are
+// checked (declared type against the bytes, size per kind, image and video dimensions read from the file),
+// put under `orgs/<orgId>/media/<assetId>.<ext>` and recorded as a MediaAssetStored; reads come from the
+// read model and storage, for the caller's workspace only.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-asset.js';
+import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import { requireWorkspace } from '../../domain/shared/caller.js';
+import { Unprocessable } from '../../domain/shared/errors.js';
+import type { ObjectStorage } from '../../infra/object-storage/port.js';
+import { findMediaAsset } from '../../projections/media/queries.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import type { VisualFormatId } from '../../infra/visuals/contract.js';
+import type { CommandDeps, CommandMetadata } from '../shared/command-handler.js';
+import { assetUrlOf } from '../shared/image-uploads.js';
+import { deterministicUuid } from '../shared/ids.js';
+import { writeMetadata } from '../shared/write-pipeline.js';
+import type { MediaItem, MediaLibrary, StoreMediaInput } from './library.js';
+import { loadMediaAsset, mediaKeyOf, recordMediaAsset, type RecordOptions } from './media-commands.js';
+import {
+  imageDimensions,
+  limitText,
+  mediaSizeLimits,
+  mediaTypeOf,
+  readVideoBytes,
+  sniffContentType,
+  type MediaFileKind,
+} from './media-files.js';
+
+export interface MediaLibraryDeps {
+  commands: CommandDeps;
+  readModels: Kysely<ReadModels>;
+  storage: ObjectStorage;
+  publicBaseUrl: string;
+  now: () => Date;
+}
+
+/** The spec's library item of a recorded asset. */
+export function mediaItemOf(stored: StoredMediaAsset): MediaItem {
+  return {
+    id: stored.assetId,
+    source: stored.source,
+    asset: stored.asset,
+    previewUrl: stored.previewUrl,
+    title: stored.title,
+    format: stored.format as VisualFormatId | null,
+    aiGenerated: stored.aiGenerated,
+    sizeBytes: stored.sizeBytes,
+    createdAt: stored.at,
+  };
+}
+
+/** What the file is, as read from it. */
+export interface DescribedFile {
+  kind: MediaFileKind;
+  contentType: string;
+  extension: string;
+  sizeBytes: number;
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+}
+
+export interface AssetDetails {
+  altText?: string | null;
+  title?: string | null;
+  pageCount?: number;
+  previewImageUrls?: string[];
+}
+
+/** The MediaAsset a post carries for a file of the library. */
+export function mediaAssetOf(
+  assetId: string,
+  url: string,
+  file: DescribedFile,
+  details: AssetDetails,
+): MediaAsset {
+  const base = { assetId, url, contentType: file.contentType, sizeBytes: file.sizeBytes };
+  if (file.kind === 'video')
+    return {
+      kind: 'video',
+      ...base,
+      durationSeconds: file.durationSeconds ?? 0,
+      width: file.width ?? 0,
+      height: file.height ?? 0,
+    };
+  if (file.kind === 'document')
+    return {
+      kind: 'document',
+      ...base,
+      contentType: 'application/pdf',
+      title: details.title?.trim() || 'Document',
+      ...(details.pageCount !== undefined ? { pageCount: details.pageCount } : {}),
+      ...(details.previewImageUrls?.length ? { previewImageUrls: details.previewImageUrls } : {}),
+    };
+  return {
+    kind: 'image',
+    ...base,
+    ...(file.width !== undefined ? { width: file.width } : {}),
+    ...(file.height !== undefined ? { height: file.height } : {}),
+    ...(details.altText ? { altText: details.altText } : {}),
+  };
+}
+
+/** A file refused for what it is (422), with the field it came in. */
+export class MediaRefused extends Unprocessable {
+  constructor(message: string, code: string, path: string) {
+    super(message, code, [{ path, message }]);
+  }
+}
+
+/**
+ * Reads what bytes in memory are: the declared type must be one the library stores and must be what the
+ * bytes are (file-type); within the kind's size limit; an image's size and a video's length and frame size
+ * read from the file. Refusals are 422 naming `path`.
+ */
+export async function describeBytes(
+  bytes: Uint8Array,
+  declaredType: string,
+  path: string,
+  known: { width?: number; height?: number } = {},
+): Promise<DescribedFile> {
+  const type = mediaTypeOf(declaredType);
+  if (!type)
+    throw new MediaRefused(
+      `The library does not store ${declaredType} files`,
+      'unsupported_content_type',
+      path,
+    );
+  const contentType = declaredType.trim().toLowerCase();
+  if (bytes.byteLength === 0) throw new MediaRefused('The file is empty', 'empty_file', path);
+  if (bytes.byteLength > mediaSizeLimits[type.kind])
+    throw new MediaRefused(
+      `The file is ${bytes.byteLength} bytes; ${type.kind} files may be at most ${limitText(type.kind)}`,
+      'file_too_large',
+      path,
+    );
+  const sniffed = await sniffContentType(bytes);
+  if (sniffed !== contentType)
+    throw new MediaRefused(
+      `The file's bytes are ${sniffed ?? 'not a recognised media type'}, not ${contentType}`,
+      'content_type_mismatch',
+      path,
+    );
+  const described: DescribedFile = {
+    kind: type.kind,
+    contentType,
+    extension: type.extension,
+    sizeBytes: bytes.byteLength,
+  };
+  if (type.kind === 'image') {
+    const size =
+      known.width !== undefined && known.height !== undefined
+        ? { width: known.width, height: known.height }
+        : imageDimensions(bytes);
+    if (!size) throw new MediaRefused('The image cannot be read', 'unreadable_image', path);
+    return { ...described, ...size };
+  }
+  if (type.kind === 'video') {
+    const { movie } = await readVideoBytes(bytes);
+    if (!movie)
+      throw new MediaRefused(
+        'The video has no readable movie header with a video track',
+        'unreadable_video',
+        path,
+      );
+    return { ...described, ...movie };
+  }
+  return described;
+}
+
+export interface RecordStoredInput {
+  orgId: string;
+  assetId: string;
+  key: string;
+  source: MediaSource;
+  file: DescribedFile;
+  details: AssetDetails;
+  format?: string | null;
+  aiGenerated?: boolean;
+  previewUrl?: string | null;
+}
+
+/** Records a file that is in storage under `key` as an asset of the workspace. */
+export async function recordStoredFile(
+  deps: Pick<MediaLibraryDeps, 'commands' | 'publicBaseUrl'>,
+  input: RecordStoredInput,
+  metadata: CommandMetadata,
+  options: RecordOptions = {},
+): Promise<StoredMediaAsset> {
+  const url = assetUrlOf(deps.publicBaseUrl, input.key);
+  const asset = mediaAssetOf(input.assetId, url, input.file, input.details);
+  const previewUrl =
+    input.previewUrl !== undefined
+      ? input.previewUrl
+      : asset.kind === 'image'
+        ? url
+        : asset.kind === 'document'
+          ? (asset.previewImageUrls?.[0] ?? null)
+          : null;
+  const { asset: stored } = await recordMediaAsset(
+    deps.commands,
+    {
+      orgId: input.orgId,
+      assetId: input.assetId,
+      source: input.source,
+      asset,
+      key: input.key,
+      contentType: input.file.contentType,
+      sizeBytes: input.file.sizeBytes,
+      previewUrl,
+      title: input.details.title?.trim() || null,
+      format: input.format ?? null,
+      aiGenerated: input.aiGenerated ?? false,
+      by: metadata.userId ?? metadata.actor,
+      at: metadata.now,
+    },
+    metadata,
+    options,
+  );
+  return stored;
+}
+
+/** The library as other slices use it: renders and downloaded files stored, assets read back. */
+export function createMediaLibrary(deps: MediaLibraryDeps): MediaLibrary {
+  return {
+    async store(input: StoreMediaInput): Promise<MediaItem> {
+      requireWorkspace(input.caller, input.orgId);
+      const assetId = input.idSeed
+        ? deterministicUuid(input.orgId, input.idSeed, 'media-asset')
+        : randomUUID();
+      // The same seed again: the asset is there already, so nothing is written twice.
+      const existing = await loadMediaAsset(deps.commands, input.orgId, assetId);
+      if (existing) return mediaItemOf(existing);
+      const file = await describeBytes(input.bytes, input.contentType, 'bytes', {
+        ...(input.width !== undefined ? { width: input.width } : {}),
+        ...(input.height !== undefined ? { height: input.height } : {}),
+      });
+      const key = mediaKeyOf(input.orgId, assetId, file.extension);
+      await deps.storage.put(key, input.bytes, file.contentType);
+      const metadata = writeMetadata(input.caller, {
+        correlationId: randomUUID(),
+        now: deps.now().toISOString(),
+      });
+      const stored = await recordStoredFile(
+        deps,
+        {
+          orgId: input.orgId,
+          assetId,
+          key,
+          source: input.source,
+          file,
+          details: {
+            altText: input.altText ?? null,
+            title: input.title ?? null,
+            ...(input.pageCount !== undefined ? { pageCount: input.pageCount } : {}),
+            ...(input.previewImageUrls ? { previewImageUrls: input.previewImageUrls } : {}),
+          },
+          format: input.format ?? null,
+          aiGenerated: input.aiGenerated ?? false,
+        },
+        metadata,
+      );
+      return mediaItemOf(stored);
+    },
+
+    async get(orgId, assetId) {
+      return (await findMediaAsset(deps.readModels, orgId, assetId))?.item ?? null;
+    },
+
+    async read(orgId, assetId) {
+      const row = await findMediaAsset(deps.readModels, orgId, assetId);
+      if (!row) return null;
+      const object = await deps.storage.get(row.key);
+      if (!object) return null;
+      return { bytes: object.body, contentType: row.contentType, item: row.item };
+    },
+  };
+}

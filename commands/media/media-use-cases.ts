@@ -1,0 +1,435 @@
+// Media library use cases for a caller (a member with posts:draft, or an assistant with posts:write; the list
+// with posts:read / mcp:read): an upload slot, completing an upload (the object checked against what was
+// declared and read), importing a public https file through the SSRF-safe fetcher, and the list.
+import type { Kysely } from 'kysely';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { InvalidFields, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import {
+  FetchDeadlineError,
+  ResponseTooLargeError,
+  UnsafeUrlError,
+  safeFetchStream,
+  type OutboundPolicy,
+} from '../../infra/http/safe-fetch.js';
+import { validateObjectKey, type ObjectStorage } from '../../infra/object-storage/port.js';
+import { findMedia, type MediaCollection } from '../../projections/media/queries.js';
+import type { MediaListKind } from '../../projections/media/media-projection.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import type { IdempotencyStore } from '../shared/idempotency.js';
+import { newId } from '../shared/ids.js';
+import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
+import type { MediaItem } from './library.js';
+import { loadAnyMediaAsset, mediaKeyOf } from './media-commands.js';
+import {
+  describeBytes,
+  MediaRefused,
+  recordStoredFile,
+  type DescribedFile,
+  type MediaLibraryDeps,
+} from './media-library.js';
+import {
+  imageDimensions,
+  limitText,
+  mediaContentTypes,
+  mediaSizeLimits,
+  mediaTypeOf,
+  mediaUploadExpirySeconds,
+  readVideo,
+  sniffContentType,
+  typeListOf,
+  type UploadKind,
+} from './media-files.js';
+
+export interface MediaUseCaseDeps extends MediaLibraryDeps {
+  idempotency: IdempotencyStore;
+  /** Tests only (RuntimeOptions.outbound): local servers an import may reach, and a resolver. */
+  outbound: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
+  /** One deadline for an import, body included (default 60 s). */
+  importTimeoutMs?: number;
+}
+
+const writing = (orgId: string) => ({ orgId, permission: 'posts:draft', scope: 'posts:write' }) as const;
+
+/** The accepted type of the kind, lower-cased, or 400 naming `contentType`. */
+function acceptedType(kind: UploadKind, contentType: string): { type: string; extension: string } {
+  const type = contentType.trim().toLowerCase();
+  const extension = (mediaContentTypes[kind] as Record<string, string>)[type];
+  if (!extension)
+    throw new InvalidFields(`${kind === 'image' ? 'Images' : 'Videos'} must be one of ${typeListOf(kind)}`, [
+      { path: 'contentType', message: `must be one of ${typeListOf(kind)}` },
+    ]);
+  return { type, extension };
+}
+
+export interface MediaUploadSlot {
+  assetId: string;
+  uploadUrl: string;
+  key: string;
+  expiresInSeconds: number;
+  method: 'PUT';
+  requiredHeaders: Record<string, string>;
+}
+
+/** Tool: create_media_upload. A signed PUT for one file; nothing is recorded until it is completed. */
+export async function createMediaUpload(
+  deps: MediaUseCaseDeps,
+  caller: Caller,
+  input: { orgId: string; kind: UploadKind; contentType: string },
+  request: WriteRequest,
+): Promise<Written<MediaUploadSlot>> {
+  authorize(caller, writing(input.orgId));
+  const { type, extension } = acceptedType(input.kind, input.contentType);
+  return runWrite(deps.idempotency, caller, request, async ({ idempotencySeed }) => {
+    // With a key, a retried request answers the same slot (the same asset id and key).
+    const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-upload'] : undefined);
+    const slot = await deps.storage.createUploadUrl(mediaKeyOf(input.orgId, assetId, extension), {
+      contentType: type,
+      expiresInSeconds: mediaUploadExpirySeconds,
+      maxBytes: mediaSizeLimits[input.kind],
+    });
+    return {
+      assetId,
+      uploadUrl: slot.uploadUrl,
+      key: slot.key,
+      expiresInSeconds: slot.expiresInSeconds,
+      method: slot.method,
+      requiredHeaders: slot.requiredHeaders,
+    };
+  });
+}
+
+export interface CompleteMediaUploadInput {
+  orgId: string;
+  assetId: string;
+  key: string;
+  kind: UploadKind;
+  contentType: string;
+  /** What the client says; the file's own values are used (MP4/MOV length and frame size, image size). */
+  durationSeconds?: number;
+  width?: number;
+  height?: number;
+}
+
+const mediaKeyPattern =
+  /^orgs\/([0-9a-f-]{36})\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([a-z0-9]+)$/;
+
+/** A stored object refused: it is deleted, so nothing of it stays in the workspace's storage. */
+async function refuseObject(storage: ObjectStorage, key: string, error: Error): Promise<never> {
+  await storage.delete(key);
+  throw error;
+}
+
+/** Reads an uploaded object and checks it against the declared type; refused objects are deleted. */
+async function describeUploaded(
+  storage: ObjectStorage,
+  key: string,
+  kind: UploadKind,
+  type: string,
+  extension: string,
+): Promise<DescribedFile> {
+  const head = await storage.head(key);
+  if (!head)
+    throw new NotFound('Nothing was uploaded under this key (or the upload expired)', 'object_not_found');
+  const refuse = (message: string, code: string) =>
+    refuseObject(storage, key, new MediaRefused(message, code, 'key'));
+  if (head.sizeBytes === 0) return refuse('The uploaded file is empty', 'empty_file');
+  if (head.sizeBytes > mediaSizeLimits[kind])
+    return refuse(
+      `The uploaded file is ${head.sizeBytes} bytes; ${kind} files may be at most ${limitText(kind)}`,
+      'file_too_large',
+    );
+  if (head.contentType.trim().toLowerCase() !== type)
+    return refuse(
+      `The uploaded object was stored as ${head.contentType}, not ${type}`,
+      'content_type_mismatch',
+    );
+  const described = { kind, contentType: type, extension, sizeBytes: head.sizeBytes };
+  if (kind === 'image') {
+    const object = await storage.get(key);
+    if (!object) throw new NotFound('The uploaded file is gone', 'object_not_found');
+    const sniffed = await sniffContentType(object.body);
+    if (sniffed !== type)
+      return refuse(
+        `The uploaded file's bytes are ${sniffed ?? 'not a recognised media type'}, not ${type}`,
+        'content_type_mismatch',
+      );
+    const size = imageDimensions(object.body);
+    if (!size) return refuse('The uploaded image cannot be read', 'unreadable_image');
+    return { ...described, ...size };
+  }
+  const stream = await storage.getStream(key);
+  if (!stream) throw new NotFound('The uploaded file is gone', 'object_not_found');
+  const video = await readVideo(stream.body);
+  if (video.sniffedType !== type)
+    return refuse(
+      `The uploaded file's bytes are ${video.sniffedType ?? 'not a recognised media type'}, not ${type}`,
+      'content_type_mismatch',
+    );
+  if (!video.movie)
+    return refuse('The uploaded video has no readable movie header with a video track', 'unreadable_video');
+  return { ...described, ...video.movie };
+}
+
+/**
+ * Tool: complete_media_upload. Records an uploaded file as an asset of the workspace once it is checked: the key
+ * is the one the slot gave for this asset (400), the object exists (404), is within the kind's limit and is what
+ * was declared, by its stored type and by its bytes (422, and the object is deleted). Completing again answers
+ * the same asset.
+ */
+export async function completeMediaUpload(
+  deps: MediaUseCaseDeps,
+  caller: Caller,
+  input: CompleteMediaUploadInput,
+  request: WriteRequest,
+): Promise<Written<{ asset: MediaAsset }>> {
+  authorize(caller, writing(input.orgId));
+  const { type, extension } = acceptedType(input.kind, input.contentType);
+  const recorded = await loadAnyMediaAsset(deps.commands, input.assetId);
+  const named = mediaKeyPattern.exec(input.key);
+  // Another workspace's asset or key is not even named as existing here.
+  if ((named && named[1] !== input.orgId) || (recorded && recorded.orgId !== input.orgId))
+    throw new NotFound('Media asset not found');
+  const expected = mediaKeyOf(input.orgId, input.assetId, extension);
+  if (input.key !== expected)
+    throw new InvalidFields('This key does not name the upload of this asset', [
+      {
+        path: 'key',
+        message: `must be the key the upload-url answer for asset ${input.assetId} gave (a ${type} file)`,
+      },
+    ]);
+  validateObjectKey(input.key);
+  if (recorded) return { output: { asset: recorded.asset }, replayed: false };
+  const file = await describeUploaded(deps.storage, input.key, input.kind, type, extension);
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
+    const stored = await recordStoredFile(
+      deps,
+      {
+        orgId: input.orgId,
+        assetId: input.assetId,
+        key: input.key,
+        source: 'upload',
+        file,
+        details: {},
+      },
+      metadata,
+      {
+        ...(idempotencySeed ? { idempotencySeed } : {}),
+        ...(record ? { sideWrite: (trx, asset) => record(trx, { asset: asset.asset }) } : {}),
+      },
+    );
+    return { asset: stored.asset };
+  });
+}
+
+export interface ImportMediaInput {
+  orgId: string;
+  url: string;
+  altText?: string;
+}
+
+/** The SSRF refusals and fetch failures of an import, each a 400 naming `url`. */
+class ImportRefused extends ValidationError {
+  constructor(message: string, code: string) {
+    super(message, code, [{ path: 'url', message }]);
+  }
+}
+
+/** Whether the test seam lets this URL's origin be reached over plain http (never set in production). */
+function allowedPlainOrigin(policy: MediaUseCaseDeps['outbound'], url: URL): boolean {
+  const allowed = policy.allowPrivate;
+  if (allowed === true) return true;
+  if (!allowed) return false;
+  return allowed.some((origin) => new URL(origin).origin === url.origin);
+}
+
+/** The file name at the end of a URL's path, as a title; null when there is none. */
+function titleOf(url: URL): string | null {
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  if (!last) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    name = last;
+  }
+  return name.trim().slice(0, 200) || null;
+}
+
+const largestImport = Math.max(mediaSizeLimits.image, mediaSizeLimits.video);
+
+/** Fetches the file: its bytes, capped at the limit of the kind its first bytes show it to be. */
+async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ bytes: Uint8Array; type: string }> {
+  let response;
+  try {
+    response = await safeFetchStream(url.toString(), {
+      maxBytes: largestImport,
+      timeoutMs: deps.importTimeoutMs ?? 60_000,
+      requireHttps: !allowedPlainOrigin(deps.outbound, url),
+      ...(deps.outbound.allowPrivate !== undefined ? { allowPrivate: deps.outbound.allowPrivate } : {}),
+      ...(deps.outbound.resolve ? { resolve: deps.outbound.resolve } : {}),
+      headers: { accept: 'image/*, video/mp4, video/quicktime' },
+    });
+  } catch (error) {
+    throw importError(error);
+  }
+  if (response.status !== 200) {
+    await response.body.cancel();
+    throw new ImportRefused(`${url.host} answered HTTP ${response.status}, not the file`, 'import_failed');
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cap = largestImport;
+  let type: string | null | undefined;
+  try {
+    for await (const chunk of response.body) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (type === undefined && size >= 4100) {
+        type = await sniffContentType(concat(chunks, size));
+        const kind = type ? mediaTypeOf(type)?.kind : undefined;
+        if (!kind || kind === 'document') break;
+        cap = mediaSizeLimits[kind];
+      }
+      if (size > cap) throw new ResponseTooLargeError(cap);
+    }
+  } catch (error) {
+    await response.body.cancel().catch(() => undefined);
+    throw importError(error);
+  }
+  const bytes = concat(chunks, size);
+  type ??= await sniffContentType(bytes);
+  const accepted = type ? mediaTypeOf(type) : null;
+  if (!type || !accepted || accepted.kind === 'document') {
+    await response.body.cancel().catch(() => undefined);
+    throw new MediaRefused(
+      `The file at this link is ${type ?? 'not a recognised media type'}; the library imports ` +
+        `${typeListOf('image')}, ${typeListOf('video')}`,
+      'unsupported_content_type',
+      'url',
+    );
+  }
+  if (size > mediaSizeLimits[accepted.kind]) throw importError(new ResponseTooLargeError(cap));
+  return { bytes, type };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function importError(error: unknown): Error {
+  if (error instanceof ImportRefused || error instanceof MediaRefused) return error;
+  if (error instanceof ResponseTooLargeError)
+    return new ImportRefused(
+      `The file is larger than ${formatLimit(error.maxBytes)}, the most the library imports of its kind`,
+      'file_too_large',
+    );
+  if (error instanceof UnsafeUrlError)
+    return new ImportRefused(`This link cannot be imported: ${error.message}`, 'unsafe_url');
+  if (error instanceof FetchDeadlineError || (error instanceof Error && error.name === 'TimeoutError'))
+    return new ImportRefused('The file took too long to download', 'fetch_timeout');
+  return new ImportRefused(
+    `The file could not be downloaded: ${error instanceof Error ? error.message : String(error)}`,
+    'fetch_failed',
+  );
+}
+
+function formatLimit(bytes: number): string {
+  return bytes === mediaSizeLimits.image
+    ? limitText('image')
+    : bytes === mediaSizeLimits.video
+      ? limitText('video')
+      : `${bytes} bytes`;
+}
+
+/**
+ * Tool: import_media_from_url. Downloads a public https file (SSRF-safe: public addresses only, each redirect
+ * checked, size and time capped), reads its type from its bytes, and stores it as an asset of the workspace.
+ */
+export async function importMedia(
+  deps: MediaUseCaseDeps,
+  caller: Caller,
+  input: ImportMediaInput,
+  request: WriteRequest,
+): Promise<Written<{ asset: MediaAsset }>> {
+  authorize(caller, writing(input.orgId));
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw new ImportRefused('Not a URL', 'invalid_url');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedPlainOrigin(deps.outbound, url)))
+    throw new ImportRefused('Only public https links can be imported', 'https_required');
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
+    const { bytes, type } = await fetchImport(deps, url);
+    const file = await describeBytes(bytes, type, 'url');
+    const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-import'] : undefined);
+    const key = mediaKeyOf(input.orgId, assetId, file.extension);
+    await deps.storage.put(key, bytes, file.contentType);
+    const stored = await recordStoredFile(
+      deps,
+      {
+        orgId: input.orgId,
+        assetId,
+        key,
+        source: 'import',
+        file,
+        details: { altText: input.altText ?? null, title: titleOf(url) },
+      },
+      metadata,
+      {
+        ...(idempotencySeed ? { idempotencySeed } : {}),
+        ...(record ? { sideWrite: (trx, asset) => record(trx, { asset: asset.asset }) } : {}),
+      },
+    );
+    return { asset: stored.asset };
+  });
+}
+
+export interface ListMediaInput {
+  orgId: string;
+  collection: MediaCollection;
+  kind: 'all' | MediaListKind;
+  page: number;
+  limit: number;
+}
+
+export interface MediaListPage {
+  items: MediaItem[];
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+  counts: { all: number; uploads: number; onBrand: number };
+}
+
+/** Tool: list_media. Newest first; counts are of the kind asked, per collection. */
+export async function listMedia(
+  db: Kysely<ReadModels>,
+  caller: Caller,
+  input: ListMediaInput,
+): Promise<MediaListPage> {
+  authorize(caller, { orgId: input.orgId, permission: 'posts:read', scope: 'mcp:read' });
+  const offset = (input.page - 1) * input.limit;
+  const { items, total, counts } = await findMedia(db, input.orgId, {
+    collection: input.collection,
+    kind: input.kind,
+    limit: input.limit,
+    offset,
+  });
+  return {
+    items,
+    page: input.page,
+    limit: input.limit,
+    total,
+    hasMore: offset + items.length < total,
+    counts,
+  };
+}

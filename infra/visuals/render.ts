@@ -1,0 +1,235 @@
+// The in-thread renderer: layouts (layout.ts, screenshot.ts) drawn by satori to SVG and rasterised by resvg,
+// carousels assembled into a PDF with pdf-lib. The worker pool (pool.ts) runs these functions off the main
+// thread; tests call them directly.
+
+import { Resvg } from '@resvg/resvg-js';
+import { deflateSync } from 'node:zlib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  type PDFImage,
+  type PDFRef,
+} from 'pdf-lib';
+import satori from 'satori';
+import type {
+  CarouselRenderRequest,
+  ImageRenderRequest,
+  RenderedPng,
+  ScreenshotRenderRequest,
+} from './contract.js';
+import { fontsFor } from './fonts.js';
+import { blocksFor, canvasFor, composition, type Canvas, type El } from './layout.js';
+import { screenshotLayout } from './screenshot.js';
+
+/** A text box satori laid out: where it ended up on the canvas (px at full size). */
+export interface TextBox {
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface Drawn {
+  svg: string;
+  textBoxes: TextBox[];
+}
+
+/** Lays `element` out with satori, collecting where every text box landed. */
+export async function draw(c: Canvas, element: El): Promise<Drawn> {
+  const textBoxes: TextBox[] = [];
+  const svg = await satori(element, {
+    width: c.width,
+    height: c.height,
+    fonts: fontsFor(c.heading, c.body),
+    onNodeDetected: (node) => {
+      if (typeof node.textContent === 'string' && node.textContent.trim() !== '') {
+        textBoxes.push({
+          text: node.textContent,
+          left: node.left,
+          top: node.top,
+          width: node.width,
+          height: node.height,
+        });
+      }
+    },
+  });
+  return { svg, textBoxes };
+}
+
+/** Does every text box stay inside the rectangle (1 px of rounding allowed)? */
+export function textInside(
+  boxes: TextBox[],
+  area: { left: number; top: number; width: number; height: number },
+): boolean {
+  return boxes.every(
+    (b) =>
+      b.left >= area.left - 1 &&
+      b.top >= area.top - 1 &&
+      b.left + b.width <= area.left + area.width + 1 &&
+      b.top + b.height <= area.top + area.height + 1,
+  );
+}
+
+export interface Raster extends RenderedPng {
+  /** The raw RGBA pixels (kept only when a PDF is made from them). */
+  rgba: Uint8Array | null;
+}
+
+export function rasterise(svg: string, width: number, height: number, scale = 1, keepPixels = false): Raster {
+  const target = Math.max(1, Math.round(width * scale));
+  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: target }, font: { loadSystemFonts: false } });
+  const image = resvg.render();
+  // A copy in its own buffer: it can be transferred from a worker thread without taking anything with it.
+  return {
+    png: new Uint8Array(image.asPng()),
+    width: image.width,
+    height: image.height,
+    rgba: keepPixels ? new Uint8Array(image.pixels) : null,
+  };
+}
+
+/**
+ * Lays out with `build(shrink)` and checks that no text left `area`; the measured fit is padded so this holds,
+ * but if it ever does not, the layout is redone with the text boxes made smaller until it does.
+ */
+async function fitted(
+  c: Canvas,
+  area: { left: number; top: number; width: number; height: number },
+  build: (shrink: number) => El,
+): Promise<Drawn> {
+  let shrink = 1;
+  let drawn = await draw(c, build(shrink));
+  for (let attempt = 0; attempt < 6 && !textInside(drawn.textBoxes, area); attempt++) {
+    shrink *= 0.88;
+    drawn = await draw(c, build(shrink));
+  }
+  return drawn;
+}
+
+function safeArea(c: Canvas) {
+  return { left: 0, top: 0, width: c.width, height: c.height };
+}
+
+export async function layoutImage(request: ImageRenderRequest): Promise<{ canvas: Canvas; drawn: Drawn }> {
+  const c = await canvasFor(request.format, request.theme, request.brand);
+  const blocks = () => blocksFor(c, request.template, request.content);
+  const drawn = await fitted(c, safeArea(c), (shrink) =>
+    composition(
+      c,
+      blocks(),
+      request.background,
+      { includeLogo: request.includeLogo, handle: request.handle, brand: request.brand },
+      { shrink, align: request.template === 'photo' && request.background ? 'bottom' : 'center' },
+    ),
+  );
+  return { canvas: c, drawn };
+}
+
+export async function renderImage(request: ImageRenderRequest): Promise<RenderedPng> {
+  const { canvas, drawn } = await layoutImage(request);
+  return rasterise(drawn.svg, canvas.width, canvas.height, request.scale ?? 1);
+}
+
+export async function layoutSlides(
+  request: CarouselRenderRequest,
+): Promise<{ canvas: Canvas; drawn: Drawn[] }> {
+  const c = await canvasFor(request.format, request.theme, request.brand);
+  const total = request.slides.length;
+  const drawn = await Promise.all(
+    request.slides.map((slide, i) =>
+      fitted(c, safeArea(c), (shrink) =>
+        composition(
+          c,
+          blocksFor(c, slide.layout, slide, i + 1),
+          request.background,
+          {
+            includeLogo: request.includeLogo,
+            handle: request.handle,
+            brand: request.brand,
+            right: `${i + 1}/${total}`,
+          },
+          { shrink, align: 'center' },
+        ),
+      ),
+    ),
+  );
+  return { canvas: c, drawn };
+}
+
+export async function renderCarousel(
+  request: CarouselRenderRequest,
+): Promise<{ slides: RenderedPng[]; pdf: Uint8Array | null }> {
+  const { canvas, drawn } = await layoutSlides(request);
+  const rasters = drawn.map((d) =>
+    rasterise(d.svg, canvas.width, canvas.height, request.scale ?? 1, request.pdf),
+  );
+  const pdf = request.pdf ? await carouselPdf(rasters, canvas.width, canvas.height, request.title) : null;
+  return { slides: rasters.map(({ png, width, height }) => ({ png, width, height })), pdf };
+}
+
+/**
+ * One page per slide at the slide's full pixel size in points, each page the slide's image. The pixels are
+ * embedded as an RGB image compressed with zlib (the canvases are opaque, so alpha is dropped): much faster
+ * than decoding each PNG again in JavaScript.
+ */
+export async function carouselPdf(
+  slides: Raster[],
+  width: number,
+  height: number,
+  title: string | undefined,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  if (title) doc.setTitle(title);
+  doc.setCreator('Branded visuals');
+  for (const [i, slide] of slides.entries()) {
+    const page = doc.addPage([width, height]);
+    let image: PDFRef | PDFImage;
+    if (slide.rgba) {
+      const pixels = slide.width * slide.height;
+      const rgb = new Uint8Array(pixels * 3);
+      for (let p = 0, q = 0; p < pixels; p++, q += 4) {
+        rgb[p * 3] = slide.rgba[q]!;
+        rgb[p * 3 + 1] = slide.rgba[q + 1]!;
+        rgb[p * 3 + 2] = slide.rgba[q + 2]!;
+      }
+      const stream = doc.context.stream(deflateSync(rgb, { level: 6 }), {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: slide.width,
+        Height: slide.height,
+        ColorSpace: 'DeviceRGB',
+        BitsPerComponent: 8,
+        Filter: 'FlateDecode',
+      });
+      image = doc.context.register(stream);
+      const name = page.node.newXObject(`Slide${i + 1}`, image);
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(width, 0, 0, height, 0, 0),
+        drawObject(name),
+        popGraphicsState(),
+      );
+    } else {
+      image = await doc.embedPng(slide.png);
+      page.drawImage(image, { x: 0, y: 0, width, height });
+    }
+  }
+  return doc.save();
+}
+
+export async function layoutScreenshot(
+  request: ScreenshotRenderRequest,
+): Promise<{ canvas: Canvas; drawn: Drawn }> {
+  const c = await canvasFor(request.format, request.theme, request.brand);
+  const drawn = await fitted(c, safeArea(c), (shrink) => screenshotLayout(c, request, shrink));
+  return { canvas: c, drawn };
+}
+
+export async function renderScreenshot(request: ScreenshotRenderRequest): Promise<RenderedPng> {
+  const { canvas, drawn } = await layoutScreenshot(request);
+  return rasterise(drawn.svg, canvas.width, canvas.height, request.scale ?? 1);
+}

@@ -1,0 +1,54 @@
+// The worker thread's entry (piscina): runs one render task with the in-thread renderer and hands the PNG and
+// PDF bytes back by transfer rather than by copy.
+
+import { Piscina } from 'piscina';
+import type { RenderTask, RenderTaskResult } from './pool.js';
+import { renderCarousel, renderImage, renderScreenshot } from './render.js';
+
+/** A result whose byte buffers move to the main thread (piscina's transferable protocol). */
+class Moved {
+  constructor(
+    private readonly value: RenderTaskResult,
+    private readonly buffers: ArrayBuffer[],
+  ) {}
+  get [Piscina.transferableSymbol](): ArrayBuffer[] {
+    return this.buffers;
+  }
+  get [Piscina.valueSymbol](): RenderTaskResult {
+    return this.value;
+  }
+}
+
+/** A copy of `bytes` in an ArrayBuffer of its own (safe to transfer: nothing else shares it). */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer
+    ? bytes
+    : bytes.slice();
+}
+
+export default async function run(task: RenderTask): Promise<unknown> {
+  let result: RenderTaskResult;
+  switch (task.kind) {
+    case 'image':
+      result = { kind: 'image', image: await renderImage(task.request) };
+      break;
+    case 'screenshot':
+      result = { kind: 'screenshot', image: await renderScreenshot(task.request) };
+      break;
+    case 'carousel': {
+      const rendered = await renderCarousel(task.request);
+      result = { kind: 'carousel', slides: rendered.slides, pdf: rendered.pdf };
+      break;
+    }
+  }
+  const images = result.kind === 'carousel' ? result.slides : [result.image];
+  for (const image of images) image.png = own(image.png);
+  if (result.kind === 'carousel' && result.pdf) result.pdf = own(result.pdf);
+  const buffers = [
+    ...images.map((image) => image.png.buffer as ArrayBuffer),
+    ...(result.kind === 'carousel' && result.pdf ? [result.pdf.buffer as ArrayBuffer] : []),
+  ];
+  return Piscina.move(new Moved(result, buffers) as unknown as Parameters<typeof Piscina.move>[0]);
+}

@@ -10,6 +10,7 @@ import {
   type UploadSlot,
 } from '../../infra/object-storage/port.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { DEFAULT_MEDIA_LIMITS } from '../../infra/connectors/media-file.js';
 import { deterministicUuid } from './ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from './write-pipeline.js';
 
@@ -35,15 +36,55 @@ export const assetsPath = '/v1/assets/';
 
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const file = `[0-9a-f]{32}\\.(?:${extensions.join('|')})`;
-// The only keys the unauthenticated asset route serves: what upload slots of this module hand out.
-const publicImageKey = new RegExp(`^(?:users/${uuid}/profile-image|orgs/${uuid}/logo)/${file}$`);
+// Keys of profile images and logos: what upload slots of this module hand out.
+const profileOrLogoKey = new RegExp(`^(?:users/${uuid}/profile-image|orgs/${uuid}/logo)/${file}$`);
+// Keys of media library assets (commands/media/media-commands.ts `mediaKeyOf`): the asset id is a uuid.
+const mediaExtensions = ['png', 'jpg', 'webp', 'gif', 'mp4', 'mov', 'pdf'] as const;
+const mediaKey = new RegExp(`^orgs/${uuid}/media/${uuid}\\.(?:${mediaExtensions.join('|')})$`);
+/** The content type a media key's extension stands for. */
+const mediaTypeByExtension: Record<(typeof mediaExtensions)[number], string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  pdf: 'application/pdf',
+};
 
 export const profileImagePrefix = (userId: string) => `users/${userId}/profile-image/`;
 export const logoPrefix = (orgId: string) => `${workspaceObjectPrefix(orgId)}logo/`;
 
-/** Whether a key names a profile image or a logo as slots of this module make them. */
+/**
+ * Whether the unauthenticated asset route serves this key: a profile image or a logo as slots of this module make
+ * them, or an asset of a workspace's media library.
+ */
 export function isPublicImageKey(key: string): boolean {
-  return publicImageKey.test(key);
+  return profileOrLogoKey.test(key) || mediaKey.test(key);
+}
+
+/** Whether a key names an asset of a workspace's media library. */
+export function isMediaKey(key: string): boolean {
+  return mediaKey.test(key);
+}
+
+/**
+ * Why the asset route may not serve a stored object, or null when it may: profile images and logos pass
+ * `imageProblem`; a media object must be of the type its extension names and within its kind's limit.
+ */
+export function publicObjectProblem(
+  key: string,
+  object: StoredObject,
+): { code: string; message: string } | null {
+  if (!isMediaKey(key)) return imageProblem(key, object);
+  const extension = key.slice(key.lastIndexOf('.') + 1) as (typeof mediaExtensions)[number];
+  const type = mediaTypeByExtension[extension];
+  if (object.contentType.toLowerCase() !== type)
+    return { code: 'unsupported_content_type', message: `The object is ${object.contentType}, not ${type}` };
+  const kind = type.startsWith('image/') ? 'image' : type.startsWith('video/') ? 'video' : 'document';
+  if (object.sizeBytes === 0 || object.sizeBytes > DEFAULT_MEDIA_LIMITS[kind])
+    return { code: 'file_too_large', message: `The object is ${object.sizeBytes} bytes` };
+  return null;
 }
 
 /** The stable URL an image is shown at: it redirects to a fresh signed download URL on every request. */
@@ -56,7 +97,8 @@ export function assetKeyOf(publicBaseUrl: string, url: string): string | null {
   const prefix = assetUrlOf(publicBaseUrl, '');
   if (!url.startsWith(prefix)) return null;
   const key = url.slice(prefix.length);
-  return isPublicImageKey(key) ? key : null;
+  // Profile images and logos only: a media library asset is not an avatar upload.
+  return profileOrLogoKey.test(key) ? key : null;
 }
 
 /** Refused input named by field; `code` lets a client branch. */
@@ -114,7 +156,7 @@ export async function checkUploadedImage(
   prefix: string,
   key: string,
 ): Promise<StoredObject> {
-  if (!key.startsWith(prefix) || !isPublicImageKey(key))
+  if (!key.startsWith(prefix) || !profileOrLogoKey.test(key))
     throw new ImageRefused(
       'This key does not name an image uploaded here',
       'invalid_image_key',

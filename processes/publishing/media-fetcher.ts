@@ -4,7 +4,9 @@
 // disposes it after the platform call. A media file that cannot be read, or is over its cap, is a permanent
 // failure of the attempt, and nothing of it reaches the platform.
 // A URL on our own origin is never fetched over HTTP: it is read from storage only when it is a signed object
-// URL whose signature verifies and whose key lies under the post's workspace prefix, and refused otherwise.
+// URL whose signature verifies, or a stable asset URL (`/v1/assets/<key>`, a media library asset), and its key
+// lies under the post's workspace prefix; anything else on our origin is refused.
+import { assetsPath, isPublicImageKey, publicObjectProblem } from '../../commands/shared/image-uploads.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { ConnectorError, type MediaFetcher } from '../../infra/connectors/port.js';
 import {
@@ -95,6 +97,7 @@ function ownStorageReader(
 ): (item: MediaItem) => Promise<OwnObject | null> {
   const base = new URL(publicBaseUrl);
   const objectsPath = `${base.pathname.replace(/\/+$/, '')}${STORAGE_OBJECTS_PATH}`;
+  const assetUrlPath = `${base.pathname.replace(/\/+$/, '')}${assetsPath}`;
   return async (item) => {
     let url: URL;
     try {
@@ -105,7 +108,28 @@ function ownStorageReader(
     if (url.origin !== base.origin) return null;
     const refuse = (why: string) =>
       new ConnectorError('permanent', `Media ${item.assetId} cannot be used: ${why}`);
-    // Only the local store serves objects on our origin; with S3 nothing there is media.
+    // A stable asset URL: the key is in the path, served by the asset route to anyone holding it (unguessable).
+    const readAsset = async (path: string): Promise<OwnObject> => {
+      if (!item.orgId) throw refuse("the post's workspace is not known, so no file of our storage is read");
+      let key: string;
+      try {
+        key = path.split('/').map(decodeURIComponent).join('/');
+        validateObjectKey(key);
+      } catch {
+        throw refuse('it does not name a file in our storage');
+      }
+      if (!isPublicImageKey(key)) throw refuse('it does not name a media asset of this service');
+      if (!isWorkspaceObjectKey(key, item.orgId))
+        throw refuse("the file does not belong to the post's workspace");
+      const head = await storage.head(key);
+      if (!head || publicObjectProblem(key, head))
+        throw new ConnectorError('permanent', `Media ${item.assetId} is no longer in storage`);
+      const object = await storage.getStream(key);
+      if (!object) throw new ConnectorError('permanent', `Media ${item.assetId} is no longer in storage`);
+      return object;
+    };
+    if (url.pathname.startsWith(assetUrlPath)) return readAsset(url.pathname.slice(assetUrlPath.length));
+    // Only the local store serves signed objects on our origin; with S3 nothing else there is media.
     if (!url.pathname.startsWith(objectsPath) || !(storage instanceof LocalObjectStorage))
       throw refuse('it points at this service but not at a file in its storage');
     if (!item.orgId) throw refuse("the post's workspace is not known, so no file of our storage is read");

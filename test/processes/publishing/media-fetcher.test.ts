@@ -134,6 +134,37 @@ describe('createMediaFetcher, own storage', () => {
     expect(httpRequests).toEqual([]);
   });
 
+  test("a media library asset URL (/v1/assets/<key>) is read from storage for the post's workspace only", async () => {
+    const assetKeyA = `${workspaceObjectPrefix(orgA)}media/${randomUUID()}.png`;
+    const assetKeyB = `${workspaceObjectPrefix(orgB)}media/${randomUUID()}.png`;
+    await storage.put(assetKeyA, png, 'image/png');
+    await storage.put(assetKeyB, png, 'image/png');
+    getSpy.mockClear();
+    const media = await fetchMedia(item(`${baseUrl}/v1/assets/${assetKeyA}`, orgA));
+    try {
+      expect(Array.from(await media.bytes())).toEqual(Array.from(png));
+    } finally {
+      await media.dispose();
+    }
+    expect(getSpy).toHaveBeenCalledTimes(1);
+
+    getSpy.mockClear();
+    const other = await refusal(fetchMedia(item(`${baseUrl}/v1/assets/${assetKeyB}`, orgA)));
+    expect(other.message).toMatch(/does not belong to the post's workspace/);
+    // A key the asset route would not serve (not a media asset's), a missing asset, no workspace.
+    const notMedia = await refusal(fetchMedia(item(`${baseUrl}/v1/assets/${keyA}`, orgA)));
+    expect(notMedia.message).toMatch(/does not name a media asset/);
+    const gone = `${workspaceObjectPrefix(orgA)}media/${randomUUID()}.png`;
+    expect((await refusal(fetchMedia(item(`${baseUrl}/v1/assets/${gone}`, orgA)))).message).toMatch(
+      /no longer in storage/,
+    );
+    expect((await refusal(fetchMedia(item(`${baseUrl}/v1/assets/${assetKeyA}`)))).message).toMatch(
+      /workspace is not known/,
+    );
+    expect(getSpy).not.toHaveBeenCalled();
+    expect(httpRequests).toEqual([]);
+  });
+
   test('no workspace, no file of our storage', async () => {
     const urlA = await storage.createDownloadUrl(keyA, { expiresInSeconds: 3600 });
     const error = await refusal(fetchMedia(item(urlA)));

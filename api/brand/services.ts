@@ -1,12 +1,17 @@
-// What the brand slice's routes, tools and other slices share, built once per runtime: the brand kit reader
-// (the visuals slice renders with `brandKitOf(ctx).renderBrand(orgId)`).
+// What the brand slice's routes, tools and other slices share, built once per runtime: the brand kit use
+// cases' dependencies and the reader other slices use (the visuals slice renders with
+// `brandKitOf(ctx).renderBrand(orgId)`).
 import type { BrandKitReader } from '../../commands/brand/brand-kit-port.js';
 import { createBrandKitReader } from '../../commands/brand/brand-kit-reader.js';
-import type { MediaLibrary } from '../../commands/media/library.js';
+import type { BrandKitDeps } from '../../commands/brand/brand-kit-use-cases.js';
+import { mediaLibraryOf } from '../media/services.js';
+import type { RouteServices } from '../shared/services.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface BrandServices {
   reader: BrandKitReader;
+  /** What the kit's use cases take (routes and tools). */
+  deps: BrandKitDeps & Pick<RouteServices, 'now'>;
 }
 
 /**
@@ -15,19 +20,21 @@ export interface BrandServices {
  */
 const built = new WeakMap<object, BrandServices>();
 
-// Until the media slice's `mediaLibraryOf(ctx)` is wired in, the kit's logo cannot be read back.
-const noMediaLibrary: Pick<MediaLibrary, 'read'> = { read: async () => null };
-
 /** The brand services of this runtime (built on first call). */
 export function brandServicesOf(ctx: SliceContext): BrandServices {
   const existing = built.get(ctx.services);
   if (existing) return existing;
+  const media = mediaLibraryOf(ctx);
   const services: BrandServices = {
-    reader: createBrandKitReader({
+    reader: createBrandKitReader({ commands: ctx.commands, media: () => media, logger: ctx.logger }),
+    deps: {
       commands: ctx.commands,
-      media: () => noMediaLibrary,
-      logger: ctx.logger,
-    }),
+      idempotency: ctx.idempotency,
+      media,
+      storage: ctx.storage,
+      outbound: ctx.options.outbound ?? {},
+      ...(ctx.services.now ? { now: ctx.services.now } : {}),
+    },
   };
   built.set(ctx.services, services);
   return services;

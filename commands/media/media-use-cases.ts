@@ -132,7 +132,7 @@ async function describeUploaded(
   if (!head)
     throw new NotFound('Nothing was uploaded under this key (or the upload expired)', 'object_not_found');
   const refuse = (message: string, code: string) =>
-    refuseObject(storage, key, new MediaRefused(message, code, 'key'));
+    refuseObject(storage, key, new MediaRefused(message, code, 'body.key'));
   if (head.sizeBytes === 0) return refuse('The uploaded file is empty', 'empty_file');
   if (head.sizeBytes > mediaSizeLimits[kind])
     return refuse(
@@ -231,7 +231,7 @@ export interface ImportMediaInput {
 /** The SSRF refusals and fetch failures of an import, each a 400 naming `url`. */
 class ImportRefused extends ValidationError {
   constructor(message: string, code: string) {
-    super(message, code, [{ path: 'url', message }]);
+    super(message, code, [{ path: 'body.url', message }]);
   }
 }
 
@@ -306,7 +306,7 @@ async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ bytes: U
       `The file at this link is ${type ?? 'not a recognised media type'}; the library imports ` +
         `${typeListOf('image')}, ${typeListOf('video')}`,
       'unsupported_content_type',
-      'url',
+      'body.url',
     );
   }
   if (size > mediaSizeLimits[accepted.kind]) throw importError(new ResponseTooLargeError(cap));
@@ -369,7 +369,7 @@ export async function importMedia(
     throw new ImportRefused('Only public https links can be imported', 'https_required');
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
     const { bytes, type } = await fetchImport(deps, url);
-    const file = await describeBytes(bytes, type, 'url');
+    const file = await describeBytes(bytes, type, 'body.url');
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-import'] : undefined);
     const key = mediaKeyOf(input.orgId, assetId, file.extension);
     await deps.storage.put(key, bytes, file.contentType);

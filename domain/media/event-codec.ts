@@ -1,7 +1,8 @@
 // The media library's events as stored (domain/shared/event-codec.ts).
 import { z } from 'zod';
 import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import { mediaSources, type MediaEvent } from './media-asset.js';
+import type { MediaEvent } from './media-asset.js';
+import { mediaSources } from './media-sources.js';
 
 const imageItem = {
   assetId: z.string(),

@@ -5,11 +5,11 @@ import type { MediaAsset } from '../post-groups/post-content.js';
 import { NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { mediaEventCodec } from './event-codec.js';
+import type { MediaSource } from './media-sources.js';
 
 export const mediaCategory = 'media';
 
-export const mediaSources = ['upload', 'import', 'branded_image', 'carousel', 'screenshot'] as const;
-export type MediaSource = (typeof mediaSources)[number];
+export { mediaSources, type MediaSource } from './media-sources.js';
 
 /** What the library records of one asset: the spec's item fields plus where its bytes are kept. */
 export interface StoredMediaAsset {

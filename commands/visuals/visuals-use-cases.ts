@@ -653,24 +653,14 @@ export async function previewVisual(
   const renderer = deps.renderer();
   if (input.kind === 'image') {
     const body = input.content;
-    // Checked as the render would be, except that an AI background stands in for a photo.
-    checkImageInput(
-      body.aiBackground && !body.backgroundImage
-        ? {
-            ...body,
-            aiBackground: undefined,
-            backgroundImage: undefined,
-            template: body.template === 'photo' ? 'headline' : body.template,
-          }
-        : body,
-      'content.',
-    );
+    checkImageInput(body, 'content.');
     const format = body.format ?? 'square';
     const common = await commonOf(deps, orgId, body, previewScale(format));
     const background = body.backgroundImage
       ? await loadImage(deps, orgId, body.backgroundImage, 'content.backgroundImage')
       : null;
-    const template = body.template === 'photo' && !background ? 'headline' : (body.template ?? 'headline');
+    // An AI background is not generated for a preview: the photo template shows the theme's canvas instead.
+    const template = body.template ?? 'headline';
     const started = performance.now();
     const png = await renderer.image({ ...common, content: body.content, template, format, background });
     return { image: dataUri(png.png), width: png.width, height: png.height, renderMs: elapsedMs(started) };

@@ -17,7 +17,16 @@ import {
   type VisualFormatId,
 } from './contract.js';
 import { metricsOf, type TextMeasurer } from './measure.js';
-import { contrast, minContrast, mix, paletteFor, scrimFor, type Palette } from './theme.js';
+import {
+  contrast,
+  minContrast,
+  mix,
+  overPhoto,
+  paletteFor,
+  rgba,
+  type Palette,
+  type Scrim,
+} from './theme.js';
 
 export type Style = Record<string, string | number>;
 export interface El {
@@ -57,6 +66,8 @@ export interface Canvas {
   unit: number;
   margin: number;
   palette: Palette;
+  /** Set when the content sits over a photo: the scrim laid over it (the palette is then the photo palette). */
+  scrim: Scrim | null;
   heading: FontFamily;
   body: FontFamily;
   headingBold: TextMeasurer;
@@ -68,14 +79,21 @@ export interface Canvas {
   decoration: string | null;
 }
 
-export async function canvasFor(format: VisualFormatId, theme: ThemeId, brand: RenderBrand): Promise<Canvas> {
+export async function canvasFor(
+  format: VisualFormatId,
+  theme: ThemeId,
+  brand: RenderBrand,
+  photo = false,
+): Promise<Canvas> {
   const spec = visualFormats.find((f) => f.id === format);
   if (!spec) throw new Error(`unknown format ${format}`);
   const { width, height } = spec;
   const unit = Math.min(width, height);
   const banner = width / height >= 2.5;
   const margin = Math.round(banner ? Math.max(40, unit * 0.14) : Math.min(110, Math.max(44, unit * 0.085)));
-  const palette = paletteFor(theme, brand);
+  const themed = paletteFor(theme, brand);
+  const photoPalette = photo ? overPhoto(themed) : null;
+  const palette = photoPalette ?? themed;
   const heading = brand.headingFont ?? defaultHeadingFont;
   const body = brand.bodyFont ?? defaultBodyFont;
   const [headingBold, headingRegular, bodyRegular, bodyBold] = await Promise.all([
@@ -90,6 +108,7 @@ export async function canvasFor(format: VisualFormatId, theme: ThemeId, brand: R
     unit,
     margin,
     palette,
+    scrim: photoPalette?.scrim ?? null,
     heading,
     body,
     headingBold,
@@ -97,7 +116,7 @@ export async function canvasFor(format: VisualFormatId, theme: ThemeId, brand: R
     bodyRegular,
     bodyBold,
     banner,
-    decoration: decorationFor(palette),
+    decoration: photo ? null : decorationFor(palette),
   };
 }
 
@@ -110,12 +129,13 @@ function decorationFor(palette: Palette): string | null {
   const away = palette.dark ? '#000000' : '#ffffff';
   const candidates: string[] = [];
   for (let w = 0.3; w >= 0.1; w -= 0.05) candidates.push(mix(away, palette.background, w));
-  for (let w = palette.dark ? 0.13 : 0.12; w >= 0.05; w -= 0.01)
-    candidates.push(mix(palette.accent, palette.background, w));
+  // A canvas already at the end of the scale (near-black, near-white): a faint shade toward the text.
+  for (let w = 0.07; w >= 0.04; w -= 0.01) candidates.push(mix(palette.text, palette.background, w));
+  for (let w = 0.12; w >= 0.05; w -= 0.01) candidates.push(mix(palette.accent, palette.background, w));
   return (
     candidates.find(
       (color) =>
-        contrast(color, palette.background) >= 1.12 &&
+        contrast(color, palette.background) >= 1.1 &&
         [palette.text, palette.muted, palette.accent].every((t) => contrast(t, color) >= minContrast),
     ) ?? null
   );
@@ -225,16 +245,20 @@ export function fitBlocks(blocks: Block[], width: number, height: number): numbe
   }
 }
 
-/** Fits `blocks` into width × height and draws them as a column. */
-export function column(
+/** Fits `blocks` into width × height and draws them as a column; also the column's fitted height. */
+export function fitColumn(
   blocks: Block[],
   width: number,
   height: number,
   align: 'left' | 'center' = 'left',
   shrink = 1,
-): El {
+): { element: El; height: number } {
   const sizes = fitBlocks(blocks, width, height * shrink);
-  return h(
+  const used = sizes.reduce(
+    (sum, size, i) => sum + blocks[i]!.height(size, width) + (i ? blocks[i]!.gap(size) : 0),
+    0,
+  );
+  const element = h(
     'div',
     {
       display: 'flex',
@@ -246,6 +270,17 @@ export function column(
       h('div', { display: 'flex', marginTop: i === 0 ? 0 : b.gap(sizes[i]!) }, b.draw(sizes[i]!, width)),
     ),
   );
+  return { element, height: used };
+}
+
+export function column(
+  blocks: Block[],
+  width: number,
+  height: number,
+  align: 'left' | 'center' = 'left',
+  shrink = 1,
+): El {
+  return fitColumn(blocks, width, height, align, shrink).element;
 }
 
 // ------------------------------------------------------------------------------------------- shared pieces
@@ -516,11 +551,22 @@ export function footer(c: Canvas, o: FooterOptions, width: number): El | null {
   );
 }
 
-/** The canvas: background, decoration, an optional photo with its scrim, then `content` over it. */
-export function canvasRoot(c: Canvas, background: ImageInput | null, ...content: Child[]): El {
+/**
+ * The canvas: background, decoration or a photo with its scrim, then `content` over it. With `scrimFrom` the
+ * scrim is solid from that height down (where the text is) and fades out above it, so the photo shows clear
+ * at the top; without it the scrim covers the whole photo.
+ */
+export function canvasRoot(
+  c: Canvas,
+  background: ImageInput | null,
+  scrimFrom: number | null,
+  ...content: Child[]
+): El {
   const layers: Child[] = [];
   if (background) {
-    const scrim = scrimFor(c.palette);
+    const scrim = c.scrim ?? overPhoto(c.palette).scrim;
+    const top = scrimFrom === null ? 0 : Math.max(0, Math.round(scrimFrom));
+    const fade = scrimFrom === null ? 0 : Math.min(top, Math.round(c.unit * 0.3));
     layers.push(
       img(
         dataUri(background),
@@ -528,14 +574,27 @@ export function canvasRoot(c: Canvas, background: ImageInput | null, ...content:
         c.width,
         c.height,
       ),
+    );
+    if (fade > 0) {
+      layers.push(
+        h('div', {
+          position: 'absolute',
+          left: 0,
+          top: top - fade,
+          width: c.width,
+          height: fade,
+          backgroundImage: `linear-gradient(to bottom, ${rgba(scrim.color, 0)}, ${rgba(scrim.color, scrim.opacity)})`,
+        }),
+      );
+    }
+    layers.push(
       h('div', {
         position: 'absolute',
         left: 0,
-        top: 0,
+        top,
         width: c.width,
-        height: c.height,
-        backgroundColor: scrim.color,
-        opacity: scrim.opacity,
+        height: c.height - top,
+        backgroundColor: rgba(scrim.color, scrim.opacity),
       }),
     );
   } else if (c.decoration) {
@@ -610,7 +669,7 @@ export function blocksFor(
     }
     case 'list': {
       if (eyebrow) blocks.push(eyebrow);
-      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.075 }));
+      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.085 }));
       if (content.body) blocks.push(bodyBlock(c, content.body));
       blocks.push(...bulletBlocks(c, content.bullets ?? []));
       break;
@@ -629,13 +688,13 @@ export function blocksFor(
         }),
       );
       if (eyebrow) blocks.push(eyebrow);
-      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.08, gap: 0.4 }));
+      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.1, gap: 0.4 }));
       if (content.body) blocks.push(bodyBlock(c, content.body));
       break;
     }
     case 'cta': {
       if (eyebrow) blocks.push(eyebrow);
-      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.085 }));
+      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.1 }));
       if (content.body) blocks.push(bodyBlock(c, content.body));
       if (content.cta) blocks.push(ctaBlock(c, content.cta));
       break;
@@ -647,7 +706,7 @@ export function blocksFor(
       else blocks.push(ruleBlock(c));
       blocks.push(
         titleBlock(c, content.title, {
-          max: c.unit * (kind === 'cover' ? 0.105 : 0.095),
+          max: c.unit * (kind === 'cover' ? 0.12 : 0.095),
           gap: eyebrow ? 0.3 : 0.9,
         }),
       );
@@ -673,9 +732,14 @@ export function composition(
   const gap = fh ? Math.round(c.unit * 0.05) : 0;
   const columnHeight = area.height - fh - gap;
   const foot = footer(c, footerOptions, area.width);
+  const fitted = fitColumn(blocks, area.width, columnHeight, 'left', o.shrink ?? 1);
+  // Text at the bottom of a photo: the scrim starts a little above it and the photo shows clear above that.
+  const scrimFrom =
+    background && o.align === 'bottom' ? area.top + columnHeight - fitted.height - c.margin * 0.8 : null;
   return canvasRoot(
     c,
     background,
+    scrimFrom,
     h(
       'div',
       {
@@ -688,7 +752,7 @@ export function composition(
         flexDirection: 'column',
         justifyContent: o.align === 'top' ? 'flex-start' : o.align === 'bottom' ? 'flex-end' : 'center',
       },
-      column(blocks, area.width, columnHeight, 'left', o.shrink ?? 1),
+      fitted.element,
     ),
     foot
       ? h(

@@ -21,7 +21,7 @@ import type {
   ScreenshotRenderRequest,
 } from './contract.js';
 import { fontsFor } from './fonts.js';
-import { blocksFor, canvasFor, composition, type Canvas, type El } from './layout.js';
+import { blocksFor, canvasFor, composition, contentArea, type Canvas, type El } from './layout.js';
 import { screenshotLayout } from './screenshot.js';
 
 /** A text box satori laid out: where it ended up on the canvas (px at full size). */
@@ -60,11 +60,18 @@ export async function draw(c: Canvas, element: El): Promise<Drawn> {
   return { svg, textBoxes };
 }
 
+/** Decorative glyphs (the quote mark) that are drawn larger than their box on purpose. */
+const decorative = new Set(['\u201C']);
+
+export interface Area {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /** Does every text box stay inside the rectangle (1 px of rounding allowed)? */
-export function textInside(
-  boxes: TextBox[],
-  area: { left: number; top: number; width: number; height: number },
-): boolean {
+export function textInside(boxes: TextBox[], area: Area): boolean {
   return boxes.every(
     (b) =>
       b.left >= area.left - 1 &&
@@ -72,6 +79,27 @@ export function textInside(
       b.left + b.width <= area.left + area.width + 1 &&
       b.top + b.height <= area.top + area.height + 1,
   );
+}
+
+/** Pairs of text boxes that overlap (more than a pixel of rounding), decorative glyphs aside. */
+export function overlappingText(boxes: TextBox[]): [TextBox, TextBox][] {
+  const real = boxes.filter((b) => !decorative.has(b.text));
+  const found: [TextBox, TextBox][] = [];
+  for (let i = 0; i < real.length; i++) {
+    for (let j = i + 1; j < real.length; j++) {
+      const a = real[i]!;
+      const b = real[j]!;
+      const x = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
+      const y = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) found.push([a, b]);
+    }
+  }
+  return found;
+}
+
+/** Text stays in its area and no two text boxes overlap. */
+export function textFits(boxes: TextBox[], area: Area): boolean {
+  return textInside(boxes, area) && overlappingText(boxes).length === 0;
 }
 
 export interface Raster extends RenderedPng {
@@ -96,28 +124,25 @@ export function rasterise(svg: string, width: number, height: number, scale = 1,
  * Lays out with `build(shrink)` and checks that no text left `area`; the measured fit is padded so this holds,
  * but if it ever does not, the layout is redone with the text boxes made smaller until it does.
  */
-async function fitted(
-  c: Canvas,
-  area: { left: number; top: number; width: number; height: number },
-  build: (shrink: number) => El,
-): Promise<Drawn> {
+async function fitted(c: Canvas, area: Area, build: (shrink: number) => El): Promise<Drawn> {
   let shrink = 1;
   let drawn = await draw(c, build(shrink));
-  for (let attempt = 0; attempt < 6 && !textInside(drawn.textBoxes, area); attempt++) {
+  for (let attempt = 0; attempt < 6 && !textFits(drawn.textBoxes, area); attempt++) {
     shrink *= 0.88;
     drawn = await draw(c, build(shrink));
   }
   return drawn;
 }
 
-function safeArea(c: Canvas) {
-  return { left: 0, top: 0, width: c.width, height: c.height };
+/** Where text may go: inside the margins (a banner's content area). */
+export function textArea(c: Canvas): Area {
+  return contentArea(c);
 }
 
 export async function layoutImage(request: ImageRenderRequest): Promise<{ canvas: Canvas; drawn: Drawn }> {
-  const c = await canvasFor(request.format, request.theme, request.brand);
+  const c = await canvasFor(request.format, request.theme, request.brand, request.background !== null);
   const blocks = () => blocksFor(c, request.template, request.content);
-  const drawn = await fitted(c, safeArea(c), (shrink) =>
+  const drawn = await fitted(c, textArea(c), (shrink) =>
     composition(
       c,
       blocks(),
@@ -141,7 +166,7 @@ export async function layoutSlides(
   const total = request.slides.length;
   const drawn = await Promise.all(
     request.slides.map((slide, i) =>
-      fitted(c, safeArea(c), (shrink) =>
+      fitted(c, textArea(c), (shrink) =>
         composition(
           c,
           blocksFor(c, slide.layout, slide, i + 1),
@@ -225,7 +250,7 @@ export async function layoutScreenshot(
   request: ScreenshotRenderRequest,
 ): Promise<{ canvas: Canvas; drawn: Drawn }> {
   const c = await canvasFor(request.format, request.theme, request.brand);
-  const drawn = await fitted(c, safeArea(c), (shrink) => screenshotLayout(c, request, shrink));
+  const drawn = await fitted(c, textArea(c), (shrink) => screenshotLayout(c, request, shrink));
   return { canvas: c, drawn };
 }
 

@@ -254,6 +254,7 @@ export function screenshotLayout(c: Canvas, request: ScreenshotRenderRequest, sh
   return canvasRoot(
     c,
     null,
+    null,
     windowEl,
     textEl
       ? h(

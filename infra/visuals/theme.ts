@@ -91,9 +91,28 @@ export function ensureContrast(color: string, background: string, min = minContr
   return contrast(nearWhite, background) >= contrast(nearBlack, background) ? nearWhite : nearBlack;
 }
 
-/** The more legible of near-white and near-black on `background`. */
+/**
+ * The text colour for `background`: near-white or near-black, whichever reads better; pure white or black
+ * when the near ones fall short (mid-tone canvases).
+ */
 export function textOn(background: string): string {
-  return contrast(nearWhite, background) >= contrast(nearBlack, background) ? nearWhite : nearBlack;
+  const light = contrast(nearWhite, background) >= contrast(nearBlack, background);
+  const near = light ? nearWhite : nearBlack;
+  if (contrast(near, background) >= minContrast) return near;
+  return light ? '#ffffff' : '#000000';
+}
+
+/**
+ * A canvas colour on which text can reach 4.5: `color` itself when it allows that, else the nearest shade
+ * of it (lighter under black text or darker under white text, whichever is the smaller move).
+ */
+export function legibleCanvas(color: string): string {
+  if (contrast(textOn(color), color) >= minContrast) return color;
+  const l = toOklch(color)?.l ?? 0.5;
+  const lighter = ensureContrast(color, nearBlack);
+  const darker = ensureContrast(color, nearWhite);
+  const distance = (c: string) => Math.abs((toOklch(c)?.l ?? 0.5) - l);
+  return distance(lighter) <= distance(darker) ? lighter : darker;
 }
 
 /** Used when the brand kit names no colour. */
@@ -123,9 +142,15 @@ function firstOf(...colors: (string | null)[]): string | null {
   return colors.find((c) => c !== null) ?? null;
 }
 
-function build(theme: ThemeId, background: string, surface: string, accentWish: string): Palette {
+function build(theme: ThemeId, canvas: string, surfaceWish: string | null, accentWish: string): Palette {
+  const background = legibleCanvas(canvas);
   const text = textOn(background);
   const dark = isDark(background);
+  // Cards sit a shade away from the text (darker under light text, lighter under dark), so text gains contrast.
+  const surface =
+    surfaceWish !== null && contrast(text, surfaceWish) >= minContrast
+      ? surfaceWish
+      : mix(dark ? '#000000' : '#ffffff', background, 0.12);
   const muted = ensureContrast(mix(text, background, 0.72), background);
   const accent = ensureContrast(accentWish, background);
   // The pill: the accent as fill when its best text passes on it (it always does: near-white or near-black
@@ -155,8 +180,7 @@ export function paletteFor(theme: ThemeId, brand: RenderBrand): Palette {
         others.find((c) => c !== null && chromatic(c) && contrast(c, background) >= 1.6) ??
         others.find((c) => c !== null && contrast(c, background) >= 1.6) ??
         (isDark(background) ? defaultBrandColors.accent : textOn(background));
-      const surface = mix(textOn(background), background, 0.08);
-      return build('brand', background, surface, wish);
+      return build('brand', background, null, wish);
     }
     case 'light': {
       const background = '#fbfaf8';
@@ -197,34 +221,59 @@ export function contrastPairs(palette: Palette): ContrastPair[] {
   ];
 }
 
-/**
- * A scrim over a photo: the palette's canvas at the smallest opacity (≥ `floor`) at which every text colour
- * still reaches 4.5 against the scrim over the brightest and the darkest possible photo pixel. Text is then
- * legible over any photo, and the colours it is drawn on are the two composites.
- */
-export function scrimFor(
-  palette: Palette,
-  floor = 0.55,
-): { color: string; opacity: number; worst: string[] } {
-  const texts = [palette.text, palette.muted, palette.accent];
-  for (let opacity = floor; opacity < 1; opacity += 0.01) {
-    const worst = [mix(palette.background, '#ffffff', opacity), mix(palette.background, '#000000', opacity)];
-    if (worst.every((bg) => texts.every((t) => contrast(t, bg) >= minContrast))) {
-      return { color: palette.background, opacity: Math.round(opacity * 100) / 100, worst };
-    }
-  }
-  return { color: palette.background, opacity: 1, worst: [palette.background] };
+/** `rgba(…)` of a `#rrggbb` colour at `alpha`. */
+export function rgba(color: string, alpha: number): string {
+  const c = toRgb(color);
+  if (!c) return color;
+  const channel = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 255);
+  return `rgba(${channel(c.r)},${channel(c.g)},${channel(c.b)},${alpha})`;
 }
 
-/** The pairs of `contrastPairs` plus each text colour over a photo's scrim composites. */
+export interface Scrim {
+  color: string;
+  opacity: number;
+  /** What text over the scrim can end up on: the scrim over the brightest and the darkest photo pixel. */
+  worst: [string, string];
+}
+
+/**
+ * The palette for text over a photo: the canvas colour becomes a scrim laid over the photo at the smallest
+ * opacity (≥ 0.5) at which the text colour reaches 4.5 against the scrim over the brightest and over the
+ * darkest possible pixel, so text is legible over any photo while the photo still shows. Body text takes the
+ * text colour; the accent stays where it passes on both, else it takes the text colour too.
+ */
+export function overPhoto(palette: Palette): Palette & { scrim: Scrim } {
+  const composites = (opacity: number): [string, string] => [
+    mix(palette.background, '#ffffff', opacity),
+    mix(palette.background, '#000000', opacity),
+  ];
+  let opacity = 0.5;
+  while (opacity < 1 && !composites(opacity).every((bg) => contrast(palette.text, bg) >= minContrast)) {
+    opacity = Math.round((opacity + 0.02) * 100) / 100;
+  }
+  opacity = Math.min(1, opacity);
+  const worst = composites(opacity);
+  const accent = worst.every((bg) => contrast(palette.accent, bg) >= minContrast)
+    ? palette.accent
+    : palette.text;
+  return {
+    ...palette,
+    muted: palette.text,
+    accent,
+    decoration: palette.background,
+    scrim: { color: palette.background, opacity, worst },
+  };
+}
+
+/** The pairs of `contrastPairs` for text over a photo: each text colour on each worst composite. */
 export function photoContrastPairs(palette: Palette): ContrastPair[] {
-  const scrim = scrimFor(palette);
+  const photo = overPhoto(palette);
   return [
-    ...contrastPairs(palette),
-    ...scrim.worst.flatMap((bg, i) => [
-      pair(`text on scrim ${i}`, palette.text, bg),
-      pair(`muted on scrim ${i}`, palette.muted, bg),
-      pair(`accent on scrim ${i}`, palette.accent, bg),
+    pair('cta text on cta', photo.ctaText, photo.ctaBackground),
+    ...photo.scrim.worst.flatMap((bg, i) => [
+      pair(`text on scrim ${i}`, photo.text, bg),
+      pair(`muted on scrim ${i}`, photo.muted, bg),
+      pair(`accent on scrim ${i}`, photo.accent, bg),
     ]),
   ];
 }

@@ -1,0 +1,92 @@
+// The worker pool: renders off the main thread under vitest (the TypeScript worker loads through tsx), hands
+// the bytes back, and neither a closed pool nor an idle one keeps a process alive.
+
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { createRenderer } from '../../infra/visuals/renderer.js';
+import { makeBrand, makeScreenshot, sampleContent, sampleSlides } from './fixtures.js';
+
+const run = promisify(execFile);
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const child = fileURLToPath(new URL('./pool-child.ts', import.meta.url));
+
+function pngSize(png: Uint8Array) {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+describe('render pool', () => {
+  it('renders images, screenshots and carousels in worker threads', async () => {
+    const renderer = createRenderer({ threads: 2 });
+    try {
+      const brand = await makeBrand();
+      const [image, screenshot, carousel] = await Promise.all([
+        renderer.image({
+          template: 'stat',
+          format: 'link',
+          theme: 'dark',
+          content: sampleContent,
+          includeLogo: true,
+          handle: '@acme',
+          brand,
+          background: null,
+        }),
+        renderer.screenshot({
+          screenshot: await makeScreenshot(),
+          layout: 'tilted',
+          format: 'square',
+          theme: 'light',
+          includeLogo: false,
+          handle: null,
+          brand,
+          content: { title: 'A calmer dashboard' },
+          addressBar: 'app.acme.com',
+          windowTheme: 'auto',
+          crop: null,
+          scale: 0.5,
+        }),
+        renderer.carousel({
+          slides: sampleSlides,
+          format: 'square',
+          theme: 'brand',
+          includeLogo: true,
+          handle: '@acme',
+          brand,
+          background: null,
+          pdf: true,
+          title: 'Playbook',
+          scale: 0.5,
+        }),
+      ]);
+      expect(image.png).toBeInstanceOf(Uint8Array);
+      expect(pngSize(image.png)).toEqual({ width: 1200, height: 630 });
+      expect(pngSize(screenshot.png)).toEqual({ width: 540, height: 540 });
+      expect(carousel.slides.map((s) => pngSize(s.png))).toEqual(
+        sampleSlides.map(() => ({ width: 540, height: 540 })),
+      );
+      const pdf = await PDFDocument.load(carousel.pdf!);
+      expect(pdf.getPageCount()).toBe(sampleSlides.length);
+    } finally {
+      await renderer.close();
+    }
+  }, 120_000);
+
+  it.each([
+    ['after close()', []],
+    ['with the pool left idle', ['--no-close']],
+  ])(
+    'a process using the pool ends on its own %s',
+    async (_label, args) => {
+      const { stdout } = await run(process.execPath, ['--import', tsx, child, ...args], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        timeout: 90_000,
+      });
+      expect(stdout).toContain('rendered 270x270');
+    },
+    120_000,
+  );
+});

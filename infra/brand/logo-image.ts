@@ -29,7 +29,8 @@ export class NotALogo extends Error {}
 export async function readLogoFile(bytes: Uint8Array): Promise<LogoFile> {
   if (bytes.byteLength === 0) throw new NotALogo('the file is empty');
   const type = await fileTypeFromBuffer(bytes);
-  if (type) {
+  // file-type names any document with an XML declaration `application/xml`: an SVG is told by parsing it.
+  if (type && !['application/xml', 'text/xml', 'image/svg+xml'].includes(type.mime)) {
     if (!(logoRasterTypes as readonly string[]).includes(type.mime))
       throw new NotALogo(`the file is ${type.mime}, not a PNG, JPEG, WebP, GIF or SVG image`);
     let size: { width?: number; height?: number };

@@ -13,19 +13,17 @@ interface JsdomElement {
   namespaceURI: string | null;
   getAttribute(name: string): string | null;
   removeAttribute(name: string): void;
+  setAttribute(name: string, value: string): void;
   textContent: string | null;
   remove(): void;
 }
+interface JsdomDocument {
+  documentElement: JsdomElement | null;
+  getElementsByTagName(name: string): { length: number };
+}
 interface JsdomWindow {
-  DOMParser: new () => {
-    parseFromString(
-      text: string,
-      type: string,
-    ): {
-      documentElement: JsdomElement | null;
-      getElementsByTagName(name: string): { length: number };
-    };
-  };
+  DOMParser: new () => { parseFromString(text: string, type: string): JsdomDocument };
+  XMLSerializer: new () => { serializeToString(node: JsdomDocument | JsdomElement): string };
 }
 const require = createRequire(import.meta.url);
 const { JSDOM } = require('jsdom') as {
@@ -175,15 +173,23 @@ export function svgText(bytes: Uint8Array): string | null {
  * filters stay. Null when nothing drawable is left.
  */
 export function sanitizeSvg(text: string): string | null {
-  const { purify } = dom();
-  const clean = purify.sanitize(text, {
+  const { window, purify } = dom();
+  // Parsed as XML, as an SVG file is (the HTML parser would read everything after a self-closed <iframe/> or
+  // <style/> as its text), then sanitised in place and serialised as XML: the root element only, without any
+  // doctype or processing instruction.
+  const document = new window.DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = document.documentElement;
+  if (!root || document.getElementsByTagName('parsererror').length > 0) return null;
+  if (root.localName !== 'svg' || root.namespaceURI !== svgNamespace) return null;
+  purify.sanitize(root as unknown as Parameters<DOMPurify['sanitize']>[0], {
     USE_PROFILES: { svg: true, svgFilters: true },
     ADD_TAGS: ['use'],
     FORBID_TAGS: ['foreignObject', 'script', 'iframe', 'embed', 'object', 'animate', 'set'],
     FORBID_ATTR: ['onload', 'onerror', 'onclick', 'onbegin', 'onend', 'onrepeat'],
+    IN_PLACE: true,
   });
-  if (!clean.trim().startsWith('<svg')) return null;
-  return clean;
+  const clean = new window.XMLSerializer().serializeToString(root);
+  return clean.startsWith('<svg') ? clean : null;
 }
 
 /** Width and height in pixels from `width`/`height` (unitless or px) or the `viewBox`; null when neither says. */
@@ -211,6 +217,17 @@ export function svgSize(text: string): { width: number; height: number } | null 
   return { width: Math.round(width), height: Math.round(height) };
 }
 
+/** The document with `width` and `height` on its root element. */
+function withSize(text: string, size: { width: number; height: number }): string {
+  const { window } = dom();
+  const document = new window.DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = document.documentElement;
+  if (!root) return text;
+  root.setAttribute('width', String(size.width));
+  root.setAttribute('height', String(size.height));
+  return new window.XMLSerializer().serializeToString(document);
+}
+
 /**
  * A PNG of the SVG whose longer side is `longSide` pixels (the renderer places logos at a few hundred pixels at
  * most). Throws when resvg cannot read it. Nothing is fetched: external resources were removed by sanitising,
@@ -221,11 +238,13 @@ export function rasterizeSvg(
   longSide = 1024,
 ): { png: Uint8Array; width: number; height: number } {
   const size = svgSize(text) ?? { width: longSide, height: longSide };
+  // resvg reads a missing width or height as the viewBox's; both are set so the drawing keeps its proportions.
+  const sized = withSize(text, size);
   const fit =
     size.width >= size.height
       ? ({ mode: 'width', value: longSide } as const)
       : ({ mode: 'height', value: longSide } as const);
-  const rendered = new Resvg(text, { fitTo: fit, font: { loadSystemFonts: false } }).render();
+  const rendered = new Resvg(sized, { fitTo: fit, font: { loadSystemFonts: false } }).render();
   return { png: new Uint8Array(rendered.asPng()), width: rendered.width, height: rendered.height };
 }
 

@@ -50,7 +50,7 @@ export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
         "passed as a post's `media` in create_draft_post. It creates no post and publishes nothing.",
       scope: 'posts:write',
       input: imageVisualBody,
-      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       run: async ({ caller, orgId, request }, input) =>
         (await renderImageVisual(deps, caller, orgId, input, request)).output,
       summary: (r) =>
@@ -72,7 +72,7 @@ export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
         "post's `media`. It creates no post and publishes nothing.",
       scope: 'posts:write',
       input: carouselVisualBody,
-      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       run: async ({ caller, orgId, request }, input) =>
         (await renderCarouselVisual(deps, caller, orgId, input, request)).output,
       summary: (r) =>

@@ -629,7 +629,6 @@ export function canvasRoot(
       height: c.height,
       backgroundColor: c.palette.background,
       fontFamily: c.body,
-      overflow: 'hidden',
     },
     ...layers,
     ...content,

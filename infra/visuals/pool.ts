@@ -12,16 +12,18 @@ import type {
   RenderedPng,
   ScreenshotRenderRequest,
 } from './contract.js';
+import type { PdfPageImage } from './render.js';
 
 export type RenderTask =
   | { kind: 'image'; request: ImageRenderRequest }
   | { kind: 'screenshot'; request: ScreenshotRenderRequest }
-  | { kind: 'carousel'; request: CarouselRenderRequest };
+  /** Slides `from` to `to` of a carousel, with their PDF page images when it has a PDF. */
+  | { kind: 'slides'; request: CarouselRenderRequest; from: number; to: number };
 
 export type RenderTaskResult =
   | { kind: 'image'; image: RenderedPng }
   | { kind: 'screenshot'; image: RenderedPng }
-  | { kind: 'carousel'; slides: RenderedPng[]; pdf: Uint8Array | null };
+  | { kind: 'slides'; slides: RenderedPng[]; pages: PdfPageImage[] | null; width: number; height: number };
 
 export interface RenderPoolOptions {
   /** Worker threads; default: the machine's available parallelism (at least 1). */

@@ -10,8 +10,6 @@ import {
   PDFDocument,
   popGraphicsState,
   pushGraphicsState,
-  type PDFImage,
-  type PDFRef,
 } from 'pdf-lib';
 import satori from 'satori';
 import type {
@@ -159,14 +157,19 @@ export async function renderImage(request: ImageRenderRequest): Promise<Rendered
   return rasterise(drawn.svg, canvas.width, canvas.height, request.scale ?? 1);
 }
 
+/** Lays out slides `from` to `to` (exclusive) of a carousel; markers count all of its slides. */
 export async function layoutSlides(
   request: CarouselRenderRequest,
+  from = 0,
+  to = request.slides.length,
 ): Promise<{ canvas: Canvas; drawn: Drawn[] }> {
-  const c = await canvasFor(request.format, request.theme, request.brand);
+  const c = await canvasFor(request.format, request.theme, request.brand, request.background !== null);
   const total = request.slides.length;
-  const drawn = await Promise.all(
-    request.slides.map((slide, i) =>
-      fitted(c, textArea(c), (shrink) =>
+  const drawn: Drawn[] = [];
+  for (let i = from; i < to; i++) {
+    const slide = request.slides[i]!;
+    drawn.push(
+      await fitted(c, textArea(c), (shrink) =>
         composition(
           c,
           blocksFor(c, slide.layout, slide, i + 1),
@@ -180,29 +183,66 @@ export async function layoutSlides(
           { shrink, align: 'center' },
         ),
       ),
-    ),
-  );
+    );
+  }
   return { canvas: c, drawn };
+}
+
+/** A slide's image as a PDF page needs it: RGB (the canvases are opaque, alpha is dropped), zlib-compressed. */
+export interface PdfPageImage {
+  width: number;
+  height: number;
+  deflated: Uint8Array;
+}
+
+export function pdfPageImage(raster: Raster): PdfPageImage {
+  if (!raster.rgba) throw new Error('the slide was rasterised without its pixels');
+  const pixels = raster.width * raster.height;
+  const rgb = new Uint8Array(pixels * 3);
+  const rgba = raster.rgba;
+  for (let p = 0, q = 0, r = 0; p < pixels; p++, q += 4, r += 3) {
+    rgb[r] = rgba[q]!;
+    rgb[r + 1] = rgba[q + 1]!;
+    rgb[r + 2] = rgba[q + 2]!;
+  }
+  return {
+    width: raster.width,
+    height: raster.height,
+    deflated: new Uint8Array(deflateSync(rgb, { level: 3 })),
+  };
+}
+
+/**
+ * Renders slides `from` to `to` of a carousel: their PNGs and, when the carousel has a PDF, their page images
+ * (the worker pool renders a carousel's slides on several threads and assembles the PDF from these).
+ */
+export async function renderSlides(
+  request: CarouselRenderRequest,
+  from = 0,
+  to = request.slides.length,
+): Promise<{ slides: RenderedPng[]; pages: PdfPageImage[] | null; width: number; height: number }> {
+  const { canvas, drawn } = await layoutSlides(request, from, to);
+  const slides: RenderedPng[] = [];
+  const pages: PdfPageImage[] = [];
+  for (const d of drawn) {
+    const raster = rasterise(d.svg, canvas.width, canvas.height, request.scale ?? 1, request.pdf);
+    slides.push({ png: raster.png, width: raster.width, height: raster.height });
+    if (request.pdf) pages.push(pdfPageImage(raster));
+  }
+  return { slides, pages: request.pdf ? pages : null, width: canvas.width, height: canvas.height };
 }
 
 export async function renderCarousel(
   request: CarouselRenderRequest,
 ): Promise<{ slides: RenderedPng[]; pdf: Uint8Array | null }> {
-  const { canvas, drawn } = await layoutSlides(request);
-  const rasters = drawn.map((d) =>
-    rasterise(d.svg, canvas.width, canvas.height, request.scale ?? 1, request.pdf),
-  );
-  const pdf = request.pdf ? await carouselPdf(rasters, canvas.width, canvas.height, request.title) : null;
-  return { slides: rasters.map(({ png, width, height }) => ({ png, width, height })), pdf };
+  const { slides, pages, width, height } = await renderSlides(request);
+  const pdf = pages ? await carouselPdf(pages, width, height, request.title) : null;
+  return { slides, pdf };
 }
 
-/**
- * One page per slide at the slide's full pixel size in points, each page the slide's image. The pixels are
- * embedded as an RGB image compressed with zlib (the canvases are opaque, so alpha is dropped): much faster
- * than decoding each PNG again in JavaScript.
- */
+/** One page per slide at the slide's full pixel size in points, each page the slide's image. */
 export async function carouselPdf(
-  slides: Raster[],
+  pages: PdfPageImage[],
   width: number,
   height: number,
   title: string | undefined,
@@ -210,40 +250,28 @@ export async function carouselPdf(
   const doc = await PDFDocument.create();
   if (title) doc.setTitle(title);
   doc.setCreator('Branded visuals');
-  for (const [i, slide] of slides.entries()) {
+  for (const [i, image] of pages.entries()) {
     const page = doc.addPage([width, height]);
-    let image: PDFRef | PDFImage;
-    if (slide.rgba) {
-      const pixels = slide.width * slide.height;
-      const rgb = new Uint8Array(pixels * 3);
-      for (let p = 0, q = 0; p < pixels; p++, q += 4) {
-        rgb[p * 3] = slide.rgba[q]!;
-        rgb[p * 3 + 1] = slide.rgba[q + 1]!;
-        rgb[p * 3 + 2] = slide.rgba[q + 2]!;
-      }
-      const stream = doc.context.stream(deflateSync(rgb, { level: 6 }), {
+    const ref = doc.context.register(
+      doc.context.stream(image.deflated, {
         Type: 'XObject',
         Subtype: 'Image',
-        Width: slide.width,
-        Height: slide.height,
+        Width: image.width,
+        Height: image.height,
         ColorSpace: 'DeviceRGB',
         BitsPerComponent: 8,
         Filter: 'FlateDecode',
-      });
-      image = doc.context.register(stream);
-      const name = page.node.newXObject(`Slide${i + 1}`, image);
-      page.pushOperators(
-        pushGraphicsState(),
-        concatTransformationMatrix(width, 0, 0, height, 0, 0),
-        drawObject(name),
-        popGraphicsState(),
-      );
-    } else {
-      image = await doc.embedPng(slide.png);
-      page.drawImage(image, { x: 0, y: 0, width, height });
-    }
+      }),
+    );
+    const name = page.node.newXObject(`Slide${i + 1}`, ref);
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(width, 0, 0, height, 0, 0),
+      drawObject(name),
+      popGraphicsState(),
+    );
   }
-  return doc.save();
+  return doc.save({ useObjectStreams: false });
 }
 
 export async function layoutScreenshot(

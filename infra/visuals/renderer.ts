@@ -4,7 +4,7 @@
 
 import type { Renderer } from './contract.js';
 import { RenderPool, type RenderPoolOptions } from './pool.js';
-import { renderCarousel, renderImage, renderScreenshot } from './render.js';
+import { carouselPdf, renderCarousel, renderImage, renderScreenshot } from './render.js';
 
 export type RendererOptions = RenderPoolOptions;
 
@@ -22,9 +22,30 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       return result.image;
     },
     async carousel(request) {
-      const result = await pool.run({ kind: 'carousel', request });
-      if (result.kind !== 'carousel') throw new Error('render pool answered the wrong kind');
-      return { slides: result.slides, pdf: result.pdf };
+      // The slides are shared out over the threads (a 10-slide carousel renders on every core at once);
+      // the PDF is put together from their page images, which only wraps bytes already compressed.
+      const parts = Math.max(1, Math.min(pool.threads, Math.ceil(request.slides.length / 2)));
+      const per = Math.ceil(request.slides.length / parts);
+      const chunks = await Promise.all(
+        Array.from({ length: parts }, async (_, k) => {
+          const from = k * per;
+          const to = Math.min(request.slides.length, from + per);
+          const result = await pool.run({ kind: 'slides', request, from, to });
+          if (result.kind !== 'slides') throw new Error('render pool answered the wrong kind');
+          return result;
+        }),
+      );
+      const slides = chunks.flatMap((c) => c.slides);
+      const first = chunks[0]!;
+      const pdf = request.pdf
+        ? await carouselPdf(
+            chunks.flatMap((c) => c.pages ?? []),
+            first.width,
+            first.height,
+            request.title,
+          )
+        : null;
+      return { slides, pdf };
     },
     close: () => pool.close(),
   };

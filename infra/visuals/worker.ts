@@ -3,7 +3,7 @@
 
 import { Piscina } from 'piscina';
 import type { RenderTask, RenderTaskResult } from './pool.js';
-import { renderCarousel, renderImage, renderScreenshot } from './render.js';
+import { renderImage, renderScreenshot, renderSlides } from './render.js';
 
 /** A result whose byte buffers move to the main thread (piscina's transferable protocol). */
 class Moved {
@@ -37,18 +37,18 @@ export default async function run(task: RenderTask): Promise<unknown> {
     case 'screenshot':
       result = { kind: 'screenshot', image: await renderScreenshot(task.request) };
       break;
-    case 'carousel': {
-      const rendered = await renderCarousel(task.request);
-      result = { kind: 'carousel', slides: rendered.slides, pdf: rendered.pdf };
+    case 'slides':
+      result = { kind: 'slides', ...(await renderSlides(task.request, task.from, task.to)) };
       break;
+  }
+  const images = result.kind === 'slides' ? result.slides : [result.image];
+  for (const image of images) image.png = own(image.png);
+  const buffers = images.map((image) => image.png.buffer as ArrayBuffer);
+  if (result.kind === 'slides' && result.pages) {
+    for (const page of result.pages) {
+      page.deflated = own(page.deflated);
+      buffers.push(page.deflated.buffer as ArrayBuffer);
     }
   }
-  const images = result.kind === 'carousel' ? result.slides : [result.image];
-  for (const image of images) image.png = own(image.png);
-  if (result.kind === 'carousel' && result.pdf) result.pdf = own(result.pdf);
-  const buffers = [
-    ...images.map((image) => image.png.buffer as ArrayBuffer),
-    ...(result.kind === 'carousel' && result.pdf ? [result.pdf.buffer as ArrayBuffer] : []),
-  ];
   return Piscina.move(new Moved(result, buffers) as unknown as Parameters<typeof Piscina.move>[0]);
 }

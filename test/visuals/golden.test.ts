@@ -26,9 +26,9 @@ const update = process.env.UPDATE_GOLDEN === '1';
 const scale = 0.5;
 
 /** A pixel "differs" when a channel moves by more than this… */
-const channelTolerance = 40;
+const channelTolerance = 32;
 /** …and the image matches while at most this share of its pixels differ. */
-const maxDifferingShare = 0.01;
+const maxDifferingShare = 0.004;
 
 function compare(name: string, png: Uint8Array) {
   const path = `${goldenDir}${name}.png`;

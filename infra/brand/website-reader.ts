@@ -162,15 +162,39 @@ class ColorTally {
   }
 }
 
+/** What text a rule's font is for, judged by its selectors: headings (`h1`–`h6`, `.title`), body text, or unknown. */
+export type FontRole = 'heading' | 'body' | null;
+
+const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const bodyTags = new Set(['body', 'html', ':root', 'p', 'main', 'article']);
+
+/** The role of a selector list: the last part of each selector names what the rule styles. */
+export function fontRoleOf(selector: string | undefined): FontRole {
+  if (!selector) return null;
+  let role: FontRole = null;
+  for (const one of selector.split(',')) {
+    const last = one.trim().split(' ').filter(Boolean).at(-1)?.toLowerCase() ?? '';
+    const tag = last.split(/[.#:[]/)[0] ?? '';
+    if (headingTags.has(tag) || last.includes('heading') || last.includes('title')) return 'heading';
+    if (bodyTags.has(tag) || bodyTags.has(last)) role = 'body';
+  }
+  return role;
+}
+
 class FontTally {
   private readonly counts = new Map<
     string,
     { family: string; source: FontSource; uses: number; at: number }
   >();
+  /** Families in the order the rules for headings and for body text name them first. */
+  readonly heading: string[] = [];
+  readonly body: string[] = [];
 
-  add(family: string, source: FontSource): void {
+  add(family: string, source: FontSource, role: FontRole = null): void {
     const name = family.trim();
     if (name === '' || genericFamilies.has(name.toLowerCase())) return;
+    if (role === 'heading' && !this.heading.includes(name)) this.heading.push(name);
+    if (role === 'body' && !this.body.includes(name)) this.body.push(name);
     const key = `${name.toLowerCase()}|${source}`;
     const existing = this.counts.get(key);
     if (existing) existing.uses += 1;
@@ -245,7 +269,11 @@ function readCss(root: Root, source: 'stylesheet' | 'inline', colors: ColorTally
     }
     const lower = prop.toLowerCase();
     if (lower === 'font-family') {
-      for (const family of familiesInValue(decl.value)) fonts.add(family, 'css');
+      const role = decl.parent?.type === 'rule' ? fontRoleOf(decl.parent.selector) : null;
+      // The first family of a stack is what the site means; the others are fallbacks.
+      familiesInValue(decl.value).forEach((family, index) =>
+        fonts.add(family, 'css', index === 0 ? role : null),
+      );
       return;
     }
     for (const hex of colorsInValue(prop, decl.value)) colors.add(hex, source, null);
@@ -455,6 +483,7 @@ export async function readWebsite(
     root.walkAtRules('import', (rule) => {
       // `@import url(https://fonts.googleapis.com/css2?family=…)` names Google fonts too.
       valueParser(rule.params).walk((node) => {
+        if (node.type === 'function' && node.value !== 'url') return;
         const href =
           node.type === 'function' && node.value === 'url'
             ? node.nodes[0]?.value
@@ -462,6 +491,8 @@ export async function readWebsite(
               ? node.value
               : undefined;
         if (href) for (const family of googleFamilies(href)) fonts.add(family, 'google-fonts');
+        // The url's own argument is not read a second time.
+        return node.type !== 'function';
       });
     });
     readCss(root, 'stylesheet', colors, fonts);
@@ -533,7 +564,10 @@ export async function readWebsite(
     logos,
     images,
     fonts: fontList,
-    suggestion: suggest(websiteUrl, colorList, fontList, logos),
+    suggestion: suggest(websiteUrl, colorList, fontList, logos, {
+      heading: fonts.heading,
+      body: fonts.body,
+    }),
   };
 }
 
@@ -580,6 +614,7 @@ export function suggest(
   colors: ColorCandidate[],
   fonts: { family: string; source: FontSource }[],
   logos: { url: string; source: LogoSource }[],
+  roles: { heading: string[]; body: string[] } = { heading: [], body: [] },
 ): WebsiteSuggestion {
   const suggestion: WebsiteSuggestion = { website: websiteUrl };
   const totals = new Map<string, { uses: number; theme: boolean; neutral: boolean }>();
@@ -607,15 +642,19 @@ export function suggest(
   if (background) palette.background = background;
   if (Object.keys(palette).length > 0) suggestion.colors = palette;
 
-  const installed = [
+  const installedOf = (names: string[]) => [
     ...new Set(
-      fonts.map((f) => installedFontFamily(f.family)).filter((f): f is NonNullable<typeof f> => f !== null),
+      names.map((name) => installedFontFamily(name)).filter((f): f is NonNullable<typeof f> => f !== null),
     ),
   ];
-  if (installed[0]) {
-    suggestion.headingFont = installed[0];
-    suggestion.bodyFont = installed[1] ?? installed[0];
-  }
+  const installed = installedOf(fonts.map((f) => f.family));
+  // A font the site's heading rules use, else the first installed one; body text likewise, else another one.
+  const heading = installedOf(roles.heading)[0] ?? installed[0];
+  const bodyFonts = installedOf(roles.body);
+  const body =
+    bodyFonts.find((f) => f !== heading) ?? bodyFonts[0] ?? installed.find((f) => f !== heading) ?? heading;
+  if (heading) suggestion.headingFont = heading;
+  if (body) suggestion.bodyFont = body;
 
   const best = [...logos].sort(
     (a, b) =>

@@ -1,10 +1,12 @@
 // What post-group use cases check against the workspace before a decision: the social accounts named on posts
 // (connected or known accounts of the workspace and of the post's platform; X Premium accounts give their posts
-// the longer limit) and the tags named on a group. Fields are named as the caller gave them (`posts.0.socialAccountId`).
+// the longer limit), the tags named on a group, and the media of posts (assets of the workspace's media library).
+// Fields are named as the caller gave them (`posts.0.socialAccountId`).
 import type { Kysely } from 'kysely';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
-import { InvalidFields, type ErrorDetail } from '../../domain/shared/errors.js';
+import type { MediaAsset, Platform } from '../../domain/post-groups/post-content.js';
+import { InvalidFields, Unprocessable, type ErrorDetail } from '../../domain/shared/errors.js';
+import { existingMediaAssetIds } from '../../projections/media/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { existingTagIds } from '../../projections/tags/queries.js';
 
@@ -56,4 +58,51 @@ export async function checkTags(
     live.has(id) ? [] : [{ path: `tagIds.${index}`, message: 'Unknown tag in this workspace' }],
   );
   if (details.length > 0) throw new InvalidFields('Unknown tag ids', details);
+}
+
+export interface NamedMedia {
+  media: MediaAsset | null | undefined;
+  /** The field that carried it, e.g. `posts.0.media`. */
+  path: string;
+}
+
+/** Every asset id a post's media names, with the field of each (`…media.assetId`, `…media.images.1.assetId`). */
+function assetIdsOf({ media, path }: NamedMedia): Array<{ assetId: string; path: string }> {
+  if (!media) return [];
+  if (media.kind === 'images')
+    return media.images.map((image, index) => ({
+      assetId: image.assetId,
+      path: `${path}.images.${index}.assetId`,
+    }));
+  return [{ assetId: media.assetId, path: `${path}.assetId` }];
+}
+
+/**
+ * A post's media must be assets of the workspace's media library (uploaded, imported or rendered there): 422
+ * with one error per asset id that is not (another workspace's assets are unknown here alike).
+ */
+export async function checkPostMedia(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  named: readonly NamedMedia[],
+): Promise<void> {
+  const ids = named.flatMap(assetIdsOf);
+  if (ids.length === 0) return;
+  const known = await existingMediaAssetIds(
+    db,
+    orgId,
+    ids.map((i) => i.assetId),
+  );
+  const details: ErrorDetail[] = ids
+    .filter((i) => !known.has(i.assetId))
+    .map((i) => ({
+      path: `body.${i.path}`,
+      message: 'No such asset in the media library of this workspace (upload, import or render it first)',
+    }));
+  if (details.length > 0)
+    throw new Unprocessable(
+      'Media must be assets of this workspace’s media library',
+      'unknown_media_asset',
+      details,
+    );
 }

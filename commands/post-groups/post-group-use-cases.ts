@@ -50,7 +50,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from './post-group-commands.js';
-import { checkPostAccounts, checkTags } from './post-group-checks.js';
+import { checkPostAccounts, checkPostMedia, checkTags } from './post-group-checks.js';
 
 export interface PostGroupUseCaseDeps {
   postGroups: PostGroupDeps;
@@ -226,6 +226,11 @@ async function create(
       socialAccountId: p.socialAccountId,
       path: `posts.${index}.socialAccountId`,
     })),
+  );
+  await checkPostMedia(
+    deps.readModels,
+    orgId,
+    input.posts.map((p, index) => ({ media: p.media, path: `posts.${index}.media` })),
   );
   return groupWrite(
     deps,
@@ -517,6 +522,7 @@ export async function updatePost(
         },
       ])
     : {};
+  if (row) await checkPostMedia(deps.readModels, orgId, [{ media: content.media, path: 'media' }]);
   return groupWrite(
     deps,
     caller,

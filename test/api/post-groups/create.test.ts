@@ -3,6 +3,7 @@
 // bad-input battery (each a 400 naming the field and appending nothing), Idempotency-Key and read-your-writes.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { recordMediaFixtures } from '../../support/media.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { waitUntil } from '../../support/wait.js';
@@ -30,6 +31,7 @@ beforeAll(async () => {
   ws = await createTestWorkspace(service);
   api = workspaceClient(service, ws);
   accounts = { x: await connect(ws, 'x'), linkedin: await connect(ws, 'linkedin') };
+  await recordMediaFixtures(service, ws.orgId, video);
 });
 afterAll(async () => service.stop());
 

@@ -3,6 +3,8 @@
 // values, roles, posts being published, refused requests (no event appended) and Idempotency-Key.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { MediaAsset } from '../../../domain/post-groups/post-content.js';
+import { recordMediaFixtures } from '../../support/media.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import {
@@ -41,6 +43,7 @@ beforeAll(async () => {
   accounts.x2 = await connectAccount(service, ws, 'x', 'update_x_two');
   accounts.linkedin = await connectAccount(service, ws, 'linkedin');
   accounts.theirX = await connectAccount(service, other, 'x', 'update_x_one');
+  await recordMediaFixtures(service, ws.orgId, image as MediaAsset, otherImage as MediaAsset);
 });
 afterAll(async () => service.stop());
 
@@ -675,6 +678,7 @@ describe('a post being published', () => {
     heldApi = client(held, heldWs);
     heldRefused = refusedBy(held, heldApi);
     heldAccount = await connectAccount(held, heldWs, 'x');
+    await recordMediaFixtures(held, heldWs.orgId, image as MediaAsset);
     const created = await heldApi.createGroup([{ platform: 'x', contentText: 'The scheduler ships today.' }]);
     await heldApi.approve(created.group.id);
     post = await heldApi.json<PostBody>(await heldApi.postNow(created.posts[0]!.id));

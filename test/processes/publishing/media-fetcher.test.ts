@@ -20,6 +20,7 @@ import {
 } from '../../../infra/connectors/port.js';
 import { createLogger } from '../../../infra/logging/logger.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
+import { recordMediaFixtures } from '../../support/media.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
@@ -251,6 +252,15 @@ describe('the publisher reads media for the post’s workspace', () => {
   }
 
   async function postNowWithImage(url: string) {
+    // The post's media names an asset of the workspace's library; its URL is what the test is about.
+    const media = {
+      kind: 'image' as const,
+      assetId: randomUUID(),
+      url,
+      contentType: 'image/png',
+      sizeBytes: 7,
+    };
+    await recordMediaFixtures(service, wsA.orgId, media);
     const created = await service.request('POST', `${wsA.base}/post-groups`, {
       token: wsA.tokens.owner,
       body: {
@@ -260,7 +270,7 @@ describe('the publisher reads media for the post’s workspace', () => {
             platform: 'x',
             contentText: `With an image ${randomUUID()}`,
             socialAccountId: accountId,
-            media: { kind: 'image', assetId: randomUUID(), url, contentType: 'image/png', sizeBytes: 7 },
+            media,
           },
         ],
       },

@@ -128,10 +128,14 @@ export async function canvasFor(
 function decorationFor(palette: Palette): string | null {
   const away = palette.dark ? '#000000' : '#ffffff';
   const candidates: string[] = [];
+  const tints: string[] = [];
+  for (let w = 0.12; w >= 0.05; w -= 0.01) tints.push(mix(palette.accent, palette.background, w));
   for (let w = 0.3; w >= 0.1; w -= 0.05) candidates.push(mix(away, palette.background, w));
-  // A canvas already at the end of the scale (near-black, near-white): a faint shade toward the text.
+  // A canvas already at the end of the scale: on a light one a tint of the accent, on a dark one a faint
+  // shade toward the text (an accent tint on near-black turns muddy).
+  if (!palette.dark) candidates.push(...tints);
   for (let w = 0.07; w >= 0.04; w -= 0.01) candidates.push(mix(palette.text, palette.background, w));
-  for (let w = 0.12; w >= 0.05; w -= 0.01) candidates.push(mix(palette.accent, palette.background, w));
+  if (palette.dark) candidates.push(...tints);
   return (
     candidates.find(
       (color) =>
@@ -582,7 +586,8 @@ export function canvasRoot(
           left: 0,
           top: top - fade,
           width: c.width,
-          height: fade,
+          // A pixel of overlap: no seam between the fade and the solid part.
+          height: fade + 2,
           backgroundImage: `linear-gradient(to bottom, ${rgba(scrim.color, 0)}, ${rgba(scrim.color, scrim.opacity)})`,
         }),
       );
@@ -653,7 +658,7 @@ export function blocksFor(
   switch (kind) {
     case 'quote': {
       blocks.push(quoteMarkBlock(c));
-      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.068, min: c.unit * 0.036, gap: 0.2 }));
+      blocks.push(titleBlock(c, content.title, { max: c.unit * 0.085, min: c.unit * 0.036, gap: 0.2 }));
       if (content.attribution) blocks.push(attributionBlock(c, content.attribution));
       if (content.body) blocks.push(bodyBlock(c, content.body));
       break;

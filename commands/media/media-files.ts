@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { createFile, Log, MP4BoxBuffer, type Movie } from 'mp4box';
+import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 import { DEFAULT_MEDIA_LIMITS, formatBytes } from '../../infra/connectors/media-file.js';
 
 export const uploadKinds = ['image', 'video'] as const;
@@ -75,10 +75,6 @@ export interface VideoInfo {
   /** Null when the file has no readable movie header or no video track. */
   movie: { durationSeconds: number; width: number; height: number } | null;
 }
-
-// mp4box logs every box it does not know (a `©swr` tag of ffmpeg files) to the console; errors are enough
-// (any function other than its own debug, info or warn sets the error level).
-Log.setLogLevel(() => undefined);
 
 /**
  * Reads an MP4 or MOV as it streams: the type from its first bytes, the duration and frame size from its movie

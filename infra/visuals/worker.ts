@@ -1,9 +1,15 @@
 // The worker thread's entry (piscina): runs one render task with the in-thread renderer and hands the PNG and
 // PDF bytes back by transfer rather than by copy.
 
+import { getPriority, setPriority } from 'node:os';
 import { Piscina } from 'piscina';
 import type { RenderTask, RenderTaskResult } from './pool.js';
 import { renderImage, renderScreenshot, renderSlides } from './render.js';
+
+// Renders give way to the request thread: on Linux a thread's nice value is its own, so raising this worker
+// thread's by 10 leaves the process's request handling at full priority while the cores are busy rendering.
+// (Elsewhere it would lower the whole process, so it is left alone there.)
+if (process.platform === 'linux') setPriority(0, Math.min(19, getPriority(0) + 10));
 
 /** A result whose byte buffers move to the main thread (piscina's transferable protocol). */
 class Moved {

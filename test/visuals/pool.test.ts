@@ -2,6 +2,7 @@
 // the bytes back, and neither a closed pool nor an idle one keeps a process alive.
 
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -74,6 +75,39 @@ describe('render pool', () => {
       await renderer.close();
     }
   }, 120_000);
+
+  it.runIf(process.platform === 'linux')(
+    'render threads run at a lower priority than the request thread',
+    async () => {
+      const niceOf = (tid: string) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const before = new Set(readdirSync('/proc/self/task'));
+      const renderer = createRenderer({ threads: 1 });
+      try {
+        await renderer.image({
+          template: 'headline',
+          format: 'square',
+          theme: 'light',
+          content: sampleContent,
+          includeLogo: false,
+          handle: null,
+          brand: await makeBrand(),
+          background: null,
+          scale: 0.1,
+        });
+        const main = niceOf(String(process.pid));
+        const niced = readdirSync('/proc/self/task').filter(
+          (tid) => !before.has(tid) && niceOf(tid) >= main + 10,
+        );
+        expect(niced.length).toBeGreaterThanOrEqual(1);
+      } finally {
+        await renderer.close();
+      }
+    },
+    120_000,
+  );
 
   it.each([
     ['after close()', []],

@@ -285,3 +285,21 @@ describe('tools', () => {
     expect(await eventCount(service)).toBe(before);
   });
 });
+
+describe('the OpenAPI document', () => {
+  test('describes the three endpoints with their schemas', async () => {
+    const res = await service.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const document = (await res.json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.get?.operationId).toBe('getBrandKit');
+    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.patch?.operationId).toBe('updateBrandKit');
+    expect(document.paths['/v1/orgs/{orgId}/brand/kit/website']?.get?.operationId).toBe(
+      'findBrandKitOnWebsite',
+    );
+    for (const name of ['BrandKit', 'BrandKitUpdate', 'UpdateBrandKit', 'BrandKitWebsiteCandidates'])
+      expect(document.components.schemas).toHaveProperty(name);
+  });
+});

@@ -199,7 +199,9 @@ export async function completeMediaUpload(
       },
     ]);
   validateObjectKey(input.key);
-  if (recorded) return { output: { asset: recorded.asset }, replayed: false };
+  // Completed before: the same answer (a retry with its Idempotency-Key is answered as a replay).
+  if (recorded)
+    return runWrite(deps.idempotency, caller, request, () => Promise.resolve({ asset: recorded.asset }));
   const file = await describeUploaded(deps.storage, input.key, input.kind, type, extension);
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
     const stored = await recordStoredFile(

@@ -179,6 +179,17 @@ describe('complete', () => {
     const before = await eventCount(service);
     const again = await dataOf<{ asset: unknown }>(await complete(service, ws, slot, body));
     expect(again).toEqual(first);
+    // With an Idempotency-Key: the same answer, and a retry of it is marked as a replay.
+    const keyed = {
+      token: ws.tokens.editor,
+      body: { key: slot.key, ...body },
+      headers: { 'idempotency-key': `complete-${slot.assetId}` },
+    };
+    const path = `${ws.base}/media/${slot.assetId}/complete`;
+    expect(await dataOf(await service.request('POST', path, keyed))).toEqual(first);
+    const replay = await service.request('POST', path, keyed);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await dataOf(replay)).toEqual(first);
     expect(await eventCount(service)).toBe(before);
   });
 

@@ -345,13 +345,28 @@ function structuredDataLogos(data: unknown, out: string[], depth = 0): void {
     if (value && typeof value === 'object') structuredDataLogos(value, out, depth + 1);
 }
 
-function decodeHtml(bytes: Uint8Array, contentType: string): string {
-  const charset = contentType
-    .split(';')
+function charsetOf(contentType: string | undefined): string | undefined {
+  return contentType
+    ?.split(';')
     .map((part) => part.trim())
     .find((part) => part.toLowerCase().startsWith('charset='))
     ?.slice('charset='.length)
-    .replace(/"/g, '');
+    .replaceAll('"', '')
+    .trim();
+}
+
+/**
+ * The page as text: in the charset the response names, else the one the page declares in its first kilobyte
+ * (`<meta charset>` or its http-equiv form, read with the HTML parser), else UTF-8.
+ */
+function decodeHtml(bytes: Uint8Array, contentType: string): string {
+  let charset = charsetOf(contentType);
+  if (!charset) {
+    const head = cheerio.load(new TextDecoder('latin1').decode(bytes.subarray(0, 1024)));
+    charset =
+      head('meta[charset]').first().attr('charset')?.trim() ??
+      charsetOf(head('meta[http-equiv="Content-Type" i]').first().attr('content'));
+  }
   try {
     return new TextDecoder(charset || 'utf-8').decode(bytes);
   } catch {

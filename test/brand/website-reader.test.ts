@@ -23,6 +23,16 @@ beforeAll(async () => {
       stylesheetRequests += 1;
       res.writeHead(200, { 'content-type': 'text/css' });
       res.end(fixture('site.css'));
+    } else if (req.url === '/latin1') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        Buffer.from(
+          '<html><head><meta charset="iso-8859-1"><title>Caf\u00e9 Cr\u00e8me</title>' +
+            '<link rel="stylesheet" href="http://169.254.169.254/latest/site.css">' +
+            '<link rel="stylesheet" href="http://10.0.0.1/site.css"></head></html>',
+          'latin1',
+        ),
+      );
     } else if (req.url === '/json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{}');
@@ -113,6 +123,15 @@ describe('a page with its stylesheet', () => {
     const found = await readWebsite(`${origin}/many`, { policy: policy() });
     expect(found.reachable).toBe(true);
     expect(stylesheetRequests).toBe(5);
+  });
+});
+
+describe('reading with care', () => {
+  test('the charset the page declares; stylesheets at private addresses are left out, not fetched', async () => {
+    const found = await readWebsite(`${origin}/latin1`, { policy: policy() });
+    expect(found.reachable).toBe(true);
+    expect(found.siteName).toBe('Caf\u00e9 Cr\u00e8me');
+    expect(found.colors).toEqual([]);
   });
 });
 

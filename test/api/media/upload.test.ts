@@ -1,6 +1,7 @@
 // The upload flow end to end with real files: upload-url, PUT to the signed URL (the embedded object store
 // serves it), complete. MP4 and MOV length and frame size and PNG size are read from the files; a file whose
 // bytes are not what was declared is refused (422), deleted, and nothing is recorded.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -103,6 +104,25 @@ describe('upload-url', () => {
       'idempotency-key': `other-${Date.now()}`,
     });
     expect(fresh.assetId).not.toBe(first.assetId);
+  });
+});
+
+describe('the stable asset URL', () => {
+  test('serves a media key only for an object of the type its extension names; nothing else under media/', async () => {
+    const assetId = randomUUID();
+    const key = `orgs/${ws.orgId}/media/${assetId}.mp4`;
+    await service.runtime.storage.put(key, pngOf(4, 4), 'image/png');
+    expect((await local(service, `http://localhost:3000/v1/assets/${key}`)).status).toBe(404);
+    await service.runtime.storage.put(key, fixture('clip.mp4'), 'video/mp4');
+    expect((await local(service, `http://localhost:3000/v1/assets/${key}`)).status).toBe(302);
+    for (const other of [
+      `orgs/${ws.orgId}/media/${assetId}.exe`,
+      `orgs/${ws.orgId}/media/not-a-uuid.mp4`,
+      `orgs/${ws.orgId}/brand/logo.png`,
+    ]) {
+      await service.runtime.storage.put(other, pngOf(4, 4), 'image/png');
+      expect((await local(service, `http://localhost:3000/v1/assets/${other}`)).status).toBe(404);
+    }
   });
 });
 

@@ -2,8 +2,9 @@
 // Each file is read once per thread, when a render first needs its family; the arrays handed to satori are
 // cached per family pair so satori's own font cache (keyed by the array) parses each font once too.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import postcss from 'postcss';
 import { defaultBodyFont, defaultHeadingFont, fontFamilies, type FontFamily } from './contract.js';
 
 export type FontWeight = 400 | 700;
@@ -16,7 +17,7 @@ export interface SatoriFont {
 }
 
 const require = createRequire(import.meta.url);
-const fileCache = new Map<string, Buffer>();
+const fileCache = new Map<string, Buffer | null>();
 const setCache = new Map<string, SatoriFont[]>();
 
 /** The package's file name stem: '@fontsource/open-sans' → 'open-sans'. */
@@ -24,28 +25,65 @@ function packageStem(pkg: string): string {
   return pkg.slice(pkg.indexOf('/') + 1);
 }
 
-/** The path of a family's latin .woff file at `weight` (satori reads woff, not woff2). */
-export function fontFilePath(family: FontFamily, weight: FontWeight): string {
+/**
+ * The unicode subsets loaded for each family, latin first: together they cover the languages written in
+ * Latin, Greek and Cyrillic scripts and Vietnamese. A family lacking a subset falls back to the next family
+ * (Inter last, which has them all).
+ */
+export const fontSubsets = [
+  'latin',
+  'latin-ext',
+  'cyrillic',
+  'cyrillic-ext',
+  'greek',
+  'greek-ext',
+  'vietnamese',
+] as const;
+export type FontSubset = (typeof fontSubsets)[number];
+
+/** The path of a family's .woff file for a subset and weight (satori reads woff, not woff2), or null. */
+export function fontFilePath(
+  family: FontFamily,
+  weight: FontWeight,
+  subset: FontSubset = 'latin',
+): string | null {
   const entry = fontFamilies.find((f) => f.family === family);
   if (!entry) throw new Error(`font family ${family} is not bundled`);
   const stem = packageStem(entry.package);
-  return require.resolve(`${entry.package}/files/${stem}-latin-${weight}-normal.woff`);
+  // The package's own directory, then the file in it: a subset the family lacks is simply absent.
+  const dir = require.resolve(`${entry.package}/package.json`).replace(/package\.json$/, '');
+  const path = `${dir}files/${stem}-${subset}-${weight}-normal.woff`;
+  return existsSync(path) ? path : null;
 }
 
-/** The bytes of a family's font at `weight`, read once per thread. */
-export function fontData(family: FontFamily, weight: FontWeight): Buffer {
-  const key = `${family}:${weight}`;
-  let data = fileCache.get(key);
-  if (!data) {
-    data = readFileSync(fontFilePath(family, weight));
-    fileCache.set(key, data);
-  }
+/** The bytes of a family's font at `weight` for `subset`, read once per thread; null when it has none. */
+export function fontData(
+  family: FontFamily,
+  weight: FontWeight,
+  subset: FontSubset = 'latin',
+): Buffer | null {
+  const key = `${family}:${weight}:${subset}`;
+  if (fileCache.has(key)) return fileCache.get(key) ?? null;
+  const path = fontFilePath(family, weight, subset);
+  const data = path ? readFileSync(path) : null;
+  fileCache.set(key, data);
   return data;
 }
 
+/** The name a subset's font is registered under (satori keeps one font per name and weight). */
+function subsetName(family: FontFamily, subset: FontSubset): string {
+  return subset === 'latin' ? family : `${family} ${subset}`;
+}
+
+/** The subsets a family has files for. */
+function subsetsOf(family: FontFamily): FontSubset[] {
+  return fontSubsets.filter((subset) => fontData(family, 400, subset) !== null);
+}
+
 /**
- * The fonts a render with these heading and body families needs (both weights of each, the default family
- * last as a fallback for glyphs a family lacks). The same array is returned for the same pair.
+ * The fonts a render with these heading and body families needs (both weights of every subset each has, the
+ * default family last as a fallback for glyphs a family lacks). The same array is returned for the same
+ * pair, so satori parses each font once.
  */
 export function fontsFor(heading: FontFamily | null, body: FontFamily | null): SatoriFont[] {
   const families = [
@@ -54,15 +92,77 @@ export function fontsFor(heading: FontFamily | null, body: FontFamily | null): S
   const key = families.join('|');
   let fonts = setCache.get(key);
   if (!fonts) {
-    fonts = families.flatMap((family) =>
-      ([400, 700] as const).map((weight) => ({
-        name: family,
-        data: fontData(family, weight),
-        weight,
-        style: 'normal' as const,
-      })),
-    );
+    fonts = [];
+    for (const family of families) {
+      for (const subset of subsetsOf(family)) {
+        for (const weight of [400, 700] as const) {
+          const data = fontData(family, weight, subset);
+          if (data) fonts.push({ name: subsetName(family, subset), data, weight, style: 'normal' });
+        }
+      }
+    }
     setCache.set(key, fonts);
   }
   return fonts;
+}
+
+const stackCache = new Map<FontFamily, string>();
+
+/**
+ * A CSS font-family list for text in `family`: its subsets (each a font of its own name), then the bundled
+ * default's, so a glyph the family lacks comes from the next font that has it.
+ */
+export function familyStack(family: FontFamily): string {
+  let stack = stackCache.get(family);
+  if (!stack) {
+    const families = [...new Set<FontFamily>([family, 'Inter'])];
+    stack = families.flatMap((f) => subsetsOf(f).map((subset) => `'${subsetName(f, subset)}'`)).join(', ');
+    stackCache.set(family, stack);
+  }
+  return stack;
+}
+
+let coverage: [number, number][] | null = null;
+
+/**
+ * The code point ranges the loaded fonts cover: the unicode-range of each loaded subset of the default family
+ * (every text falls back to it), read from its @fontsource stylesheet.
+ */
+function coveredRanges(): [number, number][] {
+  if (coverage) return coverage;
+  const css = readFileSync(require.resolve('@fontsource/inter/400.css'), 'utf8');
+  const ranges: [number, number][] = [];
+  const root = postcss.parse(css);
+  root.walkAtRules('font-face', (rule) => {
+    const previous = rule.prev();
+    const subset = previous?.type === 'comment' ? previous.text.replace(/^inter-|-400-normal$/g, '') : null;
+    if (!subset || !(fontSubsets as readonly string[]).includes(subset)) return;
+    rule.walkDecls('unicode-range', (decl) => {
+      for (const part of decl.value.split(',')) {
+        const [from, to] = part.trim().replace(/^U\+/i, '').split('-');
+        const start = parseInt(from ?? '', 16);
+        const end = to === undefined ? start : parseInt(to, 16);
+        if (Number.isFinite(start) && Number.isFinite(end)) ranges.push([start, end]);
+      }
+    });
+  });
+  coverage = ranges;
+  return ranges;
+}
+
+/**
+ * Characters of `text` that no bundled font can draw (they would show as empty boxes): emoji, arrows and
+ * symbols outside the fonts, and scripts other than Latin, Greek and Cyrillic (Chinese, Japanese, Korean,
+ * Arabic, Hebrew, Devanagari, Thai…). Callers refuse such text with a clear error rather than render boxes.
+ * Line breaks and tabs are fine. Each character is listed once.
+ */
+export function unsupportedCharacters(text: string): string[] {
+  const ranges = coveredRanges();
+  const found = new Set<string>();
+  for (const char of text) {
+    if (char === '\n' || char === '\t' || char === '\r') continue;
+    const code = char.codePointAt(0) ?? 0;
+    if (!ranges.some(([start, end]) => code >= start && code <= end)) found.add(char);
+  }
+  return [...found];
 }

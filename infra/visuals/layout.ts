@@ -16,6 +16,7 @@ import {
   type VisualContent,
   type VisualFormatId,
 } from './contract.js';
+import { familyStack } from './fonts.js';
 import { metricsOf, type TextMeasurer } from './measure.js';
 import {
   contrast,
@@ -193,7 +194,7 @@ export function textBlock(o: TextBlockOptions): Block {
         {
           display: 'flex',
           width: inner(size, width),
-          fontFamily: o.family,
+          fontFamily: familyStack(o.family),
           fontWeight: o.weight,
           fontSize: size,
           lineHeight: o.lineHeight,
@@ -359,7 +360,7 @@ export function ctaBlock(c: Canvas, text: string): Block {
           borderRadius: size * 2,
           backgroundColor: c.palette.ctaBackground,
           color: c.palette.ctaText,
-          fontFamily: c.body,
+          fontFamily: familyStack(c.body),
           fontWeight: 700,
           fontSize: size,
           lineHeight: 1.25,
@@ -420,7 +421,7 @@ export function bulletBlocks(c: Canvas, bullets: string[]): Block[] {
             display: 'flex',
             width: markerWidth * size,
             flexShrink: 0,
-            fontFamily: c.heading,
+            fontFamily: familyStack(c.heading),
             fontWeight: 700,
             fontSize: size,
             lineHeight: 1.35,
@@ -445,7 +446,7 @@ export function quoteMarkBlock(c: Canvas): Block {
           display: 'flex',
           height: size * 0.5,
           overflow: 'hidden',
-          fontFamily: c.heading,
+          fontFamily: familyStack(c.heading),
           fontWeight: 700,
           fontSize: size,
           lineHeight: 1,
@@ -517,7 +518,7 @@ export function footer(c: Canvas, o: FooterOptions, width: number): El | null {
         {
           display: 'flex',
           marginLeft: logoEl ? textSize * 0.8 : 0,
-          fontFamily: c.body,
+          fontFamily: familyStack(c.body),
           fontWeight: 700,
           fontSize: handleSize,
           color: c.palette.muted,
@@ -531,7 +532,7 @@ export function footer(c: Canvas, o: FooterOptions, width: number): El | null {
         'div',
         {
           display: 'flex',
-          fontFamily: c.body,
+          fontFamily: familyStack(c.body),
           fontWeight: 700,
           fontSize: textSize,
           color: c.palette.muted,
@@ -633,7 +634,7 @@ export function canvasRoot(
       width: c.width,
       height: c.height,
       backgroundColor: c.palette.background,
-      fontFamily: c.body,
+      fontFamily: familyStack(c.body),
     },
     ...layers,
     ...content,

@@ -21,6 +21,7 @@ import {
   type Canvas,
   type El,
 } from './layout.js';
+import { familyStack } from './fonts.js';
 import { isDark } from './theme.js';
 
 export interface WindowColors {
@@ -151,7 +152,7 @@ function browserWindow(
           backgroundColor: colors.addressBackground,
           alignItems: 'center',
           justifyContent: 'center',
-          fontFamily: c.body,
+          fontFamily: familyStack(c.body),
           fontSize: address?.size ?? bar * 0.32,
           color: colors.addressText,
           whiteSpace: 'nowrap',

@@ -16,7 +16,7 @@ import {
   type ScreenshotRenderRequest,
   type VisualContent,
 } from '../../infra/visuals/contract.js';
-import { fontData, fontsFor } from '../../infra/visuals/fonts.js';
+import { familyStack, fontData, fontsFor, unsupportedCharacters } from '../../infra/visuals/fonts.js';
 import { contentArea } from '../../infra/visuals/layout.js';
 import {
   layoutImage,
@@ -101,16 +101,38 @@ describe('fonts', () => {
       for (const weight of [400, 700] as const) {
         const data = fontData(family, weight);
         // WOFF 1 signature: satori reads woff, not woff2.
-        expect(data.subarray(0, 4).toString('latin1'), `${family} ${weight}`).toBe('wOFF');
+        expect(data?.subarray(0, 4).toString('latin1'), `${family} ${weight}`).toBe('wOFF');
       }
     }
     expect(fontsFor('Lora', 'Inter')).toBe(fontsFor('Lora', 'Inter'));
-    expect(fontsFor('Lora', 'Inter').map((f) => `${f.name} ${f.weight}`)).toEqual([
-      'Lora 400',
-      'Lora 700',
-      'Inter 400',
-      'Inter 700',
-    ]);
+    const names = fontsFor('Lora', 'Inter').map((f) => `${f.name} ${f.weight}`);
+    expect(names.slice(0, 4)).toEqual(['Lora 400', 'Lora 700', 'Lora latin-ext 400', 'Lora latin-ext 700']);
+    // Lora has no Greek: Greek text falls back to Inter's Greek.
+    expect(names).not.toContain('Lora greek 400');
+    expect(names).toContain('Inter greek 700');
+    expect(familyStack('Lora')).toMatch(/^'Lora', 'Lora latin-ext', .*'Inter greek'/);
+  });
+
+  it('names the characters no bundled font can draw', () => {
+    expect(unsupportedCharacters('Café “naïve” €5 — © ™ ½ №\nTiếng Việt, Ελληνικά, Привет')).toEqual([]);
+    expect(unsupportedCharacters('Launch 🚀 → 日本語 day 🚀')).toEqual(['🚀', '→', '日', '本', '語']);
+  });
+
+  it('Greek and Cyrillic titles lay out and fit like Latin ones', async () => {
+    const { canvas, drawn } = await layoutImage({
+      template: 'headline',
+      format: 'square',
+      theme: 'brand',
+      content: {
+        title: 'Ελληνικά και Привет, мир: ένας τίτλος που αναδιπλώνεται σε πολλές γραμμές',
+        body: 'Tiếng Việt',
+      },
+      includeLogo: false,
+      handle: null,
+      brand,
+      background: null,
+    });
+    expectFits(drawn.textBoxes, contentArea(canvas), 'greek and cyrillic');
   });
 });
 

@@ -94,12 +94,9 @@ export const mediaListQuery = defineListQuery({
   defaultLimit: 25,
   maxLimit: 100,
   extra: {
-    collection: z
-      .enum(mediaCollections)
-      .default('all')
-      .openapi({
-        description: '`uploads`: uploaded and imported; `on_brand`: branded images, carousels, screenshots',
-      }),
+    collection: z.enum(mediaCollections).default('all').openapi({
+      description: '`uploads`: uploaded and imported; `on_brand`: branded images, carousels, screenshots',
+    }),
     kind: z
       .enum(['all', ...mediaListKinds])
       .default('all')

@@ -48,8 +48,17 @@ function img(src: string, style: Style, width: number, height: number): El {
   return { type: 'img', props: { src, width: Math.round(width), height: Math.round(height), style } };
 }
 
+/** The image as a data URI, its type read from its bytes (PNG or JPEG; the declared type is not trusted). */
 export function dataUri(image: ImageInput): string {
-  return `data:${image.contentType};base64,${Buffer.from(image.data).toString('base64')}`;
+  const d = image.data;
+  const type =
+    d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47
+      ? 'image/png'
+      : d[0] === 0xff && d[1] === 0xd8 && d[2] === 0xff
+        ? 'image/jpeg'
+        : null;
+  if (!type) throw new Error(`the renderer draws PNG and JPEG images only (got ${image.contentType})`);
+  return `data:${type};base64,${Buffer.from(d).toString('base64')}`;
 }
 
 /** The image's pixel size: as given, else read from its bytes. */

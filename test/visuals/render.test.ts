@@ -422,3 +422,30 @@ describe('screenshots', () => {
     expect(Buffer.from(zoomed.png).equals(Buffer.from(otherFocus.png))).toBe(false);
   });
 });
+
+describe('images handed to the renderer', () => {
+  it('reads PNG from the bytes whatever the declared type, and refuses what is neither PNG nor JPEG', async () => {
+    const request = {
+      template: 'headline' as const,
+      format: 'square' as const,
+      theme: 'light' as const,
+      content: sampleContent,
+      includeLogo: true,
+      handle: null,
+      background: null,
+      scale: 0.1,
+    };
+    const mislabelled = await renderImage({
+      ...request,
+      brand: { ...brand, logo: { ...brand.logo!, contentType: 'image/jpeg' } },
+    });
+    expect(pngSize(mislabelled.png)).toEqual({ width: 108, height: 108 });
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+    await expect(
+      renderImage({
+        ...request,
+        brand: { ...brand, logo: { data: svg, contentType: 'image/png', width: 10, height: 10 } },
+      }),
+    ).rejects.toThrow(/PNG and JPEG images only/);
+  });
+});

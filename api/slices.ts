@@ -3,9 +3,11 @@
 // one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
 import { analyticsSlice } from './analytics/slice.js';
 import { billingSlice } from './billing/slice.js';
+import { brandSlice } from './brand/slice.js';
 import { authSlice } from './auth/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { mcpSlice } from './mcp/slice.js';
+import { mediaSlice } from './media/slice.js';
 import { notificationsSlice } from './notifications/slice.js';
 import { oauthSlice } from './oauth/slice.js';
 import { onboardingSlice } from './onboarding/slice.js';
@@ -19,6 +21,7 @@ import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
 import { tagsSlice } from './tags/slice.js';
 import { usersSlice } from './users/slice.js';
+import { visualsSlice } from './visuals/slice.js';
 import { workspacesSlice } from './workspaces/slice.js';
 import { xPostsSlice } from './x-posts/slice.js';
 
@@ -30,6 +33,9 @@ export const slices: readonly Slice[] = [
   onboardingSlice,
   tagsSlice,
   postGroupsSlice,
+  mediaSlice,
+  brandSlice,
+  visualsSlice,
   schedulerSlice,
   xPostsSlice,
   socialAccountsSlice,

@@ -99,7 +99,7 @@ const importRouteDef = createRoute({
   ...secured({ permission: 'posts:draft' }),
   method: 'post',
   path: `${base}/import`,
-  operationId: 'importMedia',
+  operationId: 'importMediaFromUrl',
   tags: ['marketing'],
   summary: 'Import an image or video from a public https link',
   description:

@@ -367,6 +367,35 @@ export const rateLimitSettings = defineSettings({
 });
 
 /**
+ * The image-generation provider of branded visuals' `aiBackground` (api/visuals): an OpenAI-compatible images
+ * API. Without a URL and key there is none: options say `available: false` and such renders get a 400.
+ */
+export const imageGenerationSettings = defineSettings(
+  {
+    /** Base URL of an OpenAI-compatible images API, e.g. https://api.openai.com/v1 (`/images/generations` is added). */
+    IMAGE_GENERATION_URL: optionalUrl,
+    /** Its API key (sent as a Bearer token); required with IMAGE_GENERATION_URL. */
+    IMAGE_GENERATION_API_KEY: optionalString,
+    /** The model used when a render names none (default `gpt-image-1`). */
+    IMAGE_GENERATION_MODEL: optionalString,
+  },
+  (env, ctx) => {
+    if (env.IMAGE_GENERATION_URL && !env.IMAGE_GENERATION_API_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IMAGE_GENERATION_API_KEY'],
+        message: 'is required when IMAGE_GENERATION_URL is set',
+      });
+    if (env.IMAGE_GENERATION_API_KEY && !env.IMAGE_GENERATION_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IMAGE_GENERATION_URL'],
+        message: 'is required when IMAGE_GENERATION_API_KEY is set (e.g. https://api.openai.com/v1)',
+      });
+  },
+);
+
+/**
  * Every fragment the environment is made of, platform first. A slice's `settings` must be one of these (the
  * runtime refuses to start otherwise): the environment is parsed before anything else is built, so its schema
  * is composed here, statically, and the adapters share its type.
@@ -380,6 +409,7 @@ export const settingsFragments = [
   signInSettings,
   billingSettings,
   rateLimitSettings,
+  imageGenerationSettings,
 ] as const;
 
 export const envSchema = composeSettings(settingsFragments);

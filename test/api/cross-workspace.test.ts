@@ -4,6 +4,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { billingCommand } from '../../api/cli/billing.js';
+import { randomUUID } from 'node:crypto';
+import { recordMediaFixtures } from '../support/media.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
@@ -26,6 +28,11 @@ const bodies: Record<string, unknown> = {
   'PATCH /v1/orgs/{orgId}/marketing/posts/{postId}': { contentText: 'Changed' },
   'PATCH /v1/orgs/{orgId}/marketing/accounts/{accountId}': { profileUrl: null },
   'PATCH /v1/orgs/{orgId}/members/{memberId}': { status: 'suspended' },
+  'POST /v1/orgs/{orgId}/marketing/media/{assetId}/complete': {
+    key: 'orgs/any/media/any.png',
+    kind: 'image',
+    contentType: 'image/png',
+  },
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -67,6 +74,15 @@ describe('ids of another workspace', () => {
     );
     ids.invitationId = invitation.id;
     ids.memberId = memberIdOf(b.orgId, b.userIds.editor);
+    // An asset of B's media library.
+    ids.assetId = randomUUID();
+    await recordMediaFixtures(service, b.orgId, {
+      kind: 'image',
+      assetId: ids.assetId,
+      url: 'https://cdn.example.org/b.png',
+      contentType: 'image/png',
+      sizeBytes: 10,
+    });
     // A draft waits for approval: B's admin is notified.
     await json(
       await service.request('POST', `${b.base}/drafts`, {

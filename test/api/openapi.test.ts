@@ -77,6 +77,17 @@ const toolLabelled: Array<[string, string, string]> = [
   ['patch', '/v1/orgs/{orgId}/marketing/posts/{postId}', 'update_post'],
   ['post', '/v1/orgs/{orgId}/marketing/posts/{postId}/post-now', 'post_now'],
   ['get', '/v1/orgs/{orgId}/marketing/accounts', 'list_social_accounts'],
+  ['get', '/v1/orgs/{orgId}/marketing/media', 'list_media'],
+  ['post', '/v1/orgs/{orgId}/marketing/media/upload-url', 'create_media_upload'],
+  ['post', '/v1/orgs/{orgId}/marketing/media/{assetId}/complete', 'complete_media_upload'],
+  ['post', '/v1/orgs/{orgId}/marketing/media/import', 'import_media_from_url'],
+  ['get', '/v1/orgs/{orgId}/brand/kit', 'get_brand_kit'],
+  ['patch', '/v1/orgs/{orgId}/brand/kit', 'update_brand_kit'],
+  ['get', '/v1/orgs/{orgId}/brand/kit/website', 'find_brand_kit_on_website'],
+  ['post', '/v1/orgs/{orgId}/marketing/visuals/image', 'create_branded_image'],
+  ['post', '/v1/orgs/{orgId}/marketing/visuals/carousel', 'create_carousel'],
+  ['post', '/v1/orgs/{orgId}/marketing/visuals/screenshot', 'create_app_screenshot'],
+  ['get', '/v1/orgs/{orgId}/marketing/visuals/options', 'list_visual_options'],
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
 ];
 

@@ -248,10 +248,20 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
       expect(names).toEqual([
         'approve_post_group',
+        'complete_media_upload',
+        'create_app_screenshot',
+        'create_branded_image',
+        'create_carousel',
         'create_draft_post',
+        'create_media_upload',
+        'find_brand_kit_on_website',
+        'get_brand_kit',
         'get_usage',
+        'import_media_from_url',
+        'list_media',
         'list_posts',
         'list_social_accounts',
+        'list_visual_options',
         'post_now',
         'reject_post_group',
         'schedule_post_group',
@@ -360,9 +370,13 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       const client = new Client({ name: 'Metadata Assistant', version: '1.0.0' });
       await client.connect(transportFor(second));
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'find_brand_kit_on_website',
+        'get_brand_kit',
         'get_usage',
+        'list_media',
         'list_posts',
         'list_social_accounts',
+        'list_visual_options',
         'suggest_slots',
       ]);
       await client.close();

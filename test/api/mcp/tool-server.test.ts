@@ -82,10 +82,20 @@ describe('an assistant with mcp:read and posts:write', () => {
   test('tools/list shows exactly the tools of its scopes, with input schemas', async () => {
     const { tools } = await assistant.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'complete_media_upload',
+      'create_app_screenshot',
+      'create_branded_image',
+      'create_carousel',
       'create_draft_post',
+      'create_media_upload',
+      'find_brand_kit_on_website',
+      'get_brand_kit',
       'get_usage',
+      'import_media_from_url',
+      'list_media',
       'list_posts',
       'list_social_accounts',
+      'list_visual_options',
       'reject_post_group',
       'suggest_slots',
       'update_post',

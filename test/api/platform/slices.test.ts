@@ -125,6 +125,7 @@ describe('slices fit together', () => {
       'invitations',
       'tags',
       'post_groups',
+      'media',
       'scheduling_profiles',
       'social_accounts',
       'post_metrics',

@@ -1,6 +1,7 @@
 // What the visuals slice's routes, tools and worker share, built once per runtime: the renderer (one worker
 // pool, started on first render and closed when the runtime stops), the image-generation provider, the media
 // library renders are stored in, the brand kit they are drawn in, and the credits an AI background costs.
+import { availableParallelism } from 'node:os';
 import type { VisualsDeps } from '../../commands/visuals/visuals-use-cases.js';
 import { imageGenerationFromEnv } from '../../infra/image-generation/from-env.js';
 import type { Renderer } from '../../infra/visuals/contract.js';
@@ -34,7 +35,10 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
   let renderer: Renderer | null = null;
   const deps: VisualsDeps = {
     idempotency: ctx.idempotency,
-    renderer: () => (renderer ??= createRenderer()),
+    renderer: () =>
+      (renderer ??= createRenderer({
+        threads: ctx.env.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
+      })),
     library: mediaLibraryOf(ctx),
     brandKit: brandKitOf(ctx),
     imageGeneration,

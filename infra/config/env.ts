@@ -378,6 +378,11 @@ export const imageGenerationSettings = defineSettings(
     IMAGE_GENERATION_API_KEY: optionalString,
     /** The model used when a render names none (default `gpt-image-1`). */
     IMAGE_GENERATION_MODEL: optionalString,
+    /**
+     * Threads of the branded-visuals render pool. Default: the machine's cores less one (at least one), so
+     * requests keep a core while renders run (docs/performance.md, "Branded visuals").
+     */
+    RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   },
   (env, ctx) => {
     if (env.IMAGE_GENERATION_URL && !env.IMAGE_GENERATION_API_KEY)

@@ -6,7 +6,8 @@
 //
 // Sizes: BENCH_VISUALS_IMAGES (image requests, default 60), BENCH_VISUALS_CAROUSELS (10), BENCH_VISUALS_POSTS (drafts
 // in the listed workspace, 500), BENCH_VISUALS_LIST_SECONDS (seconds of each list-posts run, 10),
-// BENCH_VISUALS_CONCURRENT (renders at once beside the list, 20).
+// BENCH_VISUALS_CONCURRENT (renders at once beside the list, 20); BENCH_RENDER_THREADS sets RENDER_THREADS (default:
+// the service's, cores less one).
 import {
   createWorkspaces,
   describeLatency,
@@ -37,7 +38,8 @@ export async function visualsBench(ctx: BenchContext): Promise<void> {
   const database = await freshDatabase(ctx, 'visuals');
   let service: BenchService | undefined;
   try {
-    service = await startService(database.url);
+    const threads = process.env.BENCH_RENDER_THREADS;
+    service = await startService(database.url, threads ? { RENDER_THREADS: threads } : {});
     await service.startBackground();
     const { origin } = service;
     const [workspace] = await createWorkspaces(service, 1, 'bench-visuals');

@@ -13,6 +13,7 @@ import {
 } from '../../infra/visuals/contract.js';
 import { carouselOutputs, imageOutputs } from '../../commands/visuals/visual-inputs.js';
 import { canonicalUuid } from '../shared/params.js';
+import { mediaAssetSchema } from '../post-groups/schemas.js';
 
 /** Caps on text (UTF-16 code units). */
 export const visualTextLimits = {
@@ -201,43 +202,6 @@ const renderedImageItem = z
     page: z.number().int().optional(),
   })
   .openapi('RenderedImageItem');
-
-/** MediaAsset, discriminated by kind (spec part 1). */
-const imageItem = z.object({
-  assetId: z.string(),
-  url: z.string(),
-  contentType: z.string(),
-  sizeBytes: z.number().int(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  altText: z.string().optional(),
-});
-export const mediaAssetSchema = z
-  .discriminatedUnion('kind', [
-    imageItem.extend({ kind: z.literal('image') }),
-    z.object({ kind: z.literal('images'), images: z.array(imageItem) }),
-    z.object({
-      kind: z.literal('document'),
-      assetId: z.string(),
-      url: z.string(),
-      contentType: z.literal('application/pdf'),
-      sizeBytes: z.number().int(),
-      title: z.string(),
-      pageCount: z.number().int().optional(),
-      previewImageUrls: z.array(z.string()).optional(),
-    }),
-    z.object({
-      kind: z.literal('video'),
-      assetId: z.string(),
-      url: z.string(),
-      contentType: z.string(),
-      sizeBytes: z.number().int(),
-      durationSeconds: z.number(),
-      width: z.number().int(),
-      height: z.number().int(),
-    }),
-  ])
-  .openapi('VisualMediaAsset');
 
 const aiBackgroundUsed = z
   .object({ model: z.string(), estimatedCostMilliUsd: z.number() })

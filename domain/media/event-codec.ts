@@ -3,47 +3,14 @@ import { z } from 'zod';
 import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
 import type { MediaEvent } from './media-asset.js';
 import { mediaSources } from './media-sources.js';
-
-const imageItem = {
-  assetId: z.string(),
-  url: z.string(),
-  contentType: z.string(),
-  sizeBytes: z.number(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  altText: z.string().optional(),
-};
-const asset = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('image'), ...imageItem }),
-  z.object({ kind: z.literal('images'), images: z.array(z.object(imageItem)) }),
-  z.object({
-    kind: z.literal('document'),
-    assetId: z.string(),
-    url: z.string(),
-    contentType: z.literal('application/pdf'),
-    sizeBytes: z.number(),
-    title: z.string(),
-    pageCount: z.number().optional(),
-    previewImageUrls: z.array(z.string()).optional(),
-  }),
-  z.object({
-    kind: z.literal('video'),
-    assetId: z.string(),
-    url: z.string(),
-    contentType: z.string(),
-    sizeBytes: z.number(),
-    durationSeconds: z.number(),
-    width: z.number(),
-    height: z.number(),
-  }),
-]);
+import { mediaAssetEventSchema } from '../post-groups/event-codec.js';
 
 const schemas = {
   MediaAssetStored: z.object({
     orgId: z.string(),
     assetId: z.string(),
     source: z.enum(mediaSources),
-    asset,
+    asset: mediaAssetEventSchema,
     key: z.string(),
     contentType: z.string(),
     sizeBytes: z.number(),

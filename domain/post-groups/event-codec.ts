@@ -24,7 +24,8 @@ const imageItem = {
   height: z.number().optional(),
   altText: z.string().optional(),
 };
-const media = z.discriminatedUnion('kind', [
+/** A MediaAsset as events store it (post content, the media library's assets). */
+export const mediaAssetEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('image'), ...imageItem }),
   z.object({ kind: z.literal('images'), images: z.array(z.object(imageItem)) }),
   z.object({
@@ -107,7 +108,7 @@ const schemas = {
         platform,
         socialAccountId: nullableString,
         contentText: z.string(),
-        media: media.nullable(),
+        media: mediaAssetEventSchema.nullable(),
         platformPayload: platformPayload.nullable(),
         contentHash: z.string(),
       }),
@@ -172,7 +173,7 @@ const schemas = {
     // Strict: the changes are spread onto the post.
     changes: z.strictObject({
       contentText: z.string().optional(),
-      media: media.nullable().optional(),
+      media: mediaAssetEventSchema.nullable().optional(),
       platformPayload: platformPayload.nullable().optional(),
       socialAccountId: nullableString.optional(),
       scheduledForUtc: nullableString.optional(),

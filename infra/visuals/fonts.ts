@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import postcss from 'postcss';
 import { defaultBodyFont, defaultHeadingFont, fontFamilies, type FontFamily } from './contract.js';
+import { graphemes, hasTwemoji, isEmojiLike } from './emoji.js';
 
 export type FontWeight = 400 | 700;
 
@@ -150,19 +151,39 @@ function coveredRanges(): [number, number][] {
   return ranges;
 }
 
+/** Is `char` (one code point) in a range the bundled fonts cover? */
+function covered(char: string, ranges: [number, number][]): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return ranges.some(([start, end]) => code >= start && code <= end);
+}
+
 /**
- * Characters of `text` that no bundled font can draw (they would show as empty boxes): emoji, arrows and
- * symbols outside the fonts, and scripts other than Latin, Greek and Cyrillic (Chinese, Japanese, Korean,
- * Arabic, Hebrew, Devanagari, Thai…). Callers refuse such text with a clear error rather than render boxes.
- * Line breaks and tabs are fine. Each character is listed once.
+ * Characters of `text` that cannot be drawn (they would show as empty boxes): scripts other than Latin, Greek,
+ * Cyrillic and Vietnamese (Chinese, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai…), symbols outside the
+ * fonts, and emoji Twemoji has no image for. Emoji Twemoji draws (flags, skin tones and ZWJ sequences
+ * included) are fine. Callers refuse such text with a clear error rather than render boxes. Line breaks and
+ * tabs are fine. Each character (an emoji: its whole sequence) is listed once.
  */
 export function unsupportedCharacters(text: string): string[] {
   const ranges = coveredRanges();
   const found = new Set<string>();
-  for (const char of text) {
-    if (char === '\n' || char === '\t' || char === '\r') continue;
-    const code = char.codePointAt(0) ?? 0;
-    if (!ranges.some(([start, end]) => code >= start && code <= end)) found.add(char);
+  for (const grapheme of graphemes(text)) {
+    const missing = [...grapheme].filter(
+      (char) => char !== '\n' && char !== '\t' && char !== '\r' && !covered(char, ranges),
+    );
+    if (missing.length === 0) continue;
+    if (isEmojiLike(grapheme)) {
+      if (!hasTwemoji(grapheme)) found.add(grapheme);
+      continue;
+    }
+    for (const char of missing) found.add(char);
   }
   return [...found];
+}
+
+/** Is `grapheme` drawn as a Twemoji image (an emoji the fonts lack and Twemoji has)? */
+export function drawnAsEmoji(grapheme: string): boolean {
+  if (!isEmojiLike(grapheme)) return false;
+  const ranges = coveredRanges();
+  return [...grapheme].some((char) => !covered(char, ranges)) && hasTwemoji(grapheme);
 }

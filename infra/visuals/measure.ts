@@ -1,17 +1,22 @@
 // Text measurement for fitting: the advance width of each printable ASCII character of a family and weight,
 // measured once per thread with satori itself (so it matches how satori lays the text out), then greedy word
 // wrapping like satori's to count the lines a text takes in a box at a font size. Characters outside ASCII
-// use the family's average advance. A small safety factor covers kerning and rounding.
+// use the family's average advance; an emoji drawn as a Twemoji image counts as emojiWidth em. A small safety
+// factor covers kerning and rounding.
 
 import satori from 'satori';
 import type { FontFamily } from './contract.js';
-import { fontsFor, type FontWeight } from './fonts.js';
+import { graphemes } from './emoji.js';
+import { drawnAsEmoji, fontsFor, type FontWeight } from './fonts.js';
 
 const calibrationSize = 200;
 const first = 32;
 const last = 126;
 /** Measured widths are padded by this much so kerning and rounding never push a line over the box. */
 const safety = 1.04;
+/** The width of an emoji in em: satori draws a Twemoji image one em wide; a little more covers its spacing. */
+export const emojiWidth = 1.1;
+const printableAscii = /^[\x20-\x7e]*$/;
 
 interface Metrics {
   /** Advance of each character 32..126 in em. */
@@ -86,12 +91,26 @@ export class TextMeasurer {
   width(text: string, size: number, letterSpacing = 0): number {
     let em = 0;
     let count = 0;
-    for (const char of text) {
-      const code = char.codePointAt(0) ?? 0;
-      em += code >= first && code <= last ? (this.metrics.advances[code - first] ?? 0) : this.metrics.average;
+    const units = printableAscii.test(text) ? text : graphemes(text);
+    for (const unit of units) {
       count++;
+      if (unit.length > 1 || unit.codePointAt(0)! > last) {
+        if (drawnAsEmoji(unit)) {
+          em += emojiWidth;
+          continue;
+        }
+        // A letter with combining marks, or a character outside ASCII: the family's average per code point.
+        for (const char of unit) em += this.charAdvance(char);
+        continue;
+      }
+      em += this.charAdvance(unit);
     }
     return (em * size + letterSpacing * count) * safety;
+  }
+
+  private charAdvance(char: string): number {
+    const code = char.codePointAt(0) ?? 0;
+    return code >= first && code <= last ? (this.metrics.advances[code - first] ?? 0) : this.metrics.average;
   }
 
   /**
@@ -123,7 +142,7 @@ export class TextMeasurer {
         }
         // A word wider than the box: broken across as many lines as it takes.
         let part = 0;
-        for (const char of word) {
+        for (const char of graphemes(word)) {
           const c = this.width(char, size, letterSpacing);
           if (part + c > boxWidth && part > 0) {
             lines++;

@@ -1,5 +1,5 @@
-// The in-thread renderer: layouts (layout.ts, screenshot.ts) drawn by satori to SVG and rasterised by resvg,
-// carousels assembled into a PDF with pdf-lib. The worker pool (pool.ts) runs these functions off the main
+// The in-thread renderer: layouts (layout.ts, screenshot.ts) drawn by satori to SVG (emoji as Twemoji, see
+// emoji.ts) and rasterised by resvg, carousels assembled into a PDF with pdf-lib. The worker pool (pool.ts) runs these functions off the main
 // thread; tests call them directly.
 
 import { Resvg } from '@resvg/resvg-js';
@@ -18,6 +18,7 @@ import type {
   RenderedPng,
   ScreenshotRenderRequest,
 } from './contract.js';
+import { loadAdditionalAsset } from './emoji.js';
 import { fontsFor } from './fonts.js';
 import { blocksFor, canvasFor, composition, contentArea, type Canvas, type El } from './layout.js';
 import { screenshotLayout } from './screenshot.js';
@@ -43,6 +44,8 @@ export async function draw(c: Canvas, element: El): Promise<Drawn> {
     width: c.width,
     height: c.height,
     fonts: fontsFor(c.heading, c.body),
+    // Emoji the fonts lack are drawn as Twemoji images.
+    loadAdditionalAsset,
     onNodeDetected: (node) => {
       if (typeof node.textContent === 'string' && node.textContent.trim() !== '') {
         textBoxes.push({

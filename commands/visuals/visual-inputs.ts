@@ -2,7 +2,7 @@
 // the checks across fields that every entry point (route, assistant tool, preview) gets alike. Refusals name the
 // fields in the request's terms under `prefix` (`aiBackground.model`, `slides.3.stat`; a preview's
 // `content.slides.3.stat`).
-import { InvalidFields, type ErrorDetail } from '../../domain/shared/errors.js';
+import { InvalidFields, Unprocessable, type ErrorDetail } from '../../domain/shared/errors.js';
 import {
   maxCarouselSlides,
   minCarouselSlides,
@@ -15,6 +15,7 @@ import {
   type carouselFormatIds,
   type screenshotFormatIds,
 } from '../../infra/visuals/contract.js';
+import { unsupportedCharacters } from '../../infra/visuals/fonts.js';
 
 export interface AssetOrUrl {
   assetId?: string | undefined;
@@ -87,6 +88,49 @@ export class FieldProblems {
   }
 }
 
+/** At most this many of a field's undrawable characters are named in its refusal. */
+const charactersNamed = 5;
+const drawableScripts = 'Latin, Greek, Cyrillic and Vietnamese letters, and emoji';
+
+/**
+ * Text the renderer cannot draw (CJK, Arabic, Hebrew, Devanagari, Thai…, or an emoji Twemoji lacks) would show
+ * as empty boxes: such text is refused with 422 `unsupported_characters`, one error per field (in the
+ * request's terms, `body.content.title`, `body.slides.2.body`), before anything is stored or charged.
+ */
+class CharacterProblems {
+  private readonly details: ErrorDetail[] = [];
+  constructor(private readonly prefix: string) {}
+  check(path: string, text: string | null | undefined): void {
+    if (!text) return;
+    const found = unsupportedCharacters(text);
+    if (found.length === 0) return;
+    const named = found
+      .slice(0, charactersNamed)
+      .map((c) => `"${c}"`)
+      .join(', ');
+    const more = found.length > charactersNamed ? ` and ${found.length - charactersNamed} more` : '';
+    this.details.push({
+      path: `body.${this.prefix}${path}`,
+      message: `cannot be drawn: ${named}${more}; visuals support ${drawableScripts}`,
+    });
+  }
+  content(path: string, content: Partial<VisualContent> | undefined): void {
+    if (!content) return;
+    for (const key of ['eyebrow', 'title', 'body', 'stat', 'attribution', 'cta'] as const)
+      this.check(`${path}${key}`, content[key]);
+    content.bullets?.forEach((bullet, i) => this.check(`${path}bullets.${i}`, bullet));
+  }
+  throwIfAny(): void {
+    if (this.details.length === 0) return;
+    throw new Unprocessable(
+      `Some text has characters the visuals cannot draw (${this.details.map((d) => d.path).join(', ')}): ` +
+        `visuals support ${drawableScripts}`,
+      'unsupported_characters',
+      this.details,
+    );
+  }
+}
+
 function checkAssetOrUrl(problems: FieldProblems, path: string, ref: AssetOrUrl | undefined): void {
   if (!ref) return;
   const given = [ref.assetId, ref.url].filter((v) => v !== undefined).length;
@@ -125,6 +169,10 @@ export function checkImageInput(input: ImageVisualInput, prefix = ''): void {
     );
   checkTemplateFields(problems, 'content.', template, input.content);
   problems.throwIfAny();
+  const characters = new CharacterProblems(prefix);
+  characters.content('content.', input.content);
+  characters.check('handle', input.handle);
+  characters.throwIfAny();
 }
 
 /**
@@ -154,12 +202,21 @@ export function checkCarouselInput(input: CarouselVisualInput, prefix = ''): voi
     checkTemplateFields(problems, `slides.${index}.`, layouts[index]!, slide),
   );
   problems.throwIfAny();
+  const characters = new CharacterProblems(prefix);
+  input.slides.forEach((slide, index) => characters.content(`slides.${index}.`, slide));
+  characters.check('handle', input.handle);
+  characters.throwIfAny();
 }
 
 export function checkScreenshotInput(input: ScreenshotVisualInput, prefix = ''): void {
   const problems = new FieldProblems(prefix);
   checkAssetOrUrl(problems, 'screenshot', input.screenshot);
   problems.throwIfAny();
+  const characters = new CharacterProblems(prefix);
+  characters.content('content.', input.content);
+  characters.check('addressBar', input.addressBar);
+  characters.check('handle', input.handle);
+  characters.throwIfAny();
 }
 
 /** The formats to render: the primary first, then `alsoFormats` without repeats. */

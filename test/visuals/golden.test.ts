@@ -1,7 +1,8 @@
-// Golden images: each template in each theme (square), each format once, each carousel layout and each
-// screenshot layout, rendered at half size and compared with the PNGs checked in under test/visuals/golden/
-// within a small tolerance (font rasterisation differs slightly between platforms and builds). Each render's
-// palette is also checked for WCAG AA. `UPDATE_GOLDEN=1` rewrites the goldens.
+// Golden images: each template in each theme (square), each format once, each carousel layout, each
+// screenshot layout and one with emoji (drawn as Twemoji), rendered at half size and compared with the PNGs
+// checked in under test/visuals/golden/ within a small tolerance (font rasterisation differs slightly between
+// platforms and builds). Each render's palette is also checked for WCAG AA. `UPDATE_GOLDEN=1` rewrites the
+// goldens.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +111,26 @@ describe('golden images', () => {
       compare(`format-${format.id}`, png);
     });
   }
+
+  it('emoji · list · square · light', async () => {
+    const { png } = await renderImage({
+      template: 'list',
+      format: 'square',
+      theme: 'light',
+      content: {
+        eyebrow: 'Launch day 🚀',
+        title: 'Three things we shipped ❤️',
+        bullets: ['🇺🇸 US English spelling', '👩🏽‍💻 A faster editor', '1️⃣ One-click publishing 🎉'],
+      },
+      includeLogo: true,
+      handle: '@acme',
+      brand,
+      background: null,
+      scale,
+    });
+    expectPaletteAA('light', brand, false);
+    compare('emoji-list-square-light', png);
+  });
 
   it('carousel: every layout (portrait, brand)', async () => {
     expect(sampleSlides.map((s) => s.layout)).toEqual([...carouselLayoutIds]);

@@ -2,10 +2,13 @@
 // tones, keycaps and ZWJ sequences resolved to their own Twemoji file, measured so text with emoji still fits
 // its margins; what Twemoji lacks and scripts no bundled font covers are named for callers to refuse.
 
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import satori from 'satori';
 import { describe, expect, it } from 'vitest';
 import { visualFormats, type TemplateId } from '../../infra/visuals/contract.js';
 import { graphemes, loadAdditionalAsset, twemojiDataUri, twemojiPath } from '../../infra/visuals/emoji.js';
-import { unsupportedCharacters } from '../../infra/visuals/fonts.js';
+import { drawnAsEmoji, fontsFor, unsupportedCharacters } from '../../infra/visuals/fonts.js';
 import { contentArea } from '../../infra/visuals/layout.js';
 import { metricsOf } from '../../infra/visuals/measure.js';
 import {
@@ -93,6 +96,47 @@ describe('Twemoji files', () => {
   it('graphemes keep an emoji sequence whole', () => {
     expect(graphemes('a👨‍💻🇺🇸👍🏽b')).toEqual(['a', '👨‍💻', '🇺🇸', '👍🏽', 'b']);
   });
+});
+
+describe('satori and Twemoji agree', () => {
+  it('satori asks for every emoji Twemoji has and the fonts lack, so none we accept is drawn as a box', async () => {
+    const dir = createRequire(import.meta.url)
+      .resolve('@twemoji/svg/package.json')
+      .replace(/package\.json$/, '');
+    const all = readdirSync(dir)
+      .filter((n) => n.endsWith('.svg'))
+      .map((n) =>
+        String.fromCodePoint(
+          ...n
+            .slice(0, -4)
+            .split('-')
+            .map((h) => parseInt(h, 16)),
+        ),
+      );
+    // Lone regional indicators aside: satori joins the emoji it asks about, which would pair them up.
+    const accepted = all.filter((g) => drawnAsEmoji(g) && !/^\p{Regional_Indicator}$/u.test(g));
+    expect(accepted.length).toBeGreaterThan(3000);
+    const asked = new Set<string>();
+    const other: string[] = [];
+    await satori(
+      {
+        type: 'div',
+        props: { style: { display: 'flex', flexWrap: 'wrap', width: 4000 }, children: accepted.join(' ') },
+      },
+      {
+        width: 4000,
+        height: 4000,
+        fonts: fontsFor('Inter', 'Inter'),
+        loadAdditionalAsset: (code, segment) => {
+          if (code === 'emoji') asked.add(segment);
+          else other.push(segment);
+          return Promise.resolve([]);
+        },
+      },
+    );
+    expect(accepted.filter((g) => !asked.has(g))).toEqual([]);
+    expect(other).toEqual([]);
+  }, 60_000);
 });
 
 describe('unsupported characters', () => {

@@ -27,32 +27,32 @@ export const templateCatalog: ReadonlyArray<{
     id: 'headline',
     label: 'Headline',
     description: 'A bold headline with an optional eyebrow above it, a supporting line and a call to action.',
-    fields: ['title', 'eyebrow', 'body', 'cta'],
+    fields: ['title', 'eyebrow', 'body', 'bullets', 'cta'],
   },
   {
     id: 'quote',
     label: 'Quote',
     description: 'A pull quote (the title) with the name of who said it (attribution).',
-    fields: ['title', 'attribution', 'eyebrow'],
+    fields: ['title', 'attribution', 'eyebrow', 'body'],
   },
   {
     id: 'stat',
     label: 'Stat',
     description: 'One large number (stat, required) with the title explaining it and an optional source.',
-    fields: ['stat', 'title', 'body', 'attribution'],
+    fields: ['stat', 'title', 'eyebrow', 'body', 'attribution'],
   },
   {
     id: 'list',
     label: 'List',
     description: 'A title and a short list of points (bullets, required).',
-    fields: ['title', 'bullets', 'eyebrow'],
+    fields: ['title', 'bullets', 'eyebrow', 'body'],
   },
   {
     id: 'photo',
     label: 'Photo',
     description:
       'The title over a photo (backgroundImage or aiBackground, required), darkened where the text sits so it stays readable.',
-    fields: ['title', 'eyebrow', 'body', 'cta'],
+    fields: ['title', 'eyebrow', 'body', 'bullets', 'cta'],
   },
 ];
 

@@ -667,6 +667,7 @@ export function blocksFor(
   const eyebrow = content.eyebrow ? eyebrowBlock(c, content.eyebrow) : null;
   switch (kind) {
     case 'quote': {
+      if (eyebrow) blocks.push(eyebrow);
       blocks.push(quoteMarkBlock(c));
       blocks.push(titleBlock(c, content.title, { max: c.unit * 0.085, min: c.unit * 0.036, gap: 0.2 }));
       if (content.attribution) blocks.push(attributionBlock(c, content.attribution));
@@ -679,6 +680,7 @@ export function blocksFor(
       if (content.stat)
         blocks.push(titleBlock(c, content.title, { max: c.unit * 0.06, min: c.unit * 0.034 }));
       if (content.body) blocks.push(bodyBlock(c, content.body));
+      if (content.attribution) blocks.push(attributionBlock(c, content.attribution));
       break;
     }
     case 'list': {

@@ -18,6 +18,11 @@ const optionsInput = z.object({
     .describe('true also lists every AI background model (the recommended ones are always listed)'),
 });
 
+/** What every render tool says about text it cannot draw (commands/visuals/visual-inputs.ts refuses it). */
+const scripts =
+  ' Text may be in Latin, Greek, Cyrillic or Vietnamese letters, with emoji; other scripts (Chinese, Japanese, ' +
+  'Korean, Arabic, Hebrew, …) are refused with unsupported_characters.';
+
 export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
   return [
     defineTool({
@@ -47,7 +52,8 @@ export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
         '`content.stat`), list (needs `content.bullets`) or photo (needs `backgroundImage` or `aiBackground`); ' +
         '`format` defaults to square, `alsoFormats` adds the same content in more formats. `aiBackground` ' +
         'generates a background image and spends credits. Answers the stored images and `postMedia`, which can be ' +
-        "passed as a post's `media` in create_draft_post. It creates no post and publishes nothing.",
+        "passed as a post's `media` in create_draft_post. It creates no post and publishes nothing." +
+        scripts,
       scope: 'posts:write',
       input: imageVisualBody,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -69,7 +75,8 @@ export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
         'a last slide with a `cta`, stat or list when the slide has a stat or bullets, and point otherwise. ' +
         '`format` is portrait (default) or square. Answers the slides, the document and `postMedia` per platform ' +
         '(LinkedIn: the PDF; X: the first 4 slides; Instagram: the first 10; Facebook: all), ready to use as a ' +
-        "post's `media`. It creates no post and publishes nothing.",
+        "post's `media`. It creates no post and publishes nothing." +
+        scripts,
       scope: 'posts:write',
       input: carouselVisualBody,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -86,7 +93,8 @@ export function visualTools(deps: VisualsDeps): readonly AnyTool[] {
         'link to a PNG or JPEG) in a browser-style window on a branded canvas and stores it in the media library. ' +
         '`layout` is centered (default), tilted or closeup (with `crop`: zoom 1–4, focusX and focusY 0–1); ' +
         '`content` adds an eyebrow, title and body beside it; `addressBar` shows a URL in the window. Answers the ' +
-        "stored images and `postMedia`, usable as a post's `media`. It creates no post and publishes nothing.",
+        "stored images and `postMedia`, usable as a post's `media`. It creates no post and publishes nothing." +
+        scripts,
       scope: 'posts:write',
       input: screenshotVisualBody,
       hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -255,7 +255,7 @@ async function generateBackground(
   model: string,
   size: { width: number; height: number },
   step: { seed: string | undefined; correlationId: string },
-): Promise<GeneratedImage> {
+): Promise<{ background: ImageInput; used: AiBackgroundUsed }> {
   const provider = deps.imageGeneration!;
   const remaining = await deps.credits.remaining(orgId);
   if (remaining < deps.credits.aiBackgroundCost)
@@ -293,7 +293,10 @@ async function generateBackground(
       correlationId: step.correlationId,
     },
   );
-  return image;
+  return {
+    background: imageInputOf(image.data, 'body.aiBackground', 'The generated background'),
+    used: { model: image.model, estimatedCostMilliUsd: image.estimatedCostMilliUsd },
+  };
 }
 
 function renderedItem(
@@ -423,7 +426,7 @@ export async function renderImageVisual(
       : null;
     let aiBackground: AiBackgroundUsed | null = null;
     if (input.aiBackground && model) {
-      const generated = await generateBackground(
+      ({ background, used: aiBackground } = await generateBackground(
         deps,
         caller,
         orgId,
@@ -434,9 +437,7 @@ export async function renderImageVisual(
           seed: idempotencySeed,
           correlationId: request.correlationId,
         },
-      );
-      background = imageInputOf(generated.data, 'body.aiBackground', 'The generated background');
-      aiBackground = { model: generated.model, estimatedCostMilliUsd: generated.estimatedCostMilliUsd };
+      ));
     }
     const started = performance.now();
     const renderer = deps.renderer();
@@ -490,7 +491,7 @@ export async function renderCarouselVisual(
     let background: ImageInput | null = null;
     let aiBackground: AiBackgroundUsed | null = null;
     if (input.aiBackground && model) {
-      const generated = await generateBackground(
+      ({ background, used: aiBackground } = await generateBackground(
         deps,
         caller,
         orgId,
@@ -501,9 +502,7 @@ export async function renderCarouselVisual(
           seed: idempotencySeed,
           correlationId: request.correlationId,
         },
-      );
-      background = imageInputOf(generated.data, 'body.aiBackground', 'The generated background');
-      aiBackground = { model: generated.model, estimatedCostMilliUsd: generated.estimatedCostMilliUsd };
+      ));
     }
     const started = performance.now();
     const rendered = await deps.renderer().carousel({

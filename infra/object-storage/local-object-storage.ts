@@ -2,13 +2,15 @@
 // URLs signed by the service itself (HMAC-SHA256) and served by api/storage/routes.ts.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
 import {
+  StreamSizeMismatchError,
   validateContentType,
   validateExpiresInSeconds,
   validateObjectKey,
+  validateSizeBytes,
   type ObjectStorage,
   type StoredObject,
   type UploadSlot,
@@ -197,41 +199,57 @@ export class LocalObjectStorage implements ObjectStorage {
   }
 
   /**
-   * Stores a body as it arrives, never holding it whole: written to the data file while counted and hashed,
-   * refused with `onTooLarge()`'s error at the first byte over `maxBytes` (the partial file removed).
+   * Stores a body as it arrives, never holding it whole: written to a temporary file while counted and hashed,
+   * which becomes the object only once the body has ended. With a number (the port's form) the body must be
+   * exactly that many bytes; with a limit (an upload through a signed URL, size unknown) it is refused with
+   * `onTooLarge()`'s error at the first byte over `maxBytes`. On any failure the temporary file is removed
+   * and the key stays as it was.
    */
   async putStream(
     key: string,
-    body: AsyncIterable<Uint8Array>,
+    body: Readable | AsyncIterable<Uint8Array>,
     contentType: string,
-    limit: { maxBytes: number; onTooLarge: () => Error },
+    size: number | { maxBytes: number; onTooLarge: () => Error },
   ): Promise<StoredObject> {
-    validateObjectKey(key);
-    validateContentType(contentType);
-    const { dir, base } = this.location(key);
-    await mkdir(dir, { recursive: true });
-    const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
-    const target = path.join(dir, dataFile);
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    const hash = createHash('md5');
-    let size = 0;
-    const handle = await open(temporary, 'w');
+    let temporary: string | undefined;
     try {
-      for await (const chunk of body) {
-        size += chunk.byteLength;
-        if (size > limit.maxBytes) throw limit.onTooLarge();
-        hash.update(chunk);
-        await handle.write(chunk);
+      validateObjectKey(key);
+      validateContentType(contentType);
+      const declared = typeof size === 'number' ? validateSizeBytes(size) : undefined;
+      const limit =
+        typeof size === 'number'
+          ? { maxBytes: size, onTooLarge: () => new StreamSizeMismatchError(size, size + 1, false) }
+          : size;
+      const { dir, base } = this.location(key);
+      await mkdir(dir, { recursive: true });
+      const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
+      const target = path.join(dir, dataFile);
+      temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      const hash = createHash('md5');
+      let written = 0;
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          written += chunk.byteLength;
+          if (written > limit.maxBytes) throw limit.onTooLarge();
+          hash.update(chunk);
+          await handle.write(chunk);
+        }
+        if (declared !== undefined && written !== declared)
+          throw new StreamSizeMismatchError(declared, written, true);
+        await handle.sync();
+      } finally {
+        await handle.close();
       }
-      await handle.sync();
-      await handle.close();
       await rename(temporary, target);
+      temporary = undefined;
+      return await this.commit(key, contentType, dataFile, { sizeBytes: written, etag: hash.digest('hex') });
     } catch (error) {
-      await handle.close().catch(() => undefined);
-      await rm(temporary, { force: true });
+      if (temporary !== undefined) await rm(temporary, { force: true });
+      // Refused before it was read (a bad key or size): the caller's stream is not left holding its file.
+      if (body instanceof Readable && !body.destroyed) body.destroy();
       throw error;
     }
-    return this.commit(key, contentType, dataFile, { sizeBytes: size, etag: hash.digest('hex') });
   }
 
   /** Makes a written data file the object: the sidecar's rename is the commit point. */

@@ -35,6 +35,13 @@ export interface ObjectStorage {
   /** A URL anyone holding it can GET until it expires. */
   createDownloadUrl(key: string, options: { expiresInSeconds: number }): Promise<string>;
   put(key: string, body: Uint8Array, contentType: string): Promise<StoredObject>;
+  /**
+   * Stores a body read from a stream, never holding it whole (an imported video). The size is known up front
+   * (callers spool the body to a file first) and must be exactly what the stream gives. The object appears
+   * only once all of it is stored: a stream that fails midway, or gives more or fewer bytes than `sizeBytes`,
+   * rejects and leaves the key as it was (no object under a new key).
+   */
+  putStream(key: string, body: Readable, contentType: string, sizeBytes: number): Promise<StoredObject>;
   get(key: string): Promise<{ body: Uint8Array; contentType: string } | null>;
   /**
    * The object as a stream, for bodies too large to hold in memory (media for the publisher). Read it to the
@@ -59,6 +66,33 @@ export function workspaceObjectPrefix(orgId: string): string {
 export function isWorkspaceObjectKey(key: string, orgId: string): boolean {
   const prefix = workspaceObjectPrefix(orgId);
   return key.length > prefix.length && key.startsWith(prefix);
+}
+
+/** Returns the size unchanged, or throws ValidationError: a whole number of bytes, at least 0. */
+export function validateSizeBytes(sizeBytes: number): number {
+  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 0) {
+    throw new ValidationError('Invalid object size', 'invalid_size', [
+      { path: 'sizeBytes', message: 'must be a whole number of bytes, at least 0' },
+    ]);
+  }
+  return sizeBytes;
+}
+
+/** The error of a streamed body that is not the size it was declared to be; nothing of it is stored. */
+export class StreamSizeMismatchError extends Error {
+  constructor(
+    readonly declaredBytes: number,
+    /** Bytes read when the mismatch showed: all of them when `ended`, else at least one more than declared. */
+    readonly receivedBytes: number,
+    readonly ended: boolean,
+  ) {
+    super(
+      ended
+        ? `The stream gave ${receivedBytes} bytes, not the ${declaredBytes} declared; nothing was stored`
+        : `The stream gave more than the ${declaredBytes} bytes declared; nothing was stored`,
+    );
+    this.name = 'StreamSizeMismatchError';
+  }
 }
 
 /** S3 refuses presigned URLs valid for longer than a week; both adapters share the limit. */

@@ -1,6 +1,6 @@
 // S3-compatible object storage for the distributed mode (AWS S3, MinIO in docker-compose, Ceph RGW):
 // presigned PUT/GET URLs that the store itself enforces, plus direct put/get/head/delete.
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   DeleteObjectCommand,
@@ -12,9 +12,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
+  StreamSizeMismatchError,
   validateContentType,
   validateExpiresInSeconds,
   validateObjectKey,
+  validateSizeBytes,
   type ObjectStorage,
   type StoredObject,
   type UploadSlot,
@@ -103,6 +105,54 @@ export class S3ObjectStorage implements ObjectStorage {
     return { key, contentType, sizeBytes: body.byteLength, ...etagOf(result.ETag) };
   }
 
+  /**
+   * One PutObject with the stream as its body and the declared length (S3 takes up to 5 GiB so). The body is
+   * counted on its way: one that errors, or gives more or fewer bytes than declared, aborts the request, so
+   * S3 stores nothing. The SDK never retries a streamed body.
+   */
+  async putStream(
+    key: string,
+    body: Readable,
+    contentType: string,
+    sizeBytes: number,
+  ): Promise<StoredObject> {
+    const abort = new AbortController();
+    let failure: unknown;
+    let counted: Readable;
+    try {
+      validateObjectKey(key);
+      validateContentType(contentType);
+      validateSizeBytes(sizeBytes);
+      counted = pipeline(body, exactLength(sizeBytes), (error) => {
+        if (!error) return;
+        failure ??= error;
+        abort.abort(error);
+      });
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    try {
+      const result = await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: counted,
+          ContentType: contentType,
+          ContentLength: sizeBytes,
+        }),
+        { abortSignal: abort.signal },
+      );
+      return { key, contentType, sizeBytes, ...etagOf(result.ETag) };
+    } catch (error) {
+      // The body's own failure says what happened; the abort it caused only echoes it.
+      throw failure ?? error;
+    } finally {
+      // Refused by S3 before the body was read: the caller's stream is not left holding its file.
+      if (!counted.destroyed && !counted.readableEnded) counted.destroy();
+    }
+  }
+
   async get(key: string): Promise<{ body: Uint8Array; contentType: string } | null> {
     validateObjectKey(key);
     try {
@@ -162,6 +212,21 @@ export class S3ObjectStorage implements ObjectStorage {
   close(): void {
     this.client.destroy();
   }
+}
+
+/** Passes exactly `sizeBytes` bytes through, and errors at the first byte more or at an end short of them. */
+function exactLength(sizeBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.byteLength;
+      if (seen > sizeBytes) callback(new StreamSizeMismatchError(sizeBytes, seen, false));
+      else callback(null, chunk);
+    },
+    flush(callback) {
+      callback(seen === sizeBytes ? null : new StreamSizeMismatchError(sizeBytes, seen, true));
+    },
+  });
 }
 
 function etagOf(etag: string | undefined): { etag?: string } {

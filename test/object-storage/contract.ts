@@ -1,9 +1,10 @@
 // The one behaviour every ObjectStorage adapter must show, exercised over real HTTP through the URLs it
 // hands out; local-object-storage.test.ts and s3-object-storage.test.ts run it against each adapter.
 import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ValidationError } from '../../domain/shared/errors.js';
-import type { ObjectStorage } from '../../infra/object-storage/port.js';
+import { StreamSizeMismatchError, type ObjectStorage } from '../../infra/object-storage/port.js';
 
 export interface ObjectStorageFixture {
   storage: ObjectStorage;
@@ -237,6 +238,60 @@ export function describeObjectStorageContract(
       expect(await storage.getStream(freshKey('never-written'))).toBeNull();
     });
 
+    test('putStream stores a streamed body byte-identical, as head then reports it', async () => {
+      const key = freshKey('streamed.mp4');
+      const body = bytes(3 * 1024 * 1024 + 17, 3);
+      // Uneven pieces, as a file or a socket gives them.
+      async function* pieces() {
+        for (let offset = 0; offset < body.byteLength; offset += 65_521)
+          yield body.subarray(offset, offset + 65_521);
+      }
+      const stored = await storage.putStream(key, Readable.from(pieces()), 'video/mp4', body.byteLength);
+      expect(stored).toEqual({ key, contentType: 'video/mp4', sizeBytes: body.byteLength, etag: md5(body) });
+      expect(await storage.head(key)).toEqual(stored);
+      const object = await storage.get(key);
+      expect(object?.contentType).toBe('video/mp4');
+      expect(Buffer.from(object!.body).equals(Buffer.from(body))).toBe(true);
+    });
+
+    test('putStream of an empty body stores an empty object', async () => {
+      const key = freshKey();
+      await storage.putStream(key, Readable.from([]), 'application/octet-stream', 0);
+      expect(await storage.head(key)).toMatchObject({ sizeBytes: 0 });
+    });
+
+    test('a stream that errors midway leaves no object under the key, and an existing one unchanged', async () => {
+      const fresh = freshKey('broken.mp4');
+      const existing = freshKey('kept.mp4');
+      await storage.put(existing, bytes(64, 1), 'video/mp4');
+      for (const key of [fresh, existing]) {
+        async function* breaking() {
+          yield bytes(256 * 1024, 2);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error('connection reset midway');
+        }
+        await expect(
+          storage.putStream(key, Readable.from(breaking()), 'video/mp4', 1024 * 1024),
+        ).rejects.toThrow('connection reset midway');
+      }
+      expect(await storage.head(fresh)).toBeNull();
+      expect(await storage.get(fresh)).toBeNull();
+      expect(await storage.get(existing)).toEqual({ body: bytes(64, 1), contentType: 'video/mp4' });
+    });
+
+    test('a stream shorter or longer than its declared size is refused and stores nothing', async () => {
+      const short = freshKey();
+      await expect(
+        storage.putStream(short, Readable.from([bytes(10)]), 'image/png', 20),
+      ).rejects.toBeInstanceOf(StreamSizeMismatchError);
+      expect(await storage.head(short)).toBeNull();
+      const long = freshKey();
+      await expect(
+        storage.putStream(long, Readable.from([bytes(30)]), 'image/png', 20),
+      ).rejects.toBeInstanceOf(StreamSizeMismatchError);
+      expect(await storage.head(long)).toBeNull();
+    });
+
     test('a key and a key below it can both exist', async () => {
       const parent = freshKey('folder');
       const child = `${parent}/inside.txt`;
@@ -280,6 +335,7 @@ export function describeObjectStorageContract(
         () => storage.createUploadUrl(key, { contentType: 'image/png', expiresInSeconds: 60 }),
         () => storage.createDownloadUrl(key, { expiresInSeconds: 60 }),
         () => storage.put(key, bytes(1), 'image/png'),
+        () => storage.putStream(key, Readable.from([bytes(1)]), 'image/png', 1),
         () => storage.get(key),
         () => storage.head(key),
         () => storage.delete(key),
@@ -299,6 +355,13 @@ export function describeObjectStorageContract(
         storage.createDownloadUrl(key, { expiresInSeconds: 8 * 24 * 3600 }),
       ).rejects.toBeInstanceOf(ValidationError);
       await expect(storage.put(key, bytes(1), 'not a type')).rejects.toBeInstanceOf(ValidationError);
+      await expect(storage.putStream(key, Readable.from([bytes(1)]), 'not a type', 1)).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+      await expect(storage.putStream(key, Readable.from([bytes(1)]), 'image/png', -1)).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+      expect(await storage.head(key)).toBeNull();
     });
   });
 }

@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxPublicationsOf } from '../../../infra/connectors/sandbox/index.js';
 import { setSandboxAccountRevoked } from '../../../infra/connectors/sandbox/accounts.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset, Platform } from '../../../domain/post-groups/post-content.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import type { SocialAccountView } from '../../../domain/social-accounts/social-account.js';
+import { recordMediaFixtures } from '../../support/media.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
@@ -36,6 +37,7 @@ beforeAll(async () => {
       { orgId: ws.orgId, userId: ws.userIds.owner },
       platform,
     );
+  await recordMediaFixtures(service, ws.orgId, tiktokVideo);
 }, 120_000);
 afterAll(async () => service?.stop());
 
@@ -49,21 +51,21 @@ const payloads: Partial<Record<Platform, object>> = {
   tiktok: {},
 };
 
+/** TikTok posts need a video: an asset of the workspace's media library (recorded in beforeAll). */
+const tiktokVideo: MediaAsset = {
+  kind: 'video',
+  assetId: '00000000-0000-4000-8000-000000000001',
+  url: 'https://cdn.example.com/v.mp4',
+  contentType: 'video/mp4',
+  sizeBytes: 1000,
+  durationSeconds: 10,
+  width: 1080,
+  height: 1920,
+};
+
 /** An approved post on the platform's account, published now; answers the post-now response. */
 async function postNow(platform: Platform, text = `Hello from ${platform} ${Math.random()}`) {
-  const media =
-    platform === 'tiktok'
-      ? {
-          kind: 'video',
-          assetId: '00000000-0000-4000-8000-000000000001',
-          url: 'https://cdn.example.com/v.mp4',
-          contentType: 'video/mp4',
-          sizeBytes: 1000,
-          durationSeconds: 10,
-          width: 1080,
-          height: 1920,
-        }
-      : undefined;
+  const media = platform === 'tiktok' ? tiktokVideo : undefined;
   const created = await service.request('POST', `${ws.base}/post-groups`, {
     token: ws.tokens.owner,
     body: {

@@ -48,11 +48,11 @@ export function limitText(kind: MediaFileKind): string {
 }
 
 /** Enough of a file's start for file-type to recognise every type above. */
-const sniffBytes = 4100;
+export const sniffLength = 4100;
 
 /** The content type the bytes are, or null when file-type does not recognise them. */
 export async function sniffContentType(bytes: Uint8Array): Promise<string | null> {
-  const found = await fileTypeFromBuffer(bytes.subarray(0, sniffBytes));
+  const found = await fileTypeFromBuffer(bytes.subarray(0, sniffLength));
   return found?.mime ?? null;
 }
 
@@ -101,8 +101,8 @@ export async function readVideo(source: AsyncIterable<Uint8Array> | Readable): P
       const next = await iterator.next();
       if (next.done) break;
       const chunk = next.value;
-      if (head.byteLength < sniffBytes) {
-        const grown = new Uint8Array(Math.min(sniffBytes, head.byteLength + chunk.byteLength));
+      if (head.byteLength < sniffLength) {
+        const grown = new Uint8Array(Math.min(sniffLength, head.byteLength + chunk.byteLength));
         grown.set(head);
         grown.set(chunk.subarray(0, grown.byteLength - head.byteLength), head.byteLength);
         head = grown;
@@ -118,7 +118,7 @@ export async function readVideo(source: AsyncIterable<Uint8Array> | Readable): P
         );
         wanted = file.appendBuffer(buffer);
       }
-      if ((movie || failed) && head.byteLength >= sniffBytes) break;
+      if ((movie || failed) && head.byteLength >= sniffLength) break;
     }
     if (!movie && !failed) file.flush();
   } finally {

@@ -8,6 +8,7 @@ import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-ass
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
 import { requireWorkspace } from '../../domain/shared/caller.js';
 import { Unprocessable } from '../../domain/shared/errors.js';
+import type { MediaFile } from '../../infra/connectors/port.js';
 import type { ObjectStorage } from '../../infra/object-storage/port.js';
 import { findMediaAsset } from '../../projections/media/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
@@ -23,9 +24,12 @@ import {
   limitText,
   mediaSizeLimits,
   mediaTypeOf,
+  readVideo,
   readVideoBytes,
   sniffContentType,
+  sniffLength,
   type MediaFileKind,
+  type VideoInfo,
 } from './media-files.js';
 
 export interface MediaLibraryDeps {
@@ -110,16 +114,22 @@ export class MediaRefused extends Unprocessable {
   }
 }
 
-/**
- * Reads what bytes in memory are: the declared type must be one the library stores and must be what the
- * bytes are (file-type); within the kind's size limit; an image's size and a video's length and frame size
- * read from the file. Refusals are 422 naming `path`.
- */
-export async function describeBytes(
-  bytes: Uint8Array,
+/** What describing a file reads of it, whether it is in memory or spooled to disk. */
+interface FileSource {
+  size: number;
+  /** At least the first `sniffLength` bytes (all of a smaller file), for file-type. */
+  head(): Promise<Uint8Array>;
+  /** The whole file; asked only of images, which are at most 20 MiB. */
+  whole(): Promise<Uint8Array>;
+  /** A video's type and movie header, read as the file streams past. */
+  video(): Promise<VideoInfo>;
+}
+
+async function describeFile(
+  file: FileSource,
   declaredType: string,
   path: string,
-  known: { width?: number; height?: number } = {},
+  known: { width?: number; height?: number },
 ): Promise<DescribedFile> {
   const type = mediaTypeOf(declaredType);
   if (!type)
@@ -129,14 +139,14 @@ export async function describeBytes(
       path,
     );
   const contentType = declaredType.trim().toLowerCase();
-  if (bytes.byteLength === 0) throw new MediaRefused('The file is empty', 'empty_file', path);
-  if (bytes.byteLength > mediaSizeLimits[type.kind])
+  if (file.size === 0) throw new MediaRefused('The file is empty', 'empty_file', path);
+  if (file.size > mediaSizeLimits[type.kind])
     throw new MediaRefused(
-      `The file is ${bytes.byteLength} bytes; ${type.kind} files may be at most ${limitText(type.kind)}`,
+      `The file is ${file.size} bytes; ${type.kind} files may be at most ${limitText(type.kind)}`,
       'file_too_large',
       path,
     );
-  const sniffed = await sniffContentType(bytes);
+  const sniffed = await sniffContentType(await file.head());
   if (sniffed !== contentType)
     throw new MediaRefused(
       `The file's bytes are ${sniffed ?? 'not a recognised media type'}, not ${contentType}`,
@@ -147,18 +157,18 @@ export async function describeBytes(
     kind: type.kind,
     contentType,
     extension: type.extension,
-    sizeBytes: bytes.byteLength,
+    sizeBytes: file.size,
   };
   if (type.kind === 'image') {
     const size =
       known.width !== undefined && known.height !== undefined
         ? { width: known.width, height: known.height }
-        : imageDimensions(bytes);
+        : imageDimensions(await file.whole());
     if (!size) throw new MediaRefused('The image cannot be read', 'unreadable_image', path);
     return { ...described, ...size };
   }
   if (type.kind === 'video') {
-    const { movie } = await readVideoBytes(bytes);
+    const { movie } = await file.video();
     if (!movie)
       throw new MediaRefused(
         'The video has no readable movie header with a video track',
@@ -168,6 +178,49 @@ export async function describeBytes(
     return { ...described, ...movie };
   }
   return described;
+}
+
+/**
+ * Reads what bytes in memory are: the declared type must be one the library stores and must be what the
+ * bytes are (file-type); within the kind's size limit; an image's size and a video's length and frame size
+ * read from the file. Refusals are 422 naming `path`.
+ */
+export function describeBytes(
+  bytes: Uint8Array,
+  declaredType: string,
+  path: string,
+  known: { width?: number; height?: number } = {},
+): Promise<DescribedFile> {
+  return describeFile(
+    {
+      size: bytes.byteLength,
+      head: () => Promise.resolve(bytes),
+      whole: () => Promise.resolve(bytes),
+      video: () => readVideoBytes(bytes),
+    },
+    declaredType,
+    path,
+    known,
+  );
+}
+
+/**
+ * `describeBytes` for a file spooled to disk (an import), never holding a video whole: the type is read from
+ * the file's first bytes, an image's size from the image read whole (images are at most 20 MiB), a video's
+ * length and frame size by streaming the file through mp4box.
+ */
+export function describeSpooled(file: MediaFile, declaredType: string, path: string): Promise<DescribedFile> {
+  return describeFile(
+    {
+      size: file.size,
+      head: () => file.read(0, Math.min(file.size, sniffLength)),
+      whole: () => file.bytes(),
+      video: () => readVideo(file.stream()),
+    },
+    declaredType,
+    path,
+    {},
+  );
 }
 
 export interface RecordStoredInput {

@@ -3,7 +3,9 @@
 // declared and read), importing a public https file through the SSRF-safe fetcher, and the list.
 import type { Kysely } from 'kysely';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import { InvalidFields, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import { InvalidFields, NotFound, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
+import { spoolMedia } from '../../infra/connectors/media-file.js';
+import { ConnectorError, type MediaFile } from '../../infra/connectors/port.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
 import {
   FetchDeadlineError,
@@ -22,7 +24,7 @@ import { runWrite, type WriteRequest, type Written } from '../shared/write-pipel
 import type { MediaItem } from './library.js';
 import { loadAnyMediaAsset, mediaKeyOf } from './media-commands.js';
 import {
-  describeBytes,
+  describeSpooled,
   MediaRefused,
   recordStoredFile,
   type DescribedFile,
@@ -37,6 +39,7 @@ import {
   mediaUploadExpirySeconds,
   readVideo,
   sniffContentType,
+  sniffLength,
   typeListOf,
   type UploadKind,
 } from './media-files.js';
@@ -47,6 +50,8 @@ export interface MediaUseCaseDeps extends MediaLibraryDeps {
   outbound: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
   /** One deadline for an import, body included (default 60 s). */
   importTimeoutMs?: number;
+  /** Where an import is spooled while it downloads (default the OS's temporary folder, i.e. TMPDIR). */
+  spoolDir?: string;
 }
 
 const writing = (orgId: string) => ({ orgId, permission: 'posts:draft', scope: 'posts:write' }) as const;
@@ -260,8 +265,11 @@ function titleOf(url: URL): string | null {
 
 const largestImport = Math.max(mediaSizeLimits.image, mediaSizeLimits.video);
 
-/** Fetches the file: its bytes, capped at the limit of the kind its first bytes show it to be. */
-async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ bytes: Uint8Array; type: string }> {
+/**
+ * Fetches the file into a spool file on disk as it arrives (a video is never held whole), capped at the limit
+ * of the kind its first bytes show it to be. The caller disposes of the file; on a refusal it is gone already.
+ */
+async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ file: MediaFile; type: string }> {
   let response;
   try {
     response = await safeFetchStream(url.toString(), {
@@ -279,31 +287,60 @@ async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ bytes: U
     await response.body.cancel();
     throw new ImportRefused(`${url.host} answered HTTP ${response.status}, not the file`, 'import_failed');
   }
-  const chunks: Uint8Array[] = [];
+  let head: Uint8Array[] = [];
   let size = 0;
   let cap = largestImport;
   let type: string | null | undefined;
-  try {
-    for await (const chunk of response.body) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (type === undefined && size >= 4100) {
-        type = await sniffContentType(concat(chunks, size));
-        const kind = type ? mediaTypeOf(type)?.kind : undefined;
-        if (!kind || kind === 'document') break;
-        cap = mediaSizeLimits[kind];
+  // An error of the download itself (too large, too slow, cut off) is the link's; any other is the disk's.
+  let downloadError: unknown;
+  async function* capped(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (type === undefined) {
+          head.push(chunk);
+          if (size >= sniffLength) {
+            type = await sniffContentType(concat(head, size));
+            head = [];
+            const kind = type ? mediaTypeOf(type)?.kind : undefined;
+            // Refused below: the rest is not downloaded.
+            if (!kind || kind === 'document') return;
+            cap = mediaSizeLimits[kind];
+          }
+        }
+        if (size > cap) throw new ResponseTooLargeError(cap);
+        yield chunk;
       }
-      if (size > cap) throw new ResponseTooLargeError(cap);
+    } catch (error) {
+      downloadError = error;
+      throw error;
     }
+  }
+  let file: MediaFile;
+  try {
+    file = await spoolMedia(capped(response.body), {
+      assetId: 'import',
+      contentType: 'application/octet-stream',
+      // The kind's cap applies as soon as the first bytes show the kind; this one never fires first.
+      maxBytes: largestImport,
+      kind: 'video',
+      ...(deps.spoolDir !== undefined ? { tmpDir: deps.spoolDir } : {}),
+    });
   } catch (error) {
     await response.body.cancel().catch(() => undefined);
-    throw importError(error);
+    if (error === downloadError) throw importError(error);
+    if (error instanceof ConnectorError && error.kind === 'retryable')
+      throw new ServiceUnavailable(
+        'The server cannot take the file just now (it is out of disk space or open files); try again later',
+        'import_unavailable',
+      );
+    throw error;
   }
-  const bytes = concat(chunks, size);
-  type ??= await sniffContentType(bytes);
+  // A file shorter than the sniffed head: its type is read from all of it, still in memory.
+  if (type === undefined) type = await sniffContentType(concat(head, size));
   const accepted = type ? mediaTypeOf(type) : null;
   if (!type || !accepted || accepted.kind === 'document') {
-    await response.body.cancel().catch(() => undefined);
+    await file.dispose();
     throw new MediaRefused(
       `The file at this link is ${type ?? 'not a recognised media type'}; the library imports ` +
         `${typeListOf('image')}, ${typeListOf('video')}`,
@@ -311,8 +348,11 @@ async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ bytes: U
       'body.url',
     );
   }
-  if (size > mediaSizeLimits[accepted.kind]) throw importError(new ResponseTooLargeError(cap));
-  return { bytes, type };
+  if (file.size > mediaSizeLimits[accepted.kind]) {
+    await file.dispose();
+    throw importError(new ResponseTooLargeError(mediaSizeLimits[accepted.kind]));
+  }
+  return { file, type };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
@@ -370,11 +410,18 @@ export async function importMedia(
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedPlainOrigin(deps.outbound, url)))
     throw new ImportRefused('Only public https links can be imported', 'https_required');
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
-    const { bytes, type } = await fetchImport(deps, url);
-    const file = await describeBytes(bytes, type, 'body.url');
+    const spooled = await fetchImport(deps, url);
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-import'] : undefined);
-    const key = mediaKeyOf(input.orgId, assetId, file.extension);
-    await deps.storage.put(key, bytes, file.contentType);
+    let file: DescribedFile;
+    let key: string;
+    try {
+      file = await describeSpooled(spooled.file, spooled.type, 'body.url');
+      key = mediaKeyOf(input.orgId, assetId, file.extension);
+      // Streamed from the spool file: the object store gets it in pieces, with its length.
+      await deps.storage.putStream(key, spooled.file.stream(), file.contentType, file.sizeBytes);
+    } finally {
+      await spooled.file.dispose();
+    }
     const stored = await recordStoredFile(
       deps,
       {

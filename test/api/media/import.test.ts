@@ -5,7 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { importMedia } from '../../../commands/media/media-use-cases.js';
 import type { Caller } from '../../../domain/shared/caller.js';
 import { rolePermissions } from '../../../domain/workspaces/roles.js';
@@ -19,6 +22,30 @@ let service: TestService;
 let ws: TestWorkspace;
 const png = pngOf(30, 20);
 const mp4 = fixture('clip.mp4');
+
+/**
+ * clip.mp4 (ftyp, free, mdat, moov) with its media data grown past 6 MiB by bytes after the samples: still a
+ * valid MP4 (the sample offsets point before the padding), its movie header now 6 MiB into the file.
+ */
+function withLargeMediaData(clip: Uint8Array, padding: number): Uint8Array {
+  const view = new DataView(clip.buffer, clip.byteOffset, clip.byteLength);
+  let offset = 0;
+  while (offset < clip.byteLength) {
+    const size = view.getUint32(offset);
+    const type = new TextDecoder().decode(clip.subarray(offset + 4, offset + 8));
+    if (type === 'mdat') {
+      const out = new Uint8Array(clip.byteLength + padding);
+      out.set(clip.subarray(0, offset + size));
+      for (let i = 0; i < padding; i++) out[offset + size + i] = (i * 31 + 7) % 251;
+      out.set(clip.subarray(offset + size), offset + size + padding);
+      new DataView(out.buffer).setUint32(offset, size + padding);
+      return out;
+    }
+    offset += size;
+  }
+  throw new Error('no mdat box in the clip');
+}
+const bigMp4 = withLargeMediaData(mp4, 6 * 1024 * 1024 + 123);
 
 function route(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://x');
@@ -59,6 +86,22 @@ function route(req: IncomingMessage, res: ServerResponse) {
       };
       return pump();
     }
+    case '/big.mp4': {
+      // Sent in pieces with no length announced, as a large file arrives.
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      let offset = 0;
+      const pump = () => {
+        while (offset < bigMp4.byteLength && !res.destroyed) {
+          const piece = Buffer.from(bigMp4.subarray(offset, offset + 256 * 1024));
+          offset += piece.byteLength;
+          if (!res.write(piece)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      return pump();
+    }
+    case '/no-movie.mp4': // an MP4's start (its type shows) without the movie header
+      return res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.from(mp4.subarray(0, 4500)));
     case '/slow.png': {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.write(Buffer.from(png.subarray(0, 100)));
@@ -291,5 +334,92 @@ describe('import refuses, with a clear 400, storing and recording nothing', () =
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await eventCount(service)).toBe(before);
     expect((await listMedia(service, fresh)).counts.all).toBe(0);
+  });
+});
+
+describe('import streams the file to storage', () => {
+  let fresh: TestWorkspace;
+  let spoolDir: string;
+  beforeAll(async () => {
+    fresh = await createTestWorkspace(service, 'Streamed');
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    if (spoolDir) await rm(spoolDir, { recursive: true, force: true });
+  });
+
+  /** The use case on the service's own parts, spooling into a folder of the test's. */
+  async function importDirect(url: string) {
+    spoolDir ??= await mkdtemp(path.join(os.tmpdir(), 'media-import-spool-'));
+    const runtime = service.runtime;
+    const caller: Caller = {
+      kind: 'user',
+      userId: fresh.userIds.editor,
+      orgId: fresh.orgId,
+      role: 'editor',
+      permissions: rolePermissions.editor,
+    };
+    return importMedia(
+      {
+        commands: runtime.commands,
+        readModels: runtime.readModels,
+        storage: runtime.storage,
+        publicBaseUrl: 'http://localhost:3000',
+        now: () => new Date(),
+        idempotency: runtime.idempotency,
+        outbound: { allowPrivate: [origin] },
+        spoolDir,
+      },
+      caller,
+      { orgId: fresh.orgId, url },
+      { correlationId: randomUUID(), now: new Date().toISOString() },
+    );
+  }
+
+  test('a multi-MiB video is stored byte-identical, streamed (never put as one array), the spool removed', async () => {
+    const storage = service.runtime.storage;
+    const put = vi.spyOn(storage, 'put');
+    const putStream = vi.spyOn(storage, 'putStream');
+    const { output } = await importDirect(`${origin}/big.mp4`);
+    const asset = output.asset;
+    expect(asset).toMatchObject({
+      kind: 'video',
+      contentType: 'video/mp4',
+      sizeBytes: bigMp4.byteLength,
+      durationSeconds: 2.5,
+      width: 320,
+      height: 240,
+    });
+    if (asset.kind !== 'video') throw new Error(`imported as ${asset.kind}`);
+    expect(put).not.toHaveBeenCalled();
+    expect(putStream).toHaveBeenCalledTimes(1);
+    put.mockRestore();
+    putStream.mockRestore();
+
+    const key = asset.url.replace('http://localhost:3000/v1/assets/', '');
+    expect(key).toMatch(new RegExp(`^orgs/${fresh.orgId}/media/${asset.assetId}\\.mp4$`));
+    expect(await storage.head(key)).toMatchObject({ contentType: 'video/mp4', sizeBytes: bigMp4.byteLength });
+    const object = await storage.get(key);
+    expect(object).not.toBeNull();
+    expect(Buffer.from(object!.body).equals(Buffer.from(bigMp4))).toBe(true);
+    expect(await readdir(spoolDir)).toEqual([]);
+  });
+
+  test('the spool file is removed when the import is refused after, during or before spooling', async () => {
+    const before = await eventCount(service);
+    await expect(importDirect(`${origin}/no-movie.mp4`)).rejects.toMatchObject({
+      status: 422,
+      code: 'unreadable_video',
+    });
+    await expect(importDirect(`${origin}/huge.png`)).rejects.toMatchObject({
+      status: 400,
+      code: 'file_too_large',
+    });
+    await expect(importDirect(`${origin}/page.html`)).rejects.toMatchObject({
+      status: 422,
+      code: 'unsupported_content_type',
+    });
+    expect(await readdir(spoolDir)).toEqual([]);
+    expect(await eventCount(service)).toBe(before);
   });
 });

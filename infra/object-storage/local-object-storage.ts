@@ -227,7 +227,7 @@ export class LocalObjectStorage implements ObjectStorage {
       temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       const hash = createHash('md5');
       let written = 0;
-      const handle = await open(temporary, 'wx', 0o600);
+      const handle = await open(temporary, 'wx');
       try {
         for await (const chunk of body as AsyncIterable<Uint8Array>) {
           written += chunk.byteLength;

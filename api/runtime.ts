@@ -339,7 +339,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       commands,
       idempotency,
       readModels,
-      slotFinder: bestSlotFinder(readModels),
+      slotFinder: bestSlotFinder(readModels, { metrics }),
       connectors,
       tokenCipher,
       publicBaseUrl: publicBaseUrl(env),

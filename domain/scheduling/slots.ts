@@ -30,7 +30,7 @@ import {
   formatMinutes,
   localDays,
   minutesOfDay,
-  todayIn,
+  todayAt,
   weekdayNames,
   weekdayShortNames,
 } from './time.js';
@@ -168,7 +168,7 @@ export function rankSlots(query: SlotQuery): RankedSlot[] {
   const maxWeight = sourced.reduce((m, s) => Math.max(m, s.window.weight), 0);
   if (!(maxWeight > 0)) return [];
 
-  const today = todayIn(query.now, tz);
+  const today = todayAt(nowMs, tz);
   const firstDate = query.localDate ?? today;
   const dayCount =
     query.localDate !== undefined ? 1 : Math.max(0, Math.min(MAX_SLOT_DAYS, Math.floor(query.days)));
@@ -211,7 +211,7 @@ export function rankSlots(query: SlotQuery): RankedSlot[] {
 
   const gapMs = Math.max(0, profile.minGapMinutes) * minuteMs;
   const scheduled = query.scheduled
-    .map((iso) => Date.parse(iso))
+    .map((time) => (typeof time === 'number' ? time : Date.parse(time)))
     .filter((t) => Number.isFinite(t))
     .sort((a, b) => a - b);
   const scheduledOnDay = days.map(

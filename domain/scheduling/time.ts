@@ -184,6 +184,15 @@ export function todayIn(now: string, tz: string): string {
 }
 
 /**
+ * todayIn for an instant already in epoch milliseconds: the zone's offset at that instant, without building a
+ * Luxon DateTime (the slot finder ranks on every approval, and parsing `now` was a fifth of a ranking).
+ */
+export function todayAt(nowMs: number, tz: string): string {
+  if (!Number.isFinite(nowMs)) throw new RangeError(`Not an instant: ${nowMs}`);
+  return calendarDate(nowMs + zoneOf(tz).offset(nowMs) * minuteMs);
+}
+
+/**
  * The instant (ISO, UTC) when the clocks of `tz` show `minutesOfDay` (0–1439) on `localDate`; null when they never
  * do (the hour skipped when clocks go forward); the earlier of the two when they do twice (clocks going back).
  */

@@ -122,8 +122,11 @@ export interface SlotQuery {
   timezone?: string;
   /** Only this local date (suggested-times). */
   localDate?: string;
-  /** ISO times of the scheduled posts that clash: the platform's, or every platform's when platform is null. */
-  scheduled: readonly string[];
+  /**
+   * Times of the scheduled posts that clash (ISO, or epoch milliseconds): the platform's, or every platform's when
+   * platform is null.
+   */
+  scheduled: ReadonlyArray<string | number>;
   history: History | null;
 }
 

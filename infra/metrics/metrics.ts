@@ -27,6 +27,14 @@ export interface PublishMetrics {
   publishOutcome(platform: string, outcome: string): void;
 }
 
+export interface SlotFinderMetrics {
+  /**
+   * One slot finder's ranking, by where its busy times came from: this instance's snapshot (the workspace's
+   * versions had not moved), or the database.
+   */
+  slotFinderBusyTimes(source: 'snapshot' | 'database'): void;
+}
+
 export interface ScrapedGauges {
   /** Per projection: events not yet folded (counted up to a cap) and seconds since the oldest of them. */
   projectionLag(): Promise<Array<{ projection: string; events: number; seconds: number }>>;
@@ -34,12 +42,13 @@ export interface ScrapedGauges {
   outbox(): Promise<{ depth: number; oldestSeconds: number }>;
 }
 
-export class Metrics implements CommandMetrics, PublishMetrics {
+export class Metrics implements CommandMetrics, PublishMetrics, SlotFinderMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly commands: Counter<'command' | 'outcome'>;
   private readonly commandRetries: Counter<'command'>;
   private readonly publishOutcomes: Counter<'platform' | 'outcome'>;
+  private readonly slotFinderBusy: Counter<'source'>;
   private gauges: ScrapedGauges | undefined;
   /** The readings of the scrape in progress: two gauges share each reading. */
   private readings:
@@ -71,6 +80,12 @@ export class Metrics implements CommandMetrics, PublishMetrics {
       name: 'publish_outcomes_total',
       help: 'Publishing jobs finished, by platform and outcome',
       labelNames: ['platform', 'outcome'],
+      registers: [this.registry],
+    });
+    this.slotFinderBusy = new Counter({
+      name: 'slot_finder_busy_times_total',
+      help: "Slot finder rankings by where the busy times came from: this instance's snapshot or the database",
+      labelNames: ['source'],
       registers: [this.registry],
     });
     // The gauges' collect() runs with `this` bound to the gauge; the reading comes from this instance.
@@ -129,6 +144,10 @@ export class Metrics implements CommandMetrics, PublishMetrics {
 
   publishOutcome(platform: string, outcome: string): void {
     this.publishOutcomes.inc({ platform, outcome });
+  }
+
+  slotFinderBusyTimes(source: 'snapshot' | 'database'): void {
+    this.slotFinderBusy.inc({ source });
   }
 
   /** The exposition text, and its content type. */

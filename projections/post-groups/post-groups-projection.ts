@@ -17,6 +17,7 @@ import type { TagEvent } from '../../domain/tags/tags.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
 import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { busyAtOf, noteBusyChanges, type BusyChange } from '../scheduler/busy-times.js';
 
 /** Events of other features that change these rows: a deleted tag leaves every group it was on. */
 const tagDeleted = 'TagDeleted';
@@ -176,12 +177,23 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     // row version behind for vacuum.
     const gone: string[] = [];
     const upserts: Array<Record<string, unknown>> = [];
+    // Posts whose busy time changed, for the slot finder's snapshots (projections/scheduler/busy-times.ts).
+    const busyChanges: BusyChange[] = [];
     for (const entry of dirty) {
       const { stored, next } = entry;
       const tagsChanged = !stored || canonicalJson(stored.tagIds) !== canonicalJson(next.tagIds);
       const previous = new Map(stored ? stored.posts.map((p) => [p.id, rowKey(stored, p)]) : []);
-      for (const id of previous.keys()) if (!next.posts.some((p) => p.id === id)) gone.push(id);
+      const busyBefore = new Map(stored ? stored.posts.map((p) => [p.id, p]) : []);
+      for (const [id, p] of busyBefore)
+        if (!next.posts.some((n) => n.id === id)) {
+          gone.push(id);
+          if (busyAtOf(p) !== null) busyChanges.push({ orgId: next.orgId, postId: id, at: null });
+        }
       for (const p of next.posts) {
+        const at = busyAtOf(p);
+        const before = busyBefore.get(p.id);
+        if (at !== (before ? busyAtOf(before) : null))
+          busyChanges.push({ orgId: next.orgId, postId: p.id, at });
         const body = postView(next, p);
         if (!tagsChanged && previous.get(p.id) === rowKey(next, p)) continue;
         const work = publishWork(p);
@@ -224,6 +236,7 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
         )
         .execute();
     }
+    await noteBusyChanges(trx, busyChanges);
   };
 
   const decoded = events.map(decode);

@@ -5,6 +5,8 @@
 // The read model shows a post only once its command has committed and been projected, so each chosen slot is
 // also claimed in `slot_claims` for a few minutes. Choosing and claiming happen in one transaction under a
 // lock of the workspace and platform: a concurrent approval waits, then sees the claim and keeps clear of it.
+// The busy times themselves are kept in the instance between approvals and read again only when the workspace's
+// versions moved (busy-times.ts): an approval usually reads a few versions, not the workspace's schedule.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
@@ -14,19 +16,30 @@ import { Conflict } from '../../domain/shared/errors.js';
 import { rankSlots } from '../../domain/scheduling/slots.js';
 import type { History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
 import { HistoryCache } from '../analytics/queries.js';
+import type { SlotFinderMetrics } from '../../infra/metrics/metrics.js';
 import type { ReadModels } from '../read-models.js';
-import { busyTimesByPlatform, slotFinderInputs } from './queries.js';
+import { resolveProfile } from '../../domain/scheduling/profile.js';
+import { initialSchedulingState, type SchedulingState } from '../../domain/scheduling/scheduling.js';
+import { BusySnapshot, Lru, PerKeyQueue, versionStart } from './busy-times.js';
+import { slotFinderRead } from './queries.js';
 
 /** How long a claim holds its slot: enough for the command to commit and the read model to show the post. */
 const claimLifetime = '10 minutes';
 
 /** Horizons tried in turn: the best slot within two weeks, else within a month, else within a quarter. */
 const horizonsDays = [14, 30, 90] as const;
+const longestHorizon = horizonsDays[horizonsDays.length - 1]!;
 
 const dayMs = 86_400_000;
 
 /** Expired claims of a workspace are cleared at most this often per process. */
 const sweepEveryMs = 60_000;
+
+/**
+ * A workspace's busy times are read anew at least this often, though the versions still match: a snapshot may hold
+ * claims that expired since (busy-times.ts), never too little.
+ */
+const snapshotLifetimeMs = 60_000;
 
 export interface HistorySource {
   (
@@ -43,6 +56,7 @@ export interface BestSlotFinderOptions {
   db: Kysely<ReadModels>;
   /** The workspace's results by local weekday and hour (the analytics slice's post metrics). */
   history: HistorySource;
+  metrics?: SlotFinderMetrics;
 }
 
 /** The workspace's results by local weekday and hour, from the analytics slice's post metrics. */
@@ -57,8 +71,11 @@ export function historySourceOf(db: Kysely<ReadModels>): HistorySource {
 const historyCaches = new WeakMap<Kysely<ReadModels>, HistoryCache>();
 
 /** The service's slot finder over these read models. */
-export function bestSlotFinder(db: Kysely<ReadModels>): BestSlotFinder {
-  return new BestSlotFinder({ db, history: historySourceOf(db) });
+export function bestSlotFinder(
+  db: Kysely<ReadModels>,
+  options: { metrics?: SlotFinderMetrics } = {},
+): BestSlotFinder {
+  return new BestSlotFinder({ db, history: historySourceOf(db), ...options });
 }
 
 /** How far back results count. */
@@ -78,6 +95,12 @@ export function scheduleReasonOf(slot: RankedSlot): string {
 export class BestSlotFinder implements SlotFinder {
   /** When this process last cleared each workspace's expired claims (they are skipped by every read anyway). */
   private readonly swept = new Map<string, number>();
+  /** Each workspace's busy times as this process last read them (busy-times.ts). */
+  private readonly snapshots = new Lru<BusySnapshot>();
+  /** Each workspace's profile, resolved from the stored state it was read as. */
+  private readonly profiles = new Lru<{ stateText: string | null; profile: SchedulingProfile }>();
+  /** Finders of one workspace one after another in this process (across processes, the advisory locks). */
+  private readonly queue = new PerKeyQueue();
 
   constructor(private readonly options: BestSlotFinderOptions) {}
 
@@ -89,39 +112,66 @@ export class BestSlotFinder implements SlotFinder {
     return true;
   }
 
-  async findSlots(
+  private profileOf(orgId: string, stateText: string | null): SchedulingProfile {
+    const held = this.profiles.get(orgId);
+    if (held && held.stateText === stateText) return held.profile;
+    const state = stateText === null ? initialSchedulingState : (JSON.parse(stateText) as SchedulingState);
+    const profile = resolveProfile(state.settings, state.timezone);
+    this.profiles.set(orgId, { stateText, profile });
+    return profile;
+  }
+
+  findSlots(
     orgId: string,
     requests: ReadonlyArray<{ postId: string; platform: Platform }>,
     now: Date,
   ): Promise<Record<string, SlotAssignment>> {
-    const placing = requests.map((r) => r.postId);
+    return this.queue.run(orgId, () => this.findSlotsNow(orgId, requests, now));
+  }
+
+  private async findSlotsNow(
+    orgId: string,
+    requests: ReadonlyArray<{ postId: string; platform: Platform }>,
+    now: Date,
+  ): Promise<Record<string, SlotAssignment>> {
+    const placing = new Set(requests.map((r) => r.postId));
     const byPlatform = new Map<Platform, string[]>();
     for (const r of requests) byPlatform.set(r.platform, [...(byPlatform.get(r.platform) ?? []), r.postId]);
     // Platforms in a fixed order, so two requests never wait on each other's locks in opposite orders.
     const platforms = [...byPlatform.keys()].sort();
-    const within = (days: number) => ({
-      from: now.toISOString(),
-      to: new Date(now.getTime() + (days + 2) * dayMs).toISOString(),
-    });
-    // One connection and three statements: `begin` with the locks; the profile, the history version and the busy
-    // times of the first horizon (read once the locks are granted, so a concurrent finder's claims are committed
-    // and seen); the claims with `commit`. The pg client sends each queued statement as the one before finishes,
-    // so the locks are held for the ranking in between, however busy the process is.
+    const nowMs = now.getTime();
+    const held = this.snapshots.get(orgId);
+    const usable =
+      held &&
+      nowMs - held.readAt < snapshotLifetimeMs &&
+      held.coversTo >= nowMs + (longestHorizon + 2) * dayMs;
+    const readTo = nowMs + (longestHorizon + 3) * dayMs;
+    // One connection and three statements: `begin`; the locks, then the versions, profile and history version
+    // (and the busy times unless this process's snapshot is current), read once the locks are granted so a
+    // concurrent finder's claims are committed and seen; the claims with `commit`. The pg client sends each
+    // queued statement as the one before finishes, so the locks are held for the ranking in between, however
+    // busy the process is.
     return this.options.db.connection().execute(async (conn) => {
-      const [, inputs] = await settled(conn, [
-        sql
-          .raw(
-            `begin; select ${platforms.map((p) => `pg_advisory_xact_lock(${lockKey(orgId, p)})`).join(', ')}`,
-          )
-          .execute(conn),
-        slotFinderInputs(conn, orgId, platforms, within(horizonsDays[0]), placing, {
+      const [, read] = await settled(conn, [
+        sql.raw('begin').execute(conn),
+        slotFinderRead(conn, orgId, {
+          locks: platforms.map((p) => lockKey(orgId, p)),
+          snapshotKey: usable ? held.key : null,
+          window: { from: now.toISOString(), to: new Date(readTo).toISOString() },
           sweepExpiredClaims: this.sweepDue(orgId),
+          versionStart: versionStart(),
         }),
       ] as const);
       const out: Record<string, SlotAssignment> = {};
       const claims: Array<{ platform: Platform; postId: string; at: string }> = [];
+      let snapshot: BusySnapshot;
       try {
-        const { profile, historyVersion } = inputs;
+        snapshot =
+          read.busy === undefined && usable
+            ? held
+            : BusySnapshot.parse(read.key, read.busy ?? '', nowMs, readTo);
+        const profile = this.profileOf(orgId, read.stateText);
+        this.options.metrics?.slotFinderBusyTimes(snapshot === held ? 'snapshot' : 'database');
         const since = historySince(now);
         // Cached until a reading of the workspace is projected: a query only when something changed.
         const histories = await Promise.all(
@@ -129,29 +179,18 @@ export class BestSlotFinder implements SlotFinder {
             this.options.history(
               orgId,
               { platform, timezone: profile.effectiveTimezone, since },
-              historyVersion,
+              read.historyVersion,
               // Through this connection: waiting for another from the pool while holding the locks could wait on
               // requests that wait for these locks.
               conn,
             ),
           ),
         );
-        // Only when the first horizon is full: the busy times of the longest one.
-        let far: Map<string, string[]> | undefined;
-        const busyFor = async (platform: Platform, days: number) => {
-          if (days === horizonsDays[0]) return inputs.busy.get(platform) ?? [];
-          far ??= await busyTimesByPlatform(
-            conn,
-            orgId,
-            platforms,
-            within(horizonsDays[horizonsDays.length - 1]!),
-            placing,
-          );
-          return far.get(platform) ?? [];
-        };
         for (const [i, platform] of platforms.entries()) {
           const postIds = byPlatform.get(platform)!;
-          const slots = await bestOnPlatform(platform, postIds.length, busyFor, profile, histories[i]!, now);
+          const busyFor = (days: number) =>
+            snapshot.times(platform, nowMs, nowMs + (days + 2) * dayMs, placing);
+          const slots = bestOnPlatform(platform, postIds.length, busyFor, profile, histories[i]!, now);
           // Ranked best first; the posts take them in the order they were asked for.
           postIds.forEach((postId, n) => {
             out[postId] = {
@@ -162,10 +201,19 @@ export class BestSlotFinder implements SlotFinder {
           });
         }
       } catch (error) {
+        this.snapshots.delete(orgId);
         await sql`rollback`.execute(conn);
         throw error;
       }
-      await settled(conn, [sql.raw(`${claimsInsert(orgId, claims)}; commit`).execute(conn)] as const);
+      try {
+        await settled(conn, [sql.raw(`${claimsInsert(orgId, claims)}; commit`).execute(conn)] as const);
+      } catch (error) {
+        this.snapshots.delete(orgId);
+        throw error;
+      }
+      // Committed: the snapshot holds this finder's claims at the claims version it moved to.
+      snapshot.claimed(read.claimedKey, claims);
+      this.snapshots.set(orgId, snapshot);
       return out;
     });
   }
@@ -223,21 +271,21 @@ async function settled<T extends readonly unknown[]>(
 }
 
 /** The best `count` slots of the platform that fit together: within two weeks, else a month, else a quarter. */
-async function bestOnPlatform(
+function bestOnPlatform(
   platform: Platform,
   count: number,
-  busyFor: (platform: Platform, days: number) => Promise<readonly string[]>,
+  busyFor: (days: number) => readonly number[],
   profile: SchedulingProfile,
   history: History,
   now: Date,
-): Promise<RankedSlot[]> {
+): RankedSlot[] {
   for (const days of horizonsDays) {
-    const scheduled = await busyFor(platform, days);
+    const scheduled = busyFor(days);
     const slots = rankSlots({ profile, platform, now: now.toISOString(), days, count, scheduled, history });
     if (slots.length >= count) return slots;
   }
   throw new Conflict(
-    `No free ${platform} slot in the next ${horizonsDays[horizonsDays.length - 1]} days: widen the posting ` +
+    `No free ${platform} slot in the next ${longestHorizon} days: widen the posting ` +
       'windows, raise maxPostsPerDay, lower minGapMinutes or remove blackout dates, or give a time (scheduledForUtc)',
     'no_free_slot',
   );

@@ -49,6 +49,75 @@ export const slotClaimMigrations: Record<string, Migration> = {
       await sql`alter table slot_claims set logged`.execute(db);
     },
   },
+  // Versions of a workspace's busy times, so the slot finder can keep them in the instance between approvals
+  // (projections/scheduler/busy-times.ts): 'claims' moves with every slot finder's claims, 'posts' when the posts
+  // read model changes a post's time in a way no live claim foresaw. Unlogged like the claims: a version starts
+  // at a random number, so a table emptied by a crash never repeats a version an instance may still hold.
+  //
+  // slot_finder_read is what the finder does once its transaction has begun: take the locks, then read with a
+  // snapshot taken after they were granted (a volatile function's statements each take their own), so a
+  // concurrent finder's claims are seen. A function because PL/pgSQL keeps its statements' plans for the session:
+  // the same reads as one statement spent four times their execution in planning, on every approval.
+  '0034_slot_versions': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create unlogged table slot_versions (
+          org_id uuid not null,
+          source text not null check (source in ('claims', 'posts')),
+          version bigint not null,
+          primary key (org_id, source)
+        )`.execute(db);
+      await sql`
+        create function slot_finder_read(
+          p_org uuid, p_locks bigint[], p_snapshot_key text, p_from timestamptz, p_to timestamptz,
+          p_sweep boolean, p_version_start bigint)
+        returns table (found_key text, claimed_key text, profile_state text, history_version text, busy_times text)
+        language plpgsql volatile as $fn$
+        declare
+          v_lock bigint;
+          v_claims bigint;
+          v_rest text;
+        begin
+          -- In the order given (the caller sorts them), so two finders never wait on each other crosswise.
+          foreach v_lock in array p_locks loop
+            perform pg_advisory_xact_lock(v_lock);
+          end loop;
+          -- Held until the caller's claims commit: nobody else's claims come in between.
+          insert into slot_versions as v (org_id, source, version) values (p_org, 'claims', p_version_start)
+            on conflict (org_id, source) do update set version = v.version + 1
+            returning v.version into v_claims;
+          if p_sweep then
+            delete from slot_claims c where c.org_id = p_org and c.expires_at <= now();
+          end if;
+          v_rest := coalesce((select s.version from slot_versions s where s.org_id = p_org and s.source = 'posts')::text, '-')
+            || ':' || coalesce((select p.generation from projections p
+                                where p.name = 'post_groups' and p.status = 'serving')::text, '-');
+          found_key := (v_claims - 1)::text || ':' || v_rest;
+          claimed_key := v_claims::text || ':' || v_rest;
+          profile_state := (select sp.state::text from scheduling_profiles sp where sp.org_id = p_org);
+          history_version := (select mv.version from post_metrics_versions mv where mv.org_id = p_org)::text;
+          -- Busy times only for a caller without a snapshot at these versions: '<platform> <post> <epoch ms>', …
+          if found_key is distinct from p_snapshot_key then
+            busy_times := coalesce((
+              select string_agg(b.platform || ' ' || b.post_id || ' ' || (extract(epoch from b.at) * 1000)::bigint, ',')
+              from (
+                select c.post_id, c.platform, c.slot_start as at from slot_claims c
+                where c.org_id = p_org and c.expires_at > now() and c.slot_start >= p_from and c.slot_start < p_to
+                union
+                select o.id, o.platform, o.scheduled_for_utc from posts o
+                where o.org_id = p_org and o.status in ('scheduled', 'publishing')
+                  and o.scheduled_for_utc >= p_from and o.scheduled_for_utc < p_to
+              ) b), '');
+          end if;
+          return next;
+        end
+        $fn$`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop function slot_finder_read`.execute(db);
+      await sql`drop table slot_versions`.execute(db);
+    },
+  },
 };
 
 export interface SlotClaimsTable {

@@ -56,9 +56,9 @@ export interface TimeWindow {
 }
 
 /**
- * Times new slots must keep clear of, one per post: scheduled (or publishing) posts of the platform (every
- * platform for null) in the window, and live claims of posts being placed right now (a claim is newer than the
- * read model's time of its post). Posts in `exclude` are the ones being placed: they do not block themselves.
+ * Times new slots must keep clear of: scheduled (or publishing) posts of the platform (every platform for null) in
+ * the window, and live claims of posts being placed right now. Posts in `exclude` are the ones being placed: they
+ * do not block themselves.
  */
 export async function busyTimes(
   db: Kysely<ReadModels>,
@@ -67,72 +67,64 @@ export async function busyTimes(
   window: TimeWindow,
   exclude: readonly string[] = [],
 ): Promise<string[]> {
-  const byPlatform = await busyTimesByPlatform(
-    db,
-    orgId,
-    platform === null ? null : [platform],
-    window,
-    exclude,
-  );
-  return [...byPlatform.values()].flat().sort();
+  const { rows } =
+    await sql<BusyRow>`${busyRows(orgId, platform === null ? null : [platform], window, exclude)}`.execute(
+      db,
+    );
+  return rows.map((r) => new Date(r.at).toISOString()).sort();
+}
+
+/** What the slot finder reads once it holds its locks (projections/scheduler/busy-times.ts). */
+export interface SlotFinderRead {
+  /** The scheduling state as stored (null: nothing set), for the finder to resolve the profile from. */
+  stateText: string | null;
+  historyVersion: string;
+  /** The busy-times versions as this finder found them: `claims:posts:generation`. */
+  key: string;
+  /** The same once this finder's claims commit (its claims version moved on). */
+  claimedKey: string;
+  /**
+   * The workspace's busy times in the window (`<platform> <postId> <epoch ms>`, comma-separated; '' for none) when
+   * the snapshot the finder asked with is not at `key`; undefined when it is.
+   */
+  busy: string | undefined;
 }
 
 /**
- * busyTimes of several platforms in one statement, by platform (null: every platform). The slot finder also clears
- * the workspace's expired claims in it (the read model holds those posts by now, or they never committed).
+ * Once the finder's transaction has begun: takes the locks (`slot_finder_read`, migration 0034), moves the
+ * workspace's claims version (held until the claims commit), and reads the scheduling state, the history version,
+ * the busy-times versions, and the busy times in the window unless the caller's snapshot is at those versions.
+ * Also clears expired claims when asked.
  */
-export async function busyTimesByPlatform(
+export async function slotFinderRead(
   db: Kysely<ReadModels>,
   orgId: string,
-  platforms: readonly string[] | null,
-  window: TimeWindow,
-  exclude: readonly string[] = [],
-): Promise<Map<string, string[]>> {
-  const { rows } = await sql<BusyRow>`${busyRows(orgId, platforms, window, exclude)}`.execute(db);
-  return byPlatform(rows);
-}
-
-/**
- * What the slot finder reads once it holds the locks, in one statement: the scheduling state, the version of the
- * workspace's history, and the busy times of the platforms in the window (also clearing expired claims when asked).
- */
-export async function slotFinderInputs(
-  db: Kysely<ReadModels>,
-  orgId: string,
-  platforms: readonly string[],
-  window: TimeWindow,
-  exclude: readonly string[],
-  options: { sweepExpiredClaims: boolean },
-): Promise<{ profile: SchedulingProfile; historyVersion: string; busy: Map<string, string[]> }> {
-  const sweep = options.sweepExpiredClaims
-    ? sql`with swept as (delete from slot_claims where org_id = ${orgId} and expires_at <= now() returning 1)`
-    : sql``;
+  options: {
+    locks: readonly string[];
+    snapshotKey: string | null;
+    window: TimeWindow;
+    sweepExpiredClaims: boolean;
+    versionStart: number;
+  },
+): Promise<SlotFinderRead> {
+  const { window } = options;
   const { rows } = await sql<{
-    state: SchedulingState | null;
-    version: string | null;
-    busy: string[] | null;
+    found_key: string;
+    claimed_key: string;
+    profile_state: string | null;
+    history_version: string | null;
+    busy_times: string | null;
   }>`
-    ${sweep}
-    select (select state from scheduling_profiles where org_id = ${orgId}) as state,
-      (select version from post_metrics_versions where org_id = ${orgId})::text as version,
-      (select array_agg(platform || ' ' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-        from (${busyRows(orgId, platforms, window, exclude)}) b) as busy`.execute(db);
-  const row = rows[0];
-  const state = row?.state ?? initialSchedulingState;
-  // `<platform> <ISO instant>` each, already in toISOString's form (to_char above): no Date round trip.
-  const busy = new Map<string, string[]>();
-  for (const entry of row?.busy ?? []) {
-    const space = entry.indexOf(' ');
-    const platform = entry.slice(0, space);
-    const times = busy.get(platform) ?? [];
-    times.push(entry.slice(space + 1));
-    busy.set(platform, times);
-  }
-  for (const times of busy.values()) times.sort();
+    select * from slot_finder_read(${orgId}, ${[...options.locks]}::bigint[], ${options.snapshotKey}::text,
+      ${window.from}::timestamptz, ${window.to}::timestamptz, ${options.sweepExpiredClaims}::boolean,
+      ${options.versionStart}::bigint)`.execute(db);
+  const row = rows[0]!;
   return {
-    profile: resolveProfile(state.settings, state.timezone),
-    historyVersion: row?.version ?? '0',
-    busy,
+    stateText: row.profile_state,
+    historyVersion: row.history_version ?? '0',
+    key: row.found_key,
+    claimedKey: row.claimed_key,
+    busy: row.found_key === options.snapshotKey ? undefined : (row.busy_times ?? ''),
   };
 }
 
@@ -142,9 +134,8 @@ interface BusyRow {
 }
 
 /**
- * One row per post that new slots must keep clear of: live claims, and scheduled posts without one (a claim is
- * newer than the read model's time of its post; a claim outside the window still leaves its post out, which at
- * worst frees its old time).
+ * One row per (post, time) that new slots must keep clear of: live claims, and scheduled or publishing posts (a
+ * post being placed again keeps its older time busy too until the read model shows the new one).
  */
 function busyRows(
   orgId: string,
@@ -154,33 +145,18 @@ function busyRows(
 ) {
   const platformFilter = platforms === null ? sql`` : sql`and platform = any(${[...platforms]}::text[])`;
   const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
-  // The workspace's live claims read once: listed themselves, and (hashed) to leave out their posts.
   return sql`
-    with live as materialized (
-      select post_id, platform, slot_start from slot_claims where org_id = ${orgId} and expires_at > now()
-    )
-    select platform, at from (
-      select post_id, platform, slot_start as at from live
-      where slot_start >= ${window.from} and slot_start < ${window.to} ${platformFilter}
-      union all
+    select post_id, platform, at from (
+      select post_id, platform, slot_start as at from slot_claims
+      where org_id = ${orgId} and expires_at > now()
+        and slot_start >= ${window.from} and slot_start < ${window.to} ${platformFilter}
+      union
       select id, platform, scheduled_for_utc from posts
       where org_id = ${orgId} ${platformFilter}
         and status in ('scheduled', 'publishing')
         and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
-        and id not in (select post_id from live)
     ) busy
     where true ${excluded}`;
-}
-
-function byPlatform(rows: readonly BusyRow[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const r of rows) {
-    const times = out.get(r.platform) ?? [];
-    times.push(new Date(r.at).toISOString());
-    out.set(r.platform, times);
-  }
-  for (const times of out.values()) times.sort();
-  return out;
 }
 
 /**

@@ -204,13 +204,13 @@ function check(q: SlotQuery, slots: RankedSlot[]): void {
   const nowMs = Date.parse(q.now);
   const gap = profile.minGapMinutes * minute;
   const today = todayIn(q.now, tz);
-  const scheduled = q.scheduled.map(Date.parse);
+  const scheduled = q.scheduled.map((t) => (typeof t === 'number' ? t : Date.parse(t)));
   const basis = q.history && q.history.posts >= MIN_HISTORY_POSTS ? 'history' : 'defaults';
 
   expect(slots.length).toBeLessThanOrEqual(q.count);
   const perDay = new Map<string, number>();
-  for (const iso of q.scheduled) {
-    const d = localParts(iso, tz).localDate;
+  for (const time of q.scheduled) {
+    const d = localParts(typeof time === 'number' ? new Date(time).toISOString() : time, tz).localDate;
     perDay.set(d, (perDay.get(d) ?? 0) + 1);
   }
   const times = slots.map((s) => Date.parse(s.scheduledForUtc));
@@ -279,6 +279,8 @@ describe('slot ranking properties', () => {
         const slots = rankSlots(q);
         check(q, slots);
         expect(rankSlots(structuredClone(q))).toEqual(slots);
+        // The slot finder passes the same times as epoch milliseconds.
+        expect(rankSlots({ ...q, scheduled: q.scheduled.map((t) => Date.parse(String(t))) })).toEqual(slots);
       }),
       { numRuns: 150 },
     );

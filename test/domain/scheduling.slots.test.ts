@@ -2,6 +2,7 @@
 // (Europe/Berlin), blackout dates, the owner's availability, the gap and the daily cap against scheduled posts and
 // between slots, history moving the ranking to a strong bucket, the defaults basis under the threshold, and speed.
 // Also the time helpers the ranking stands on.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { audienceDefaults } from '../../domain/scheduling/defaults.js';
 import { resolveProfile, windowsFor } from '../../domain/scheduling/profile.js';
@@ -15,6 +16,7 @@ import {
   isLocalTime,
   localParts,
   localToUtc,
+  todayAt,
   todayIn,
   weekdayOf,
 } from '../../domain/scheduling/time.js';
@@ -93,6 +95,35 @@ describe('time helpers', () => {
     expect(weekdayOf('2026-11-24')).toBe(2);
     expect(todayIn('2026-11-22T23:30:00Z', 'Europe/Berlin')).toBe('2026-11-23');
     expect(todayIn('2026-11-22T23:30:00Z', 'America/New_York')).toBe('2026-11-22');
+  });
+
+  test("todayAt (the ranking's, from epoch ms) names the same date as todayIn in every zone, around clock changes too", () => {
+    const zones = [
+      'UTC',
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Sydney',
+      'Pacific/Chatham',
+      'Asia/Kolkata',
+    ];
+    // Instants near the 2026–2027 clock changes of those zones, and anywhere in the years around them.
+    const changes = [
+      '2026-03-08T07:00:00Z',
+      '2026-03-29T01:00:00Z',
+      '2026-04-05T02:00:00Z',
+      '2026-09-27T14:00:00Z',
+    ];
+    const near = fc
+      .tuple(fc.constantFrom(...changes), fc.integer({ min: -48 * 60, max: 48 * 60 }))
+      .map(([iso, minutes]) => Date.parse(iso) + minutes * 60_000);
+    const anywhere = fc.integer({ min: Date.parse('2025-01-01'), max: Date.parse('2028-01-01') });
+    fc.assert(
+      fc.property(fc.oneof(near, anywhere), fc.constantFrom(...zones), (ms, tz) => {
+        expect(todayAt(ms, tz)).toBe(todayIn(new Date(ms).toISOString(), tz));
+      }),
+      { numRuns: 500 },
+    );
+    expect(() => todayAt(Number.NaN, 'UTC')).toThrow(RangeError);
   });
 
   test('skipped local times have no instant; repeated ones take the earlier; the rest round-trip', () => {

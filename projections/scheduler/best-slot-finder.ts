@@ -143,8 +143,11 @@ export class BestSlotFinder implements SlotFinder {
     const held = this.snapshots.get(orgId);
     const usable =
       held &&
+      nowMs >= held.readAt &&
       nowMs - held.readAt < snapshotLifetimeMs &&
       held.coversTo >= nowMs + (longestHorizon + 2) * dayMs;
+    // From a day back, as the slots endpoint reads: a post due a moment ago still keeps the next slots away.
+    const readFrom = nowMs - dayMs;
     const readTo = nowMs + (longestHorizon + 3) * dayMs;
     // One connection and three statements: `begin`; the locks, then the versions, profile and history version
     // (and the busy times unless this process's snapshot is current), read once the locks are granted so a
@@ -157,7 +160,7 @@ export class BestSlotFinder implements SlotFinder {
         slotFinderRead(conn, orgId, {
           locks: platforms.map((p) => lockKey(orgId, p)),
           snapshotKey: usable ? held.key : null,
-          window: { from: now.toISOString(), to: new Date(readTo).toISOString() },
+          window: { from: new Date(readFrom).toISOString(), to: new Date(readTo).toISOString() },
           sweepExpiredClaims: this.sweepDue(orgId),
           versionStart: versionStart(),
         }),
@@ -189,7 +192,7 @@ export class BestSlotFinder implements SlotFinder {
         for (const [i, platform] of platforms.entries()) {
           const postIds = byPlatform.get(platform)!;
           const busyFor = (days: number) =>
-            snapshot.times(platform, nowMs, nowMs + (days + 2) * dayMs, placing);
+            snapshot.times(platform, readFrom, nowMs + (days + 2) * dayMs, placing);
           const slots = bestOnPlatform(platform, postIds.length, busyFor, profile, histories[i]!, now);
           // Ranked best first; the posts take them in the order they were asked for.
           postIds.forEach((postId, n) => {

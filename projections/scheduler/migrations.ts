@@ -67,6 +67,23 @@ export const slotClaimMigrations: Record<string, Migration> = {
           version bigint not null,
           primary key (org_id, source)
         )`.execute(db);
+      // What new slots keep clear of, once per (post, time): live claims, and scheduled or publishing posts (a
+      // post being placed again keeps its older time busy too until the read model shows the new one). PL/pgSQL
+      // too: its plan is kept, and its tables (the posts read model's view) need not exist yet.
+      await sql`
+        create function slot_busy_entries(p_org uuid, p_from timestamptz, p_to timestamptz)
+        returns table (post_id uuid, platform text, at timestamptz)
+        language plpgsql stable as $fn$
+        begin
+          return query
+            select c.post_id, c.platform, c.slot_start from slot_claims c
+            where c.org_id = p_org and c.expires_at > now() and c.slot_start >= p_from and c.slot_start < p_to
+            union
+            select o.id, o.platform, o.scheduled_for_utc from posts o
+            where o.org_id = p_org and o.status in ('scheduled', 'publishing')
+              and o.scheduled_for_utc >= p_from and o.scheduled_for_utc < p_to;
+        end
+        $fn$`.execute(db);
       await sql`
         create function slot_finder_read(
           p_org uuid, p_locks bigint[], p_snapshot_key text, p_from timestamptz, p_to timestamptz,
@@ -100,14 +117,7 @@ export const slotClaimMigrations: Record<string, Migration> = {
           if found_key is distinct from p_snapshot_key then
             busy_times := coalesce((
               select string_agg(b.platform || ' ' || b.post_id || ' ' || (extract(epoch from b.at) * 1000)::bigint, ',')
-              from (
-                select c.post_id, c.platform, c.slot_start as at from slot_claims c
-                where c.org_id = p_org and c.expires_at > now() and c.slot_start >= p_from and c.slot_start < p_to
-                union
-                select o.id, o.platform, o.scheduled_for_utc from posts o
-                where o.org_id = p_org and o.status in ('scheduled', 'publishing')
-                  and o.scheduled_for_utc >= p_from and o.scheduled_for_utc < p_to
-              ) b), '');
+              from slot_busy_entries(p_org, p_from, p_to) b), '');
           end if;
           return next;
         end
@@ -115,6 +125,7 @@ export const slotClaimMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`drop function slot_finder_read`.execute(db);
+      await sql`drop function slot_busy_entries`.execute(db);
       await sql`drop table slot_versions`.execute(db);
     },
   },

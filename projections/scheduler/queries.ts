@@ -56,22 +56,23 @@ export interface TimeWindow {
 }
 
 /**
- * Times new slots must keep clear of: scheduled (or publishing) posts of the platform (every platform for null) in
- * the window, and live claims of posts being placed right now. Posts in `exclude` are the ones being placed: they
- * do not block themselves.
+ * Times new slots must keep clear of, as epoch milliseconds in order: scheduled (or publishing) posts of the
+ * platform (every platform for null) in the window, and live claims of posts being placed right now
+ * (`slot_busy_entries`, migration 0034).
  */
 export async function busyTimes(
   db: Kysely<ReadModels>,
   orgId: string,
   platform: string | null,
   window: TimeWindow,
-  exclude: readonly string[] = [],
-): Promise<string[]> {
-  const { rows } =
-    await sql<BusyRow>`${busyRows(orgId, platform === null ? null : [platform], window, exclude)}`.execute(
-      db,
-    );
-  return rows.map((r) => new Date(r.at).toISOString()).sort();
+): Promise<number[]> {
+  const { rows } = await sql<{ times: string | null }>`
+    select string_agg((extract(epoch from b.at) * 1000)::bigint::text, ',' order by b.at) as times
+    from slot_busy_entries(${orgId}, ${window.from}::timestamptz, ${window.to}::timestamptz) b
+    where true
+      ${platform === null ? sql`` : sql`and b.platform = ${platform}`}`.execute(db);
+  const times = rows[0]?.times;
+  return times ? times.split(',').map(Number) : [];
 }
 
 /** What the slot finder reads once it holds its locks (projections/scheduler/busy-times.ts). */
@@ -126,37 +127,6 @@ export async function slotFinderRead(
     claimedKey: row.claimed_key,
     busy: row.found_key === options.snapshotKey ? undefined : (row.busy_times ?? ''),
   };
-}
-
-interface BusyRow {
-  platform: string;
-  at: Date | string;
-}
-
-/**
- * One row per (post, time) that new slots must keep clear of: live claims, and scheduled or publishing posts (a
- * post being placed again keeps its older time busy too until the read model shows the new one).
- */
-function busyRows(
-  orgId: string,
-  platforms: readonly string[] | null,
-  window: TimeWindow,
-  exclude: readonly string[],
-) {
-  const platformFilter = platforms === null ? sql`` : sql`and platform = any(${[...platforms]}::text[])`;
-  const excluded = exclude.length > 0 ? sql`and post_id <> all(${[...exclude]}::uuid[])` : sql``;
-  return sql`
-    select post_id, platform, at from (
-      select post_id, platform, slot_start as at from slot_claims
-      where org_id = ${orgId} and expires_at > now()
-        and slot_start >= ${window.from} and slot_start < ${window.to} ${platformFilter}
-      union
-      select id, platform, scheduled_for_utc from posts
-      where org_id = ${orgId} ${platformFilter}
-        and status in ('scheduled', 'publishing')
-        and scheduled_for_utc >= ${window.from} and scheduled_for_utc < ${window.to}
-    ) busy
-    where true ${excluded}`;
 }
 
 /**

@@ -187,13 +187,14 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
       for (const [id, p] of busyBefore)
         if (!next.posts.some((n) => n.id === id)) {
           gone.push(id);
-          if (busyAtOf(p) !== null) busyChanges.push({ orgId: next.orgId, postId: id, at: null });
+          if (busyAtOf(p) !== null)
+            busyChanges.push({ orgId: next.orgId, postId: id, before: busyAtOf(p), at: null });
         }
       for (const p of next.posts) {
         const at = busyAtOf(p);
-        const before = busyBefore.get(p.id);
-        if (at !== (before ? busyAtOf(before) : null))
-          busyChanges.push({ orgId: next.orgId, postId: p.id, at });
+        const stored = busyBefore.get(p.id);
+        const before = stored ? busyAtOf(stored) : null;
+        if (at !== before) busyChanges.push({ orgId: next.orgId, postId: p.id, before, at });
         const body = postView(next, p);
         if (!tagsChanged && previous.get(p.id) === rowKey(next, p)) continue;
         const work = publishWork(p);

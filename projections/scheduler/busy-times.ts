@@ -15,14 +15,21 @@
 // Claims and posts are both busy (a claim does not hide its post's older time): a snapshot may only hold more than
 // what is busy (a claim that expired since, a post's time a claimed reschedule replaced), never less, between
 // versions.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
-/** A post whose busy time the read model changed: the new time, or null when the post is no longer busy. */
+/** A post whose busy time the read model changed: the time before and after (null: not busy). */
 export interface BusyChange {
   orgId: string;
   postId: string;
+  before: string | null;
   at: string | null;
 }
+
+/**
+ * Snapshots hold busy times from a day back (and live a minute): a change wholly before two days back can concern
+ * none, so a rebuild replaying the past moves no version.
+ */
+const relevantFromMs = 2 * 86_400_000;
 
 /** The time a post keeps busy as the read model holds it: scheduled or being published at its time. */
 export function busyAtOf(post: { status: string; scheduledForUtc: string | null }): string | null {
@@ -38,10 +45,13 @@ export function versionStart(): number {
  * Called by the posts projection in its transaction with the posts whose busy time it changed: moves the 'posts'
  * version of each workspace where a change is not the time a live claim of that post already holds.
  */
-export async function noteBusyChanges(
-  trx: Transaction<unknown> | Kysely<unknown>,
-  changes: readonly BusyChange[],
+export async function noteBusyChanges<DB>(
+  trx: Kysely<DB>,
+  all: readonly BusyChange[],
 ): Promise<void> {
+  const from = Date.now() - relevantFromMs;
+  const concerns = (time: string | null) => time !== null && Date.parse(time) >= from;
+  const changes = all.filter((c) => concerns(c.at) || concerns(c.before));
   if (changes.length === 0) return;
   await sql`
     insert into slot_versions as v (org_id, source, version)

@@ -4,7 +4,9 @@
 // given up, another instance's claims. Two instances claiming at once never clash.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'kysely';
 import { bestSlotFinder } from '../../../projections/scheduler/best-slot-finder.js';
+import { noteBusyChanges } from '../../../projections/scheduler/busy-times.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace } from '../../support/workspace.js';
 import { data, workspaceClient, type WorkspaceClient } from '../post-groups/support.js';
@@ -144,5 +146,27 @@ describe("the slot finder's busy-times snapshot", () => {
     const times = answers.map((a) => Object.values(a)[0]!.scheduledForUtc);
     expect(new Set(times).size).toBe(12);
     expectApart(times);
+  });
+
+  test('changes wholly in the past (a rebuild replaying history) move no version; one that can concern a snapshot does', async () => {
+    const db = service.runtime.readModels;
+    const orgId = randomUUID();
+    const postsVersion = async () =>
+      (
+        await sql<{ version: string }>`
+          select version::text from slot_versions where org_id = ${orgId} and source = 'posts'`.execute(db)
+      ).rows[0]?.version ?? null;
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    await noteBusyChanges(db, [
+      { orgId, postId: randomUUID(), before: null, at: daysAgo(30) },
+      { orgId, postId: randomUUID(), before: daysAgo(40), at: null },
+      { orgId, postId: randomUUID(), before: daysAgo(3), at: daysAgo(5) },
+    ]);
+    expect(await postsVersion()).toBeNull();
+    await noteBusyChanges(db, [{ orgId, postId: randomUUID(), before: daysAgo(1), at: null }]);
+    const moved = await postsVersion();
+    expect(moved).not.toBeNull();
+    await noteBusyChanges(db, [{ orgId, postId: randomUUID(), before: null, at: daysAgo(-3) }]);
+    expect(BigInt((await postsVersion())!)).toBe(BigInt(moved!) + 1n);
   });
 });

@@ -45,10 +45,7 @@ export function versionStart(): number {
  * Called by the posts projection in its transaction with the posts whose busy time it changed: moves the 'posts'
  * version of each workspace where a change is not the time a live claim of that post already holds.
  */
-export async function noteBusyChanges<DB>(
-  trx: Kysely<DB>,
-  all: readonly BusyChange[],
-): Promise<void> {
+export async function noteBusyChanges<DB>(trx: Kysely<DB>, all: readonly BusyChange[]): Promise<void> {
   const from = Date.now() - relevantFromMs;
   const concerns = (time: string | null) => time !== null && Date.parse(time) >= from;
   const changes = all.filter((c) => concerns(c.at) || concerns(c.before));

@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Bus, Consumer } from '../../infra/bus/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
+import { PerKeyQueue } from '../../infra/async/per-key-queue.js';
 import { sleep } from '../../infra/async/sleep.js';
 import { mayPublishSql } from '../../projections/billing/subscriptions-projection.js';
 import type { ReadModels } from '../../projections/read-models.js';
@@ -50,7 +51,8 @@ export class PublishingService {
   /** Whether the billing subscriptions read model exists yet (its first build makes it; checked until then). */
   private billingReadModel = false;
   /** Per post group, the job of this process running or queued last: jobs of one group run one at a time. */
-  private readonly groupTail = new Map<string, Promise<void>>();
+  /** The jobs of one group one after another (see start()). */
+  private readonly groups = new PerKeyQueue();
 
   constructor(private readonly options: PublishingServiceOptions) {}
 
@@ -63,7 +65,7 @@ export class PublishingService {
           const job = message.data as PublishJob;
           // The posts of a group are due together and append to the group's one stream: run side by side they
           // conflicted on almost every claim (0.8 retries per post, each reading the stream again).
-          const result = await this.oneAtATime(job.groupId, () => publisher.run(job));
+          const result = await this.groups.run(job.groupId, () => publisher.run(job));
           logger.debug({ postId: job.postId, result }, 'publishing job done');
           this.options.onJobDone?.(job, result);
         },
@@ -71,20 +73,6 @@ export class PublishingService {
       );
     }
     if (this.options.sweep !== false) this.loop = this.run();
-  }
-
-  private async oneAtATime<T>(groupId: string, work: () => Promise<T>): Promise<T> {
-    const before = this.groupTail.get(groupId);
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => (done = resolve));
-    this.groupTail.set(groupId, mine);
-    try {
-      await before;
-      return await work();
-    } finally {
-      done();
-      if (this.groupTail.get(groupId) === mine) this.groupTail.delete(groupId);
-    }
   }
 
   async stop(): Promise<void> {

@@ -20,7 +20,8 @@ import type { SlotFinderMetrics } from '../../infra/metrics/metrics.js';
 import type { ReadModels } from '../read-models.js';
 import { resolveProfile } from '../../domain/scheduling/profile.js';
 import { initialSchedulingState, type SchedulingState } from '../../domain/scheduling/scheduling.js';
-import { BusySnapshot, Lru, PerKeyQueue, versionStart } from './busy-times.js';
+import { PerKeyQueue } from '../../infra/async/per-key-queue.js';
+import { BusySnapshot, Lru, versionStart } from './busy-times.js';
 import { slotFinderRead } from './queries.js';
 
 /** How long a claim holds its slot: enough for the command to commit and the read model to show the post. */

@@ -147,22 +147,3 @@ export class Lru<V> {
     this.values.delete(key);
   }
 }
-
-/** One at a time per workspace in this process, so each finder reads the versions its predecessor left. */
-export class PerKeyQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return result;
-  }
-}

@@ -2,7 +2,8 @@
 // text, its times by platform and window without the posts being placed, this instance's claims added in order
 // once; the bounded map of snapshots; one finder at a time per workspace.
 import { describe, expect, test } from 'vitest';
-import { busyAtOf, BusySnapshot, Lru, PerKeyQueue } from '../../projections/scheduler/busy-times.js';
+import { PerKeyQueue } from '../../infra/async/per-key-queue.js';
+import { busyAtOf, BusySnapshot, Lru } from '../../projections/scheduler/busy-times.js';
 
 const t = (iso: string) => Date.parse(iso);
 

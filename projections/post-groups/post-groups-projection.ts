@@ -182,21 +182,20 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     for (const entry of dirty) {
       const { stored, next } = entry;
       const tagsChanged = !stored || canonicalJson(stored.tagIds) !== canonicalJson(next.tagIds);
-      const previous = new Map(stored ? stored.posts.map((p) => [p.id, rowKey(stored, p)]) : []);
-      const busyBefore = new Map(stored ? stored.posts.map((p) => [p.id, p]) : []);
-      for (const [id, p] of busyBefore)
+      const previous = new Map(stored ? stored.posts.map((p) => [p.id, p]) : []);
+      for (const [id, p] of previous)
         if (!next.posts.some((n) => n.id === id)) {
           gone.push(id);
-          if (busyAtOf(p) !== null)
-            busyChanges.push({ orgId: next.orgId, postId: id, before: busyAtOf(p), at: null });
+          const before = busyAtOf(p);
+          if (before !== null) busyChanges.push({ orgId: next.orgId, postId: id, before, at: null });
         }
       for (const p of next.posts) {
+        const was = previous.get(p.id);
         const at = busyAtOf(p);
-        const stored = busyBefore.get(p.id);
-        const before = stored ? busyAtOf(stored) : null;
+        const before = was ? busyAtOf(was) : null;
         if (at !== before) busyChanges.push({ orgId: next.orgId, postId: p.id, before, at });
         const body = postView(next, p);
-        if (!tagsChanged && previous.get(p.id) === rowKey(next, p)) continue;
+        if (!tagsChanged && was && rowKey(stored, was) === rowKey(next, p)) continue;
         const work = publishWork(p);
         upserts.push({
           id: p.id,

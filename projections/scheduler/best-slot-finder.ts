@@ -33,12 +33,9 @@ const longestHorizon = horizonsDays[horizonsDays.length - 1]!;
 
 const dayMs = 86_400_000;
 
-/** Expired claims of a workspace are cleared at most this often per process. */
-const sweepEveryMs = 60_000;
-
 /**
  * A workspace's busy times are read anew at least this often, though the versions still match: a snapshot may hold
- * claims that expired since (busy-times.ts), never too little.
+ * claims that expired since (busy-times.ts), never too little. Expired claims are cleared with each such read.
  */
 const snapshotLifetimeMs = 60_000;
 
@@ -94,8 +91,6 @@ export function scheduleReasonOf(slot: RankedSlot): string {
 }
 
 export class BestSlotFinder implements SlotFinder {
-  /** When this process last cleared each workspace's expired claims (they are skipped by every read anyway). */
-  private readonly swept = new Map<string, number>();
   /** Each workspace's busy times as this process last read them (busy-times.ts). */
   private readonly snapshots = new Lru<BusySnapshot>();
   /** Each workspace's profile, resolved from the stored state it was read as. */
@@ -104,14 +99,6 @@ export class BestSlotFinder implements SlotFinder {
   private readonly queue = new PerKeyQueue();
 
   constructor(private readonly options: BestSlotFinderOptions) {}
-
-  private sweepDue(orgId: string): boolean {
-    const now = Date.now();
-    if (now - (this.swept.get(orgId) ?? 0) < sweepEveryMs) return false;
-    if (this.swept.size >= 10_000) this.swept.clear();
-    this.swept.set(orgId, now);
-    return true;
-  }
 
   private profileOf(orgId: string, stateText: string | null): SchedulingProfile {
     const held = this.profiles.get(orgId);
@@ -162,7 +149,9 @@ export class BestSlotFinder implements SlotFinder {
           locks: platforms.map((p) => lockKey(orgId, p)),
           snapshotKey: usable ? held.key : null,
           window: { from: new Date(readFrom).toISOString(), to: new Date(readTo).toISOString() },
-          sweepExpiredClaims: this.sweepDue(orgId),
+          // Expired claims (skipped by every read anyway) cleared whenever the busy times are read again: at least
+          // once a minute for a workspace that is approving.
+          sweepExpiredClaims: !usable,
           versionStart: versionStart(),
         }),
       ] as const);

@@ -154,7 +154,7 @@ export function createOidcRoutes(deps: {
         'identity_provider',
       );
       await deps.sessions.start(c, user);
-      return c.redirect(flow.returnTo, 303);
+      return c.redirect(safeReturnTo(flow.returnTo), 303);
     });
   };
 }

@@ -47,6 +47,8 @@ export function randomToken(): string {
 /**
  * A path of this service to go back to, or `defaultReturnTo`: only a relative path starting with a single `/`
  * (no `//host`, no `/\host`, no scheme, no control characters) stays, so a sign-in link never redirects away.
+ * The check is on the path as resolved against an origin (dot segments removed): `/.//evil` or `/../..//evil`
+ * resolve to `//evil`, which a browser reads as another host.
  */
 export function safeReturnTo(value: string | undefined | null): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return defaultReturnTo;
@@ -57,7 +59,10 @@ export function safeReturnTo(value: string | undefined | null): string {
   const base = 'http://return-to.invalid';
   const url = URL.canParse(value, base) ? new URL(value, base) : null;
   if (!url || url.origin !== base) return defaultReturnTo;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const resolved = `${url.pathname}${url.search}${url.hash}`;
+  if (!resolved.startsWith('/') || resolved.startsWith('//') || resolved.startsWith('/\\'))
+    return defaultReturnTo;
+  return resolved;
 }
 
 export function signInPathFor(returnTo: string): string {

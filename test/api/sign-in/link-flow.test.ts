@@ -3,7 +3,9 @@
 // page uses (browserSessionsOf).
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { linkRateLimits } from '../../../api/sign-in/links.js';
 import { safeReturnTo, signInPathFor } from '../../../api/sign-in/sessions.js';
 import { loadUser } from '../../../commands/users/user-commands.js';
 import { LocalMailbox } from '../../../infra/mail/local-mailbox.js';
@@ -200,6 +202,15 @@ describe('return_to', () => {
     ['relative/path'],
     ['/ok\nSet-Cookie: x'],
     [''],
+    // Spellings that resolve to another host once dot segments, tabs or backslashes are read as a browser does.
+    ['/.//evil.example'],
+    ['/../..//evil.example'],
+    ['/./..//evil.example/x?y#z'],
+    ['/.\\/evil.example'],
+    ['\t//evil.example'],
+    ['/\t/evil.example'],
+    ['///evil.example'],
+    ['https:evil.example'],
   ])('%j is refused: the sign-in ends at /sign-in/done', async (returnTo) => {
     expect(safeReturnTo(returnTo)).toBe('/sign-in/done');
     const email = address();
@@ -208,6 +219,25 @@ describe('return_to', () => {
     const opened = await openLink(await lastSignInLink(service, email), cookie);
     const done = await continueWith(opened.html, opened.cookie);
     expect(done.headers.get('location')).toBe('/sign-in/done');
+  });
+
+  test('whatever it is, what stays is a path of this service (a single leading slash, no backslash)', () => {
+    const pieces = ['/', '\\', '.', '..', '%2F', 'evil.example', '\t', ':', '?', '#'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 8 }), (parts) => {
+        const kept = safeReturnTo(`/${parts.join('')}`);
+        const base = 'https://service.example';
+        expect(new URL(kept, base).origin).toBe(base);
+        expect(kept).toMatch(/^\/(?![/\\])/);
+        expect(kept).not.toMatch(/[\\\u0000-\u001f\u007f]/);
+      }),
+      { numRuns: 5000 },
+    );
+    // Percent-encoded slashes stay a path here: a browser does not decode them into a host.
+    expect(safeReturnTo('/%2F/evil.example')).toBe('/%2F/evil.example');
+    expect(new URL(safeReturnTo('/%2F/evil.example'), 'https://service.example').host).toBe(
+      'service.example',
+    );
   });
 
   test('a posted return_to is checked too; paths of this service stay', async () => {

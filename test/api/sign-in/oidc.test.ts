@@ -175,6 +175,40 @@ describe('sign in with the identity provider', () => {
     ).toBe(400);
   });
 
+  test.each([
+    '//evil.example',
+    '/\\evil.example',
+    '/.//evil.example',
+    '/../..//evil.example',
+    'https://evil.example',
+    '\t//evil.example',
+    '/.\\/evil.example',
+  ])('return_to %j straight to the start: back at /sign-in/done, never another host', async (returnTo) => {
+    person = { sub: 'sub-6', email: `return-${Date.now()}@example.org`, email_verified: true };
+    const start = await service.request('GET', `/sign-in/oidc?return_to=${encodeURIComponent(returnTo)}`);
+    expect(start.status).toBe(302);
+    const back = await fetch(new URL(start.headers.get('location')!), { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    const done = await service.request('GET', `${callback.pathname}${callback.search}`, {
+      headers: { cookie: mergeCookies('', start) },
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/sign-in/done');
+  });
+
+  test('a percent-encoded slash stays a path of this service', async () => {
+    person = { sub: 'sub-7', email: `encoded-${Date.now()}@example.org`, email_verified: true };
+    const start = await service.request('GET', `/sign-in/oidc?return_to=${encodeURIComponent('/%2F/evil')}`);
+    const back = await fetch(new URL(start.headers.get('location')!), { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    const done = await service.request('GET', `${callback.pathname}${callback.search}`, {
+      headers: { cookie: mergeCookies('', start) },
+    });
+    const location = done.headers.get('location')!;
+    expect(new URL(location, 'http://localhost:3000').origin).toBe('http://localhost:3000');
+    expect(location).toBe('/%2F/evil');
+  });
+
   test('without OIDC_ISSUER the page offers no provider', async () => {
     const plain = await startTestService();
     try {

@@ -10,6 +10,7 @@ import type { Metrics } from '../infra/metrics/metrics.js';
 import type { AuthService } from './auth/auth-service.js';
 import type { AppEnv } from './platform/app-env.js';
 import type { RequestRateLimiter } from './platform/rate-limits.js';
+import { clientAddress } from './platform/client-address.js';
 import { createErrorHandler, defaultHook, type ErrorMapper } from './platform/errors.js';
 import { registerHealthRoutes, type Readiness } from './platform/health.js';
 import { registerMetricsRoute, requestMetrics } from './platform/metrics.js';
@@ -25,7 +26,12 @@ export type RouteInstaller = (app: OpenAPIHono<AppEnv>) => void;
 
 export interface AppDeps {
   logger: Logger;
-  config: { bodyLimitBytes: number; publicBaseUrl?: string };
+  config: {
+    bodyLimitBytes: number;
+    publicBaseUrl?: string;
+    /** TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed. */
+    trustedProxies?: readonly string[];
+  };
   auth: AuthService;
   /** Limits authenticated requests (read by `authenticate()`); without it nothing is limited. */
   rateLimiter?: RequestRateLimiter;
@@ -46,6 +52,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.use(requestId());
+  app.use(clientAddress({ trustedProxies: deps.config.trustedProxies ?? [] }));
   app.use(noStoreByDefault());
   if (deps.metrics) app.use(requestMetrics(deps.metrics.registry));
   app.use(requestLogger({ logger: deps.logger }));

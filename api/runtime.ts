@@ -376,7 +376,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     let background = { started: false };
     const app = createApp({
       logger,
-      config: { bodyLimitBytes: env.BODY_LIMIT_BYTES, publicBaseUrl: publicBaseUrl(env) },
+      config: {
+        bodyLimitBytes: env.BODY_LIMIT_BYTES,
+        publicBaseUrl: publicBaseUrl(env),
+        trustedProxies: env.TRUSTED_PROXIES,
+      },
       auth,
       ...(rateLimiter ? { rateLimiter } : {}),
       metrics: { registry: metrics, ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}) },

@@ -1,9 +1,10 @@
-// A small in-process token bucket per client address, for the endpoints anyone may call without an account
-// (client registration, the token endpoint). Each instance limits on its own; that bounds abuse per process,
-// which is what these endpoints need (their work is a hash and a row, not a platform call).
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
+// A small in-process token bucket per client address (behind TRUSTED_PROXIES, the client they forward), for
+// the endpoints anyone may call without an account (client registration, the token endpoint). Each instance
+// limits on its own; that bounds abuse per process, which is what these endpoints need (their work is a hash
+// and a row, not a platform call).
+import type { MiddlewareHandler } from 'hono';
 import { TooManyRequests } from '../../domain/shared/errors.js';
+import { clientLimitKeyOf } from '../platform/client-address.js';
 
 export interface BucketOptions {
   /** Requests allowed at once. */
@@ -43,19 +44,10 @@ export class TokenBuckets {
   }
 }
 
-/** The socket peer's address; one shared key when there is no socket (`app.request` in tests). */
-export function clientAddressOf(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** 429 with the spec's error body (`rate_limit_exceeded`, `retryAfterSeconds`) and Retry-After once spent. */
 export function rateLimited(buckets: TokenBuckets): MiddlewareHandler {
   return async function rateLimitMiddleware(c, next) {
-    const taken = buckets.take(clientAddressOf(c));
+    const taken = buckets.take(clientLimitKeyOf(c));
     if (!taken.allowed)
       throw new TooManyRequests('Too many requests; try again later', taken.retryAfterSeconds);
     await next();

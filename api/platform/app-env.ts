@@ -1,5 +1,6 @@
 // The hono environment shared by every route: what middleware puts on the context for handlers to read.
 // requestId, logger and auth are set for every request; principal only behind authenticate().
+import type { ClientOrigin } from '../../infra/http/trusted-proxies.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { Principal } from '../auth/principal.js';
@@ -13,6 +14,8 @@ export interface AppVariables {
   auth: AuthService;
   /** Present only on routes behind `authenticate()`; read it with `principalOf(c)`. */
   principal: Principal;
+  /** Who sent the request (the client behind TRUSTED_PROXIES); read it with `clientOf(c)`. */
+  client: ClientOrigin;
   /** Counts authenticated requests per token and workspace; absent when rate limiting is off. */
   rateLimiter?: RequestRateLimiter;
 }

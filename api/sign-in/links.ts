@@ -34,8 +34,18 @@ export const signInLinkMigrations: Record<string, Migration> = {
 };
 
 export const signInLinkMinutes = 15;
-/** Links one address may be sent, and links one peer address may ask for, per window. */
-export const linkRateLimits = { perAddress: 5, perPeer: 50, windowMinutes: 15 } as const;
+
+/**
+ * Links asked for per hour: to one address from anyone (bounds the mail one inbox gets), to one address from
+ * one client (so one client alone cannot spend an address's allowance and lock its owner out), and from one
+ * client to any address. A client is its address (behind TRUSTED_PROXIES, the forwarded one; IPv6 by /64).
+ */
+export const linkRateLimits = {
+  perRecipient: 10,
+  perRecipientFromOneClient: 3,
+  perClient: 30,
+  windowMinutes: 60,
+} as const;
 
 export function verifyUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}/sign-in/verify?token=${encodeURIComponent(token)}`;
@@ -44,7 +54,7 @@ export function verifyUrl(publicBaseUrl: string, token: string): string {
 export class SignInLinks {
   constructor(private readonly db: Kysely<unknown>) {}
 
-  /** A new link token for this address; `from` is the requester's peer address (rate limits). */
+  /** A new link token for this address; `from` is the requesting client's limit key (rate limits). */
   async issue(
     email: string,
     returnTo: string,
@@ -60,18 +70,41 @@ export class SignInLinks {
     return { token, expiresAt: new Date(rows[0]!.expires_at) };
   }
 
-  /** Whether more links may be sent to this address (and asked for from this peer) now. */
-  async allowed(email: string, from: string | null): Promise<boolean> {
-    const { rows } = await sql<{ address: string; peer: string }>`
-      select
-        (select count(*) from sign_in_links where requested_for = ${email.toLowerCase()}
-           and created_at > now() - make_interval(mins => ${linkRateLimits.windowMinutes})) as address,
-        (select count(*) from sign_in_links where ${from}::text is not null and requested_from = ${from}
-           and created_at > now() - make_interval(mins => ${linkRateLimits.windowMinutes})) as peer`.execute(
-      this.db,
-    );
-    const row = rows[0]!;
-    return Number(row.address) < linkRateLimits.perAddress && Number(row.peer) < linkRateLimits.perPeer;
+  /**
+   * Whether one more link may be sent to this address, asked for by this client (`from`: its limit key; null
+   * when unknown), now; when not, the seconds until the oldest link that spent the allowance leaves the window.
+   */
+  async allowed(
+    email: string,
+    from: string | null,
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+    const recipient = email.toLowerCase();
+    const window = sql`created_at > now() - make_interval(mins => ${linkRateLimits.windowMinutes})`;
+    // Per limit: how many links it counts, and when the oldest of them leaves the window (seconds from now).
+    const { rows } = await sql<{ limit_name: string; n: string; frees_in: number | string | null }>`
+      with counted as (
+        select 'recipient' as limit_name, created_at from sign_in_links
+          where requested_for = ${recipient} and ${window}
+        union all
+        select 'recipient_client', created_at from sign_in_links
+          where ${from}::text is not null and requested_for = ${recipient} and requested_from = ${from} and ${window}
+        union all
+        select 'client', created_at from sign_in_links
+          where ${from}::text is not null and requested_from = ${from} and ${window})
+      select limit_name, count(*) as n,
+        extract(epoch from min(created_at) + make_interval(mins => ${linkRateLimits.windowMinutes}) - now())
+          as frees_in
+      from counted group by limit_name`.execute(this.db);
+    const caps: Record<string, number> = {
+      recipient: linkRateLimits.perRecipient,
+      recipient_client: linkRateLimits.perRecipientFromOneClient,
+      client: linkRateLimits.perClient,
+    };
+    let waitSeconds = 0;
+    for (const row of rows)
+      if (Number(row.n) >= (caps[row.limit_name] ?? 0))
+        waitSeconds = Math.max(waitSeconds, Math.max(1, Math.ceil(Number(row.frees_in ?? 0))));
+    return waitSeconds === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: waitSeconds };
   }
 
   /** The link's address and destination while it can still be used (unknown, expired and used: null). */

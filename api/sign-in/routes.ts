@@ -5,7 +5,6 @@
 import { pageContentSecurityPolicy } from '../shared/html-page.js';
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
@@ -15,7 +14,8 @@ import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
 import type { AppEnv } from '../platform/app-env.js';
-import { linkRateLimits, verifyUrl, type SignInLinks } from './links.js';
+import { clientOf, clientLimitKeyOf } from '../platform/client-address.js';
+import { verifyUrl, type SignInLinks } from './links.js';
 import {
   checkMailPage,
   continuePage,
@@ -48,14 +48,6 @@ export function htmlPage(c: Context, status: ContentfulStatusCode, page: Page): 
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');
   return c.html(renderPage(page), status);
-}
-
-function peerAddress(c: Context): string | null {
-  try {
-    return getConnInfo(c).remote.address ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** The text fields of a posted form (an empty record for any other body). */
@@ -136,15 +128,19 @@ export function createSignInRoutes(deps: SignInRoutesDeps) {
             ...(form.email ? { email: form.email } : {}),
           }),
         );
-      const from = peerAddress(c);
-      if (!(await links.allowed(email.data, from))) {
-        c.header('Retry-After', String(linkRateLimits.windowMinutes * 60));
+      // The client's limit key (behind TRUSTED_PROXIES, the forwarded client's); unknown: only the per-address limit.
+      const from = clientOf(c).address === null ? null : clientLimitKeyOf(c);
+      const verdict = await links.allowed(email.data, from);
+      if (!verdict.allowed) {
+        // The same answer whether or not the address has an account: links go to any address alike.
+        const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+        c.header('Retry-After', String(verdict.retryAfterSeconds));
         return htmlPage(
           c,
           429,
           errorPage(
             'Too many sign-in links',
-            `Too many sign-in links were asked for. Try again in ${linkRateLimits.windowMinutes} minutes, or use the last link you were sent.`,
+            `Too many sign-in links were asked for. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or use the last link you were sent.`,
           ),
         );
       }

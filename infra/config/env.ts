@@ -1,6 +1,7 @@
 // Service configuration: every environment variable the service reads, validated once at start.
 // A bad value stops the start with a message naming the variable (see README "Configuration").
 import { z } from 'zod';
+import { parseTrustedProxyList } from '../http/trusted-proxies.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -129,6 +130,22 @@ export const platformSettings = defineSettings(
       .default(1024 * 1024),
     READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * The reverse proxies in front of the service (comma-separated addresses or CIDR ranges): X-Forwarded-For
+     * and X-Forwarded-Proto are believed from these only. Unset: the socket peer is the client.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseTrustedProxyList(value);
+        if ('ranges' in parsed) return parsed.ranges;
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be comma-separated IP addresses or CIDR ranges: ${parsed.problem}`,
+        });
+        return z.NEVER;
+      }),
   },
   (env, ctx) => {
     if (env.EVENT_STORE === 'eventstoredb' && !env.EVENTSTOREDB_URL) {

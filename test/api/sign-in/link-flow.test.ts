@@ -229,7 +229,7 @@ describe('return_to', () => {
         const base = 'https://service.example';
         expect(new URL(kept, base).origin).toBe(base);
         expect(kept).toMatch(/^\/(?![/\\])/);
-        expect(kept).not.toMatch(/[\\\u0000-\u001f\u007f]/);
+        expect([...kept].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20 || ch === '\u007f')).toBe(false);
       }),
       { numRuns: 5000 },
     );
@@ -320,10 +320,14 @@ describe('no account enumeration', () => {
 
   test('too many links for one address: 429 with Retry-After, whoever asks', async () => {
     const email = address();
-    for (let i = 0; i < 5; i++) expect((await askForLink(email)).sent.status).toBe(200);
+    for (let i = 0; i < linkRateLimits.perRecipient; i++)
+      expect((await askForLink(email)).sent.status).toBe(200);
     const refused = await askForLink(email);
     expect(refused.sent.status).toBe(429);
-    expect(refused.sent.headers.get('retry-after')).toBe('900');
+    // Until the first of those links leaves the hour's window.
+    const wait = Number(refused.sent.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(linkRateLimits.windowMinutes * 60 - 120);
+    expect(wait).toBeLessThanOrEqual(linkRateLimits.windowMinutes * 60);
     expect((await askForLink(address())).sent.status).toBe(200);
   });
 

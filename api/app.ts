@@ -18,6 +18,7 @@ import { registerOpenApiRoutes, registerSecurityScheme } from './platform/openap
 import { noStoreByDefault } from './platform/no-store.js';
 import { requestId } from './platform/request-id.js';
 import { requestLogger } from './platform/request-logger.js';
+import { securityHeaders } from './platform/security-headers.js';
 import { canonicalIdsPath } from './shared/params.js';
 
 export type { AppEnv } from './platform/app-env.js';
@@ -53,6 +54,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.use(requestId());
   app.use(clientAddress({ trustedProxies: deps.config.trustedProxies ?? [] }));
+  app.use(
+    securityHeaders(
+      deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {},
+    ),
+  );
   app.use(noStoreByDefault());
   if (deps.metrics) app.use(requestMetrics(deps.metrics.registry));
   app.use(requestLogger({ logger: deps.logger }));

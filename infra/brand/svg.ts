@@ -240,6 +240,8 @@ export function sanitizeSvg(text: string): string | null {
   const root = document.documentElement;
   if (!root || document.getElementsByTagName('parsererror').length > 0) return null;
   if (root.localName !== 'svg' || root.namespaceURI !== svgNamespace) return null;
+  // Counted before sanitising too: DOMPurify's walk over a huge document is itself the cost.
+  countElements(root as unknown as JsdomElement & JsdomTree);
   // DOMPurify's typings name the DOM's Node, which this project does not load (any): the jsdom element is one.
   purify.sanitize(root, {
     USE_PROFILES: { svg: true, svgFilters: true },
@@ -258,12 +260,17 @@ export function sanitizeSvg(text: string): string | null {
  * elements, a declared width or height past maxImageSide, or embedded raster images past the pixel cap
  * (together, read from their headers).
  */
-function checkBudget(root: JsdomElement & JsdomTree): void {
+function countElements(root: JsdomTree): ArrayLike<JsdomElement> {
   const elements = root.getElementsByTagName('*');
   if (elements.length + 1 > maxSvgElements)
     throw new SvgTooComplex(
       `the SVG has ${elements.length + 1} elements; at most ${maxSvgElements} are accepted`,
     );
+  return elements;
+}
+
+function checkBudget(root: JsdomElement & JsdomTree): void {
+  const elements = countElements(root);
   for (const name of ['width', 'height']) {
     const declared = pxLength(root.getAttribute(name));
     if (declared !== null && declared > maxImageSide)

@@ -33,7 +33,7 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
   const rendering = rendererOf(ctx);
   const deps: VisualsDeps = {
     idempotency: ctx.idempotency,
-    renderer: rendering.renderer,
+    renderer: () => rendering.renderer(),
     library: mediaLibraryOf(ctx),
     brandKit: brandKitOf(ctx),
     imageGeneration,

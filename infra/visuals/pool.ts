@@ -54,8 +54,8 @@ export interface RenderPoolOptions {
 interface Waiting {
   task: RenderTask;
   deadlineMs: number;
-  resolve(result: RenderTaskResult): void;
-  reject(error: unknown): void;
+  resolve: (result: RenderTaskResult) => void;
+  reject: (error: unknown) => void;
 }
 
 /** A task's share of the deadline: one per slide of a carousel's part, one otherwise. */
@@ -126,8 +126,10 @@ export class RenderPool {
       const timer = setTimeout(() => abort.abort(), job.deadlineMs);
       timer.unref();
       (this.piscina.run(job.task, { signal: abort.signal }) as Promise<RenderTaskResult>)
-        .then(job.resolve, (error: unknown) =>
-          job.reject(abort.signal.aborted ? new RenderDeadlineExceeded(job.deadlineMs) : error),
+        .then(
+          (result) => job.resolve(result),
+          (error: unknown) =>
+            job.reject(abort.signal.aborted ? new RenderDeadlineExceeded(job.deadlineMs) : error),
         )
         .finally(() => {
           clearTimeout(timer);

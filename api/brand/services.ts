@@ -4,7 +4,9 @@
 import type { BrandKitReader } from '../../commands/brand/brand-kit-port.js';
 import { createBrandKitReader } from '../../commands/brand/brand-kit-reader.js';
 import type { BrandKitDeps } from '../../commands/brand/brand-kit-use-cases.js';
+import type { LogoReader } from '../../infra/brand/logo-image.js';
 import { mediaLibraryOf } from '../media/services.js';
+import { rendererOf } from '../visuals/renderer-of.js';
 import type { RouteServices } from '../shared/services.js';
 import type { SliceContext } from '../shared/slice.js';
 
@@ -25,12 +27,19 @@ export function brandServicesOf(ctx: SliceContext): BrandServices {
   const existing = built.get(ctx.services);
   if (existing) return existing;
   const media = mediaLibraryOf(ctx);
+  // Logo files are decoded, sanitised and rasterised in the render pool's threads, under its deadline.
+  const rendering = rendererOf(ctx);
+  const logos: LogoReader = {
+    read: (bytes) => rendering.renderer().readLogo(bytes),
+    renderable: (bytes) => rendering.renderer().renderableLogo(bytes),
+  };
   const services: BrandServices = {
-    reader: createBrandKitReader({ commands: ctx.commands, media: () => media, logger: ctx.logger }),
+    reader: createBrandKitReader({ commands: ctx.commands, media: () => media, logos, logger: ctx.logger }),
     deps: {
       commands: ctx.commands,
       idempotency: ctx.idempotency,
       media,
+      logos,
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
       ...(ctx.services.now ? { now: ctx.services.now } : {}),

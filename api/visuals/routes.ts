@@ -32,7 +32,7 @@ import {
 } from './schemas.js';
 
 const base = '/v1/orgs/{orgId}/marketing/visuals';
-const renderErrors = errorResponses(400, 401, 402, 403, 404, 413, 422, 503);
+const renderErrors = errorResponses(400, 401, 402, 403, 404, 413, 422, 429, 503);
 
 const imageRoute = createRoute({
   ...secured({ permission: 'posts:draft' }),
@@ -80,7 +80,7 @@ const previewRoute = createRoute({
   request: { params: orgParams, body: jsonBody(previewBody) },
   responses: {
     200: jsonResponse(dataOf(previewResult), 'The preview'),
-    ...errorResponses(400, 401, 403, 404, 413, 422, 503),
+    ...errorResponses(400, 401, 403, 404, 413, 422, 429, 503),
   },
 });
 

@@ -1,14 +1,12 @@
 // What the visuals slice's routes, tools and worker share, built once per runtime: the renderer (one worker
 // pool, started on first render and closed when the runtime stops), the image-generation provider, the media
 // library renders are stored in, the brand kit they are drawn in, and the credits an AI background costs.
-import { availableParallelism } from 'node:os';
 import type { VisualsDeps } from '../../commands/visuals/visuals-use-cases.js';
 import { imageGenerationFromEnv } from '../../infra/image-generation/from-env.js';
-import type { Renderer } from '../../infra/visuals/contract.js';
-import { createRenderer } from '../../infra/visuals/renderer.js';
 import { billingServicesOf } from '../billing/services.js';
 import { brandKitOf } from '../brand/services.js';
 import { mediaLibraryOf } from '../media/services.js';
+import { rendererOf } from './renderer-of.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface VisualsServices {
@@ -32,13 +30,10 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
     );
     imageGeneration = null;
   }
-  let renderer: Renderer | null = null;
+  const rendering = rendererOf(ctx);
   const deps: VisualsDeps = {
     idempotency: ctx.idempotency,
-    renderer: () =>
-      (renderer ??= createRenderer({
-        threads: ctx.env.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
-      })),
+    renderer: () => rendering.renderer(),
     library: mediaLibraryOf(ctx),
     brandKit: brandKitOf(ctx),
     imageGeneration,
@@ -52,11 +47,7 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
   };
   const services: VisualsServices = {
     deps,
-    async close() {
-      const running = renderer;
-      renderer = null;
-      await running?.close();
-    },
+    close: () => rendering.close(),
   };
   built.set(ctx.services, services);
   return services;

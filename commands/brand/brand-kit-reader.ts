@@ -1,7 +1,7 @@
 // The brand kit as other slices read it (commands/brand/brand-kit-port.ts): the kit from its stream, and the
 // brand as the renderer takes it, the logo read from the media library as PNG or JPEG.
 import { installedFontFamily, type ImageInput, type RenderBrand } from '../../infra/visuals/contract.js';
-import { renderableLogo } from '../../infra/brand/logo-image.js';
+import type { LogoReader } from '../../infra/brand/logo-image.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { CommandDeps } from '../shared/command-handler.js';
 import type { MediaLibrary } from '../media/library.js';
@@ -15,6 +15,8 @@ export function createBrandKitReader(deps: {
   commands: Pick<CommandDeps, 'eventStore'>;
   /** The workspace's media library (where the kit's logo is stored). */
   media: () => Pick<MediaLibrary, 'read'>;
+  /** Converts the stored logo off the request thread (the render pool). */
+  logos: Pick<LogoReader, 'renderable'>;
   logger?: Logger;
 }): BrandKitReader {
   const logos = new Map<string, ImageInput>();
@@ -26,7 +28,7 @@ export function createBrandKitReader(deps: {
     const stored = await deps.media().read(orgId, assetId);
     if (!stored) return null;
     try {
-      const logo = await renderableLogo(stored.bytes);
+      const logo = await deps.logos.renderable(stored.bytes);
       const input: ImageInput = {
         data: logo.data,
         contentType: logo.contentType,

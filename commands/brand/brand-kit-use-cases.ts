@@ -21,7 +21,7 @@ import {
 } from '../../domain/brand/kit-fields.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { Unprocessable, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
-import { NotALogo, readLogoFile, type LogoFile } from '../../infra/brand/logo-image.js';
+import { NotALogo, type LogoFile, type LogoReader } from '../../infra/brand/logo-image.js';
 import {
   safeFetch,
   UnsafeUrlError,
@@ -47,6 +47,8 @@ export interface BrandKitDeps extends WriteDeps {
   storage: ObjectStorage;
   /** Tests only (api/runtime.ts `outbound`): which private servers a fetch may reach, and a resolver. */
   outbound: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
+  /** Reads a downloaded logo off the request thread (the render pool), within its pixel cap and deadline. */
+  logos: Pick<LogoReader, 'read'>;
 }
 
 const reading = (orgId: string) =>
@@ -118,7 +120,7 @@ function fetchProblem(error: unknown): ValidationError | string {
  * not an image are problems of the field (returned).
  */
 async function downloadLogo(
-  deps: Pick<BrandKitDeps, 'outbound'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logos'>,
   url: string,
 ): Promise<{ logo: ResolvedLogo } | { problem: string }> {
   let fetched: SafeFetchResult;
@@ -137,7 +139,7 @@ async function downloadLogo(
   if (fetched.status < 200 || fetched.status > 299)
     return { problem: `the link answered HTTP ${fetched.status}, not an image` };
   try {
-    const file = await readLogoFile(fetched.body);
+    const file = await deps.logos.read(fetched.body);
     const bytesSha256 = createHash('sha256').update(fetched.body).digest('hex');
     return { logo: { from: 'url', sourceUrl: url, file, bytesSha256 } };
   } catch (error) {

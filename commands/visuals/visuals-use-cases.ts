@@ -3,7 +3,6 @@
 // options a client picks from. Renders run in the renderer's worker pool; what they make is stored in the media
 // library as workspace assets (`source`, `format`). An AI background is generated through the image-generation
 // port and charged in credits (`ai_background`) once it exists.
-import { imageSize } from 'image-size';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
   InvalidFields,
@@ -15,6 +14,7 @@ import {
 } from '../../domain/shared/errors.js';
 import type { ImageItem, MediaAsset } from '../../domain/post-groups/post-content.js';
 import { safeFetch, UnsafeUrlError, type OutboundPolicy } from '../../infra/http/safe-fetch.js';
+import { checkImageDimensions, ImageDimensionsError } from '../../infra/images/dimensions.js';
 import {
   ImageGenerationError,
   type GeneratedImage,
@@ -152,29 +152,32 @@ function elapsedMs(started: number): number {
   return Math.max(0, Math.round(performance.now() - started));
 }
 
-function imageKind(bytes: Uint8Array): 'image/png' | 'image/jpeg' | null {
-  if (bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
-    return 'image/png';
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return null;
-}
-
-/** PNG or JPEG bytes with their size, or a 422 naming the field. */
+/**
+ * PNG or JPEG bytes with their size read from the header, or a 422 naming the field: `unsupported_image`, or
+ * `image_too_large` past the pixel cap (infra/images/dimensions.ts), refused before anything decodes it.
+ */
 function imageInputOf(bytes: Uint8Array, path: string, what: string): ImageInput {
-  const contentType = imageKind(bytes);
-  if (!contentType)
-    throw new Unprocessable(`${what} must be a PNG or JPEG image`, 'unsupported_image', [
+  const notPngOrJpeg = () =>
+    new Unprocessable(`${what} must be a PNG or JPEG image`, 'unsupported_image', [
       { path, message: 'must be a PNG or JPEG image' },
     ]);
-  let size: { width?: number; height?: number };
+  let size: ReturnType<typeof checkImageDimensions>;
   try {
-    size = imageSize(bytes);
-  } catch {
+    size = checkImageDimensions(bytes);
+  } catch (error) {
+    if (!(error instanceof ImageDimensionsError)) throw error;
+    if (error.reason === 'unsupported') throw notPngOrJpeg();
+    if (error.reason === 'too_large')
+      throw new Unprocessable(`${what} is too large: ${error.message}`, 'image_too_large', [
+        { path, message: error.message },
+      ]);
     throw new Unprocessable(`${what} could not be read as an image`, 'unsupported_image', [
       { path, message: 'could not be read as an image' },
     ]);
   }
-  return { data: bytes, contentType, width: size.width ?? null, height: size.height ?? null };
+  if (size.format !== 'png' && size.format !== 'jpeg') throw notPngOrJpeg();
+  const contentType = size.format === 'png' ? 'image/png' : 'image/jpeg';
+  return { data: bytes, contentType, width: size.width, height: size.height };
 }
 
 /** An image of the workspace's media library, or one fetched from a public link (SSRF-safe). */
@@ -223,6 +226,44 @@ async function loadImage(
       { path: `body.${path}.url`, message: `answered HTTP ${fetched.status}` },
     ]);
   return imageInputOf(fetched.body, `body.${path}.url`, `The image at ${path}.url`);
+}
+
+/**
+ * Every render holds one slot of the renderer's bounded queue from before anything is loaded, generated or
+ * charged until it is answered: a full queue is a 429 `rate_limit_exceeded` for the workspace (or a 503 for
+ * the service) with nothing rendered, stored or charged.
+ */
+async function inRenderSlot<A extends unknown[], R>(
+  use: (deps: VisualsDeps, caller: Caller, orgId: string, ...rest: A) => Promise<R>,
+  deps: VisualsDeps,
+  caller: Caller,
+  orgId: string,
+  ...rest: A
+): Promise<R> {
+  authorize(caller, rendering(orgId));
+  const slot = deps.renderer().admit(orgId);
+  try {
+    return await use(deps, caller, orgId, ...rest);
+  } finally {
+    slot.release();
+  }
+}
+
+/** POST ORG/marketing/visuals/image (renderImageVisualInSlot). */
+export function renderImageVisual(...args: Parameters<typeof renderImageVisualInSlot>) {
+  return inRenderSlot(renderImageVisualInSlot, ...args);
+}
+/** POST ORG/marketing/visuals/carousel (renderCarouselVisualInSlot). */
+export function renderCarouselVisual(...args: Parameters<typeof renderCarouselVisualInSlot>) {
+  return inRenderSlot(renderCarouselVisualInSlot, ...args);
+}
+/** POST ORG/marketing/visuals/screenshot (renderScreenshotVisualInSlot). */
+export function renderScreenshotVisual(...args: Parameters<typeof renderScreenshotVisualInSlot>) {
+  return inRenderSlot(renderScreenshotVisualInSlot, ...args);
+}
+/** POST ORG/marketing/visuals/preview (previewVisualInSlot). */
+export function previewVisual(...args: Parameters<typeof previewVisualInSlot>) {
+  return inRenderSlot(previewVisualInSlot, ...args);
 }
 
 /** The model to use, checked against the provider's; 400 when no provider is configured. */
@@ -407,7 +448,7 @@ function store(
 }
 
 /** POST ORG/marketing/visuals/image. */
-export async function renderImageVisual(
+async function renderImageVisualInSlot(
   deps: VisualsDeps,
   caller: Caller,
   orgId: string,
@@ -472,7 +513,7 @@ export async function renderImageVisual(
 }
 
 /** POST ORG/marketing/visuals/carousel. */
-export async function renderCarouselVisual(
+async function renderCarouselVisualInSlot(
   deps: VisualsDeps,
   caller: Caller,
   orgId: string,
@@ -570,7 +611,7 @@ export async function renderCarouselVisual(
 }
 
 /** POST ORG/marketing/visuals/screenshot. */
-export async function renderScreenshotVisual(
+async function renderScreenshotVisualInSlot(
   deps: VisualsDeps,
   caller: Caller,
   orgId: string,
@@ -642,7 +683,7 @@ function previewScale(format: VisualFormatId): number {
  * inline. Stores nothing, appends nothing and never calls the image-generation provider: an `aiBackground` is
  * previewed on the theme's own background.
  */
-export async function previewVisual(
+async function previewVisualInSlot(
   deps: VisualsDeps,
   caller: Caller,
   orgId: string,

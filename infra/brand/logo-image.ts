@@ -1,8 +1,12 @@
 // What a logo file is, judged by its bytes (never by a declared type or a file name): a raster image the
-// renderer can use, or an SVG, sanitised. Sizes are read from the file.
+// renderer can use, or an SVG, sanitised. Sizes are read from the file. Everything here decodes or draws
+// untrusted bytes: it runs in the render pool's worker threads (infra/visuals/worker.ts), under its deadline.
 import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
-import { rasterToPng, rasterizeSvg, sanitizeSvg, svgSize, svgText } from './svg.js';
+import { checkImageDimensions, ImageDimensionsError } from '../images/dimensions.js';
+import { rasterToPng, rasterizeSvg, sanitizeSvg, SvgTooComplex, svgSize, svgText } from './svg.js';
+
+/** The longest side of the logo the renderer gets (it places logos at a few hundred pixels at most). */
+export const renderableLogoLongSide = 1024;
 
 export const logoRasterTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export type LogoRasterType = (typeof logoRasterTypes)[number];
@@ -23,6 +27,29 @@ export type LogoFile =
 export class NotALogo extends Error {}
 
 /**
+ * Reads logo files off the request thread: the runtime's is the render pool (api/visuals/renderer-of.ts);
+ * `inThreadLogoReader` is for tests that have no pool.
+ */
+export interface LogoReader {
+  /** `readLogoFile`: NotALogo when the bytes are none (or too costly to read). */
+  read(bytes: Uint8Array): Promise<LogoFile>;
+  /** `renderableLogo`: NotALogo likewise. */
+  renderable(bytes: Uint8Array): Promise<RenderableLogo>;
+}
+
+export type RenderableLogo = {
+  data: Uint8Array;
+  contentType: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+};
+
+export const inThreadLogoReader: LogoReader = {
+  read: (bytes) => readLogoFile(bytes),
+  renderable: (bytes) => renderableLogo(bytes),
+};
+
+/**
  * Reads a logo file: PNG, JPEG, WebP or GIF by their signature (with width and height from the header), or an
  * SVG by parsing it (sanitised, and rasterised to check it draws). Throws NotALogo otherwise.
  */
@@ -33,13 +60,16 @@ export async function readLogoFile(bytes: Uint8Array): Promise<LogoFile> {
   if (type && !['application/xml', 'text/xml', 'image/svg+xml'].includes(type.mime)) {
     if (!(logoRasterTypes as readonly string[]).includes(type.mime))
       throw new NotALogo(`the file is ${type.mime}, not a PNG, JPEG, WebP, GIF or SVG image`);
-    let size: { width?: number; height?: number };
+    // The size from the header, checked against the pixel cap before anything decodes the image.
+    let size: { width: number; height: number };
     try {
-      size = imageSize(bytes);
-    } catch {
-      throw new NotALogo(`the ${type.ext.toUpperCase()} image cannot be read`);
+      size = checkImageDimensions(bytes);
+    } catch (error) {
+      if (!(error instanceof ImageDimensionsError)) throw error;
+      throw new NotALogo(
+        error.reason === 'too_large' ? error.message : `the ${type.ext.toUpperCase()} image cannot be read`,
+      );
     }
-    if (!size.width || !size.height) throw new NotALogo('the image has no size');
     return {
       kind: 'raster',
       contentType: type.mime as LogoRasterType,
@@ -50,7 +80,13 @@ export async function readLogoFile(bytes: Uint8Array): Promise<LogoFile> {
   }
   const text = svgText(bytes);
   if (text === null) throw new NotALogo('the file is not an image (PNG, JPEG, WebP, GIF or SVG)');
-  const svg = sanitizeSvg(text);
+  let svg: string | null;
+  try {
+    svg = sanitizeSvg(text);
+  } catch (error) {
+    if (error instanceof SvgTooComplex) throw new NotALogo(error.message);
+    throw error;
+  }
   if (svg === null) throw new NotALogo('the SVG has nothing left to draw once scripts and links are removed');
   let png: { png: Uint8Array; width: number; height: number };
   try {
@@ -70,21 +106,24 @@ export async function readLogoFile(bytes: Uint8Array): Promise<LogoFile> {
 }
 
 /**
- * The bytes the renderer takes (PNG or JPEG): PNG and JPEG as they are, WebP and GIF redrawn as PNG, an SVG
- * sanitised again and rasterised.
+ * The bytes the renderer takes (PNG or JPEG): PNG and JPEG as they are when at most renderableLogoLongSide
+ * pixels long, otherwise (and WebP and GIF always) redrawn as PNG at that size; an SVG sanitised again and
+ * rasterised.
  */
-export async function renderableLogo(
-  bytes: Uint8Array,
-): Promise<{ data: Uint8Array; contentType: 'image/png' | 'image/jpeg'; width: number; height: number }> {
+export async function renderableLogo(bytes: Uint8Array): Promise<RenderableLogo> {
   const file = await readLogoFile(bytes);
   if (file.kind === 'svg')
     return { data: file.png.bytes, contentType: 'image/png', width: file.png.width, height: file.png.height };
-  if (file.contentType === 'image/png' || file.contentType === 'image/jpeg')
+  const fits = Math.max(file.width, file.height) <= renderableLogoLongSide;
+  if (fits && (file.contentType === 'image/png' || file.contentType === 'image/jpeg'))
     return { data: file.bytes, contentType: file.contentType, width: file.width, height: file.height };
+  const scale = fits ? 1 : renderableLogoLongSide / Math.max(file.width, file.height);
+  const width = Math.max(1, Math.round(file.width * scale));
+  const height = Math.max(1, Math.round(file.height * scale));
   return {
-    data: rasterToPng(file.bytes, file.contentType, file.width, file.height),
+    data: rasterToPng(file.bytes, file.contentType, width, height),
     contentType: 'image/png',
-    width: file.width,
-    height: file.height,
+    width,
+    height,
   };
 }

@@ -5,6 +5,12 @@ import { Resvg } from '@resvg/resvg-js';
 import createDOMPurify, { type DOMPurify, type WindowLike } from 'dompurify';
 import postcss, { type Root } from 'postcss';
 import valueParser from 'postcss-value-parser';
+import {
+  checkImageDimensions,
+  ImageDimensionsError,
+  maxImagePixels,
+  maxImageSide,
+} from '../images/dimensions.js';
 
 // jsdom ships no typings of its own (and @types/jsdom would bring the DOM's into the project): the little used
 // here is declared locally.
@@ -21,6 +27,9 @@ interface JsdomDocument {
   documentElement: JsdomElement | null;
   getElementsByTagName(name: string): { length: number };
 }
+interface JsdomTree {
+  getElementsByTagName(name: string): ArrayLike<JsdomElement>;
+}
 interface JsdomWindow {
   DOMParser: new () => { parseFromString(text: string, type: string): JsdomDocument };
   XMLSerializer: new () => { serializeToString(node: JsdomDocument | JsdomElement): string };
@@ -31,6 +40,51 @@ const { JSDOM } = require('jsdom') as {
 };
 
 const svgNamespace = 'http://www.w3.org/2000/svg';
+
+/** The most elements a logo may have once sanitised (a detailed logo has hundreds). */
+export const maxSvgElements = 10_000;
+/**
+ * Filters and patterns are removed from logos: resvg sizes their pixmaps by the filter region or the pattern
+ * tile, in the document's own units and unclipped by the canvas, so 200 bytes of filter ask minutes of CPU and a
+ * large tile tens of gigabytes (which aborts the process). A logo keeps its shapes, gradients, masks and clips.
+ */
+const costlyTags = [
+  'filter',
+  'pattern',
+  'feBlend',
+  'feColorMatrix',
+  'feComponentTransfer',
+  'feComposite',
+  'feConvolveMatrix',
+  'feDiffuseLighting',
+  'feDisplacementMap',
+  'feDistantLight',
+  'feDropShadow',
+  'feFlood',
+  'feFuncA',
+  'feFuncB',
+  'feFuncG',
+  'feFuncR',
+  'feGaussianBlur',
+  'feImage',
+  'feMerge',
+  'feMergeNode',
+  'feMorphology',
+  'feOffset',
+  'fePointLight',
+  'feSpecularLighting',
+  'feSpotLight',
+  'feTile',
+  'feTurbulence',
+];
+
+/** An SVG past the budget a logo may cost to draw (the message says which part). */
+export class SvgTooComplex extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SvgTooComplex';
+  }
+}
 
 let shared: { window: JsdomWindow; purify: DOMPurify } | undefined;
 
@@ -45,6 +99,11 @@ function dom(): { window: JsdomWindow; purify: DOMPurify } {
     if (name === 'href' || name === 'xlink:href') {
       const element = (node as unknown as JsdomElement).localName;
       if (!localReference(value) && !(element === 'image' && embeddedRaster(value))) data.keepAttr = false;
+      return;
+    }
+    // The filters themselves are removed; a reference left behind would hide its element (SVG 1.1, 15.25).
+    if (name === 'filter') {
+      data.keepAttr = false;
       return;
     }
     if (name === 'style') {
@@ -140,7 +199,7 @@ function cleanStyleAttribute(text: string): string | null {
 
 function safeDeclaration(prop: string, value: string): boolean {
   const p = prop.toLowerCase();
-  if (p === 'behavior' || p === '-moz-binding') return false;
+  if (p === 'behavior' || p === '-moz-binding' || p === 'filter') return false;
   return !mentionsUrl(value) || onlyLocalUrls(value);
 }
 
@@ -181,16 +240,95 @@ export function sanitizeSvg(text: string): string | null {
   const root = document.documentElement;
   if (!root || document.getElementsByTagName('parsererror').length > 0) return null;
   if (root.localName !== 'svg' || root.namespaceURI !== svgNamespace) return null;
+  // Counted before sanitising too: DOMPurify's walk over a huge document is itself the cost.
+  countElements(root as unknown as JsdomElement & JsdomTree);
   // DOMPurify's typings name the DOM's Node, which this project does not load (any): the jsdom element is one.
   purify.sanitize(root, {
     USE_PROFILES: { svg: true, svgFilters: true },
     ADD_TAGS: ['use'],
-    FORBID_TAGS: ['foreignObject', 'script', 'iframe', 'embed', 'object', 'animate', 'set'],
+    FORBID_TAGS: ['foreignObject', 'script', 'iframe', 'embed', 'object', 'animate', 'set', ...costlyTags],
     FORBID_ATTR: ['onload', 'onerror', 'onclick', 'onbegin', 'onend', 'onrepeat'],
     IN_PLACE: true,
   });
+  checkBudget(root as unknown as JsdomElement & JsdomTree);
   const clean = new window.XMLSerializer().serializeToString(root);
   return clean.startsWith('<svg') ? clean : null;
+}
+
+/**
+ * Throws SvgTooComplex for a sanitised logo that would cost too much to draw: more than maxSvgElements
+ * elements, a declared width or height past maxImageSide, or embedded raster images past the pixel cap
+ * (together, read from their headers).
+ */
+function countElements(root: JsdomTree): ArrayLike<JsdomElement> {
+  const elements = root.getElementsByTagName('*');
+  if (elements.length + 1 > maxSvgElements)
+    throw new SvgTooComplex(
+      `the SVG has ${elements.length + 1} elements; at most ${maxSvgElements} are accepted`,
+    );
+  return elements;
+}
+
+function checkBudget(root: JsdomElement & JsdomTree): void {
+  const elements = countElements(root);
+  for (const name of ['width', 'height']) {
+    const declared = pxLength(root.getAttribute(name));
+    if (declared !== null && declared > maxImageSide)
+      throw new SvgTooComplex(
+        `the SVG declares a ${name} of ${declared}; at most ${maxImageSide} is accepted`,
+      );
+  }
+  let pixels = 0;
+  for (let i = 0; i < elements.length; i++) {
+    const element = elements[i]!;
+    if (element.localName !== 'image') continue;
+    const href = (element.getAttribute('href') ?? element.getAttribute('xlink:href') ?? '').trim();
+    const comma = href.indexOf(',');
+    if (!href.startsWith('data:') || comma < 0) continue;
+    try {
+      const size = checkImageDimensions(Buffer.from(href.slice(comma + 1), 'base64'));
+      pixels += size.width * size.height;
+    } catch (error) {
+      if (!(error instanceof ImageDimensionsError)) throw error;
+      throw new SvgTooComplex(`an image inside the SVG cannot be used: ${error.message}`);
+    }
+    if (pixels > maxImagePixels)
+      throw new SvgTooComplex(
+        `the images inside the SVG have ${pixels} pixels together; at most ${maxImagePixels} are accepted`,
+      );
+  }
+}
+
+/**
+ * A unitless or `px` length (`12`, `12.5px`, ` .5 `) as a number, or null. A single forward scan: the regex it
+ * replaces (`[0-9]*\.?[0-9]+`) backtracked quadratically on a long run of digits.
+ */
+export function pxLength(value: string | null): number | null {
+  if (value === null) return null;
+  let i = 0;
+  const n = value.length;
+  const space = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+  const digit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  while (i < n && space(value[i])) i++;
+  const start = i;
+  while (i < n && digit(value[i])) i++;
+  const before = i - start;
+  let after = 0;
+  if (value[i] === '.') {
+    i++;
+    while (i < n && digit(value[i])) {
+      i++;
+      after++;
+    }
+  }
+  if (after === 0 && (before === 0 || value[i - 1] === '.')) return null;
+  const end = i;
+  while (i < n && space(value[i])) i++;
+  if (value.startsWith('px', i)) i += 2;
+  while (i < n && space(value[i])) i++;
+  if (i !== n) return null;
+  const number = Number(value.slice(start, end));
+  return Number.isFinite(number) ? number : null;
 }
 
 /** Width and height in pixels from `width`/`height` (unitless or px) or the `viewBox`; null when neither says. */
@@ -198,10 +336,7 @@ export function svgSize(text: string): { width: number; height: number } | null 
   const { window } = dom();
   const root = new window.DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
   if (!root) return null;
-  const px = (value: string | null) => {
-    const match = /^\s*([0-9]*\.?[0-9]+)\s*(px)?\s*$/.exec(value ?? '');
-    return match ? Number(match[1]) : null;
-  };
+  const px = pxLength;
   const box = (root.getAttribute('viewBox') ?? '')
     .trim()
     .split(/[\s,]+/)

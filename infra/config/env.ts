@@ -400,6 +400,12 @@ export const imageGenerationSettings = defineSettings(
      * requests keep a core while renders run (docs/performance.md, "Branded visuals").
      */
     RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+    /** Renders (queued or running) one workspace may have at once; one more is a 429 (docs/security.md). */
+    RENDER_QUEUE_PER_WORKSPACE: z.coerce.number().int().min(1).max(1000).default(4),
+    /** Renders (queued or running) the service takes at once over every workspace; one more is a 503. */
+    RENDER_QUEUE_TOTAL: z.coerce.number().int().min(1).max(10_000).default(32),
+    /** How long one render task (an image, a slide, a logo) may run before its thread is ended (seconds). */
+    RENDER_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(20),
   },
   (env, ctx) => {
     if (env.IMAGE_GENERATION_URL && !env.IMAGE_GENERATION_API_KEY)

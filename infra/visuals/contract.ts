@@ -2,6 +2,8 @@
 // pixel sizes, templates, themes, carousel and screenshot layouts, the installed font families, and the
 // `Renderer` port. The visuals slice (api/visuals) and the brand kit (font names) code against this file; the
 // renderer (satori + resvg in a worker pool, infra/visuals/) implements it.
+import type { LogoFile, RenderableLogo } from '../brand/logo-image.js';
+import type { RenderSlot } from './queue.js';
 
 export const visualFormats = [
   {
@@ -217,11 +219,23 @@ export interface RenderedPng {
   height: number;
 }
 
-/** Renders off the request thread (a worker pool sized to the cores). Every method may be called concurrently. */
+/**
+ * Renders off the request thread (a worker pool sized to the cores). Every method may be called concurrently.
+ * Each render task runs under a deadline (RenderDeadlineExceeded, 503); a render is admitted first (`admit`).
+ */
 export interface Renderer {
   image(request: ImageRenderRequest): Promise<RenderedPng>;
   carousel(request: CarouselRenderRequest): Promise<{ slides: RenderedPng[]; pdf: Uint8Array | null }>;
   screenshot(request: ScreenshotRenderRequest): Promise<RenderedPng>;
+  /**
+   * One render of `workspace` (however many formats or slides) admitted to the bounded queue, held until it is
+   * answered; throws 429 `rate_limit_exceeded` (the workspace's share is full) or 503 (the service's is).
+   */
+  admit(workspace: string): RenderSlot;
+  /** Reads a logo file off the request thread (infra/brand/logo-image.ts): NotALogo when it is none. */
+  readLogo(bytes: Uint8Array): Promise<LogoFile>;
+  /** The logo as the renderer takes it (PNG or JPEG, at most renderableLogoLongSide long): NotALogo when none. */
+  renderableLogo(bytes: Uint8Array): Promise<RenderableLogo>;
   /** Ends the pool's threads (the runtime calls it when it stops). */
   close(): Promise<void>;
 }

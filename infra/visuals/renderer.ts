@@ -1,16 +1,44 @@
 // The renderer port's implementations: `createRenderer` renders in a worker pool sized to the cores (the
 // service uses it: a carousel never stalls the request thread); `inThreadRenderer` renders on the calling
-// thread (the pool's workers use it, and tests that compare pixels).
+// thread (the pool's workers use it, and tests that compare pixels). Both admit renders through a bounded queue.
 
+import { NotALogo, readLogoFile, renderableLogo } from '../brand/logo-image.js';
 import type { Renderer } from './contract.js';
-import { RenderPool, type RenderPoolOptions } from './pool.js';
+import { RenderPool, type RenderPoolOptions, type RenderTaskResult } from './pool.js';
+import { RenderDeadlineExceeded, RenderQueue, type RenderQueueLimits } from './queue.js';
 import { carouselPdf, renderCarousel, renderImage, renderScreenshot } from './render.js';
 
-export type RendererOptions = RenderPoolOptions;
+export type RendererOptions = RenderPoolOptions & {
+  /** Renders admitted at once per workspace and overall (default defaultRenderQueueLimits). */
+  queue?: RenderQueueLimits;
+};
+
+/** A logo task's answer: NotALogo for a refusal, or for a file that ran past the deadline. */
+function logoResult<K extends 'logo' | 'renderable-logo'>(
+  kind: K,
+  answer: Promise<RenderTaskResult>,
+): Promise<Extract<RenderTaskResult, { kind: K }>> {
+  return answer.then(
+    (result) => {
+      if (result.kind === 'not-a-logo') throw new NotALogo(result.message);
+      if (result.kind !== kind) throw new Error('render pool answered the wrong kind');
+      return result as Extract<RenderTaskResult, { kind: K }>;
+    },
+    (error: unknown) => {
+      if (error instanceof RenderDeadlineExceeded)
+        throw new NotALogo(
+          `the file took longer than ${Math.round(error.deadlineMs / 1000)} s to read and was given up`,
+        );
+      throw error;
+    },
+  );
+}
 
 export function createRenderer(options: RendererOptions = {}): Renderer {
   const pool = new RenderPool(options);
+  const queue = new RenderQueue(options.queue);
   return {
+    admit: (workspace) => queue.admit(workspace),
     async image(request) {
       const result = await pool.run({ kind: 'image', request });
       if (result.kind !== 'image') throw new Error('render pool answered the wrong kind');
@@ -47,15 +75,22 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
         : null;
       return { slides, pdf };
     },
+    readLogo: async (bytes) => (await logoResult('logo', pool.run({ kind: 'logo', bytes }))).file,
+    renderableLogo: async (bytes) =>
+      (await logoResult('renderable-logo', pool.run({ kind: 'renderable-logo', bytes }))).logo,
     close: () => pool.close(),
   };
 }
 
-export function inThreadRenderer(): Renderer {
+export function inThreadRenderer(options: { queue?: RenderQueueLimits } = {}): Renderer {
+  const queue = new RenderQueue(options.queue);
   return {
+    admit: (workspace) => queue.admit(workspace),
     image: renderImage,
     screenshot: renderScreenshot,
     carousel: renderCarousel,
+    readLogo: readLogoFile,
+    renderableLogo,
     close: async () => {},
   };
 }

@@ -34,7 +34,23 @@ function own(bytes: Uint8Array): Uint8Array {
     : bytes.slice();
 }
 
+/** Reads a logo file (jsdom, DOMPurify and resvg are loaded by the first logo task, not by every thread). */
+async function logoTask(task: Extract<RenderTask, { kind: 'logo' | 'renderable-logo' }>): Promise<unknown> {
+  const { NotALogo, readLogoFile, renderableLogo } = await import('../brand/logo-image.js');
+  let result: RenderTaskResult;
+  try {
+    if (task.kind === 'logo') result = { kind: 'logo', file: await readLogoFile(task.bytes) };
+    else result = { kind: 'renderable-logo', logo: await renderableLogo(task.bytes) };
+  } catch (error) {
+    if (error instanceof NotALogo)
+      return { kind: 'not-a-logo', message: error.message } satisfies RenderTaskResult;
+    throw error;
+  }
+  return result;
+}
+
 export default async function run(task: RenderTask): Promise<unknown> {
+  if (task.kind === 'logo' || task.kind === 'renderable-logo') return logoTask(task);
   let result: RenderTaskResult;
   switch (task.kind) {
     case 'image':
@@ -47,6 +63,7 @@ export default async function run(task: RenderTask): Promise<unknown> {
       result = { kind: 'slides', ...(await renderSlides(task.request, task.from, task.to)) };
       break;
   }
+  if (result.kind !== 'image' && result.kind !== 'screenshot' && result.kind !== 'slides') return result;
   const images = result.kind === 'slides' ? result.slides : [result.image];
   for (const image of images) image.png = own(image.png);
   const buffers = images.map((image) => image.png.buffer as ArrayBuffer);

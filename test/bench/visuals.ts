@@ -39,7 +39,11 @@ export async function visualsBench(ctx: BenchContext): Promise<void> {
   let service: BenchService | undefined;
   try {
     const threads = process.env.BENCH_RENDER_THREADS;
-    service = await startService(database.url, threads ? { RENDER_THREADS: threads } : {});
+    // The bench runs its concurrent renders in one workspace: its share of the render queue is raised to match.
+    service = await startService(database.url, {
+      ...(threads ? { RENDER_THREADS: threads } : {}),
+      RENDER_QUEUE_PER_WORKSPACE: String(Math.max(4, concurrent)),
+    });
     await service.startBackground();
     const { origin } = service;
     const [workspace] = await createWorkspaces(service, 1, 'bench-visuals');

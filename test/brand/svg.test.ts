@@ -2,10 +2,19 @@
 // (scripts, event handlers, javascript: links, foreignObject, external <use>/<image> references, @import and
 // external url() in styles), while a clean logo keeps its drawing and still rasterises; logo files judged by
 // their bytes.
+import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { describe, expect, test } from 'vitest';
 import { NotALogo, readLogoFile, renderableLogo } from '../../infra/brand/logo-image.js';
-import { rasterizeSvg, sanitizeSvg, svgSize, svgText } from '../../infra/brand/svg.js';
+import {
+  maxSvgElements,
+  pxLength,
+  rasterizeSvg,
+  sanitizeSvg,
+  svgSize,
+  svgText,
+} from '../../infra/brand/svg.js';
+import { gifDeclaring, hugePatternSvg, pngDeclaring, stackedBlurSvg } from '../visuals/hostile.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -127,4 +136,105 @@ describe('logo files', () => {
     await expect(readLogoFile(bytes)).rejects.toThrow(NotALogo);
     await expect(readLogoFile(bytes)).rejects.toThrow(message);
   });
+});
+
+describe('hostile logo files are refused or defused before anything costly', () => {
+  test('a 29-byte GIF declaring 8000×8000 is refused from its header (nothing decodes it)', async () => {
+    const gif = gifDeclaring(8000, 8000);
+    await expect(readLogoFile(gif)).rejects.toThrow(NotALogo);
+    await expect(renderableLogo(gif)).rejects.toThrow(
+      /8000×8000 pixels; at most 16384 pixels a side and 40 megapixels/,
+    );
+  });
+
+  test('a 69-byte PNG declaring 20000×20000 is refused from its header', async () => {
+    await expect(readLogoFile(pngDeclaring(20000, 20000))).rejects.toThrow(/20000×20000/);
+  });
+
+  test('a large raster logo reaches the renderer scaled to at most 1024 pixels long', async () => {
+    const image = new PNG({ width: 2400, height: 600 });
+    image.data.fill(255);
+    const logo = await renderableLogo(new Uint8Array(PNG.sync.write(image)));
+    expect(logo).toMatchObject({ contentType: 'image/png', width: 1024, height: 256 });
+    expect(PNG.sync.read(Buffer.from(logo.data)).width).toBe(1024);
+  });
+
+  test(
+    'stacked blurs over a huge filter region: filters are removed, the drawing stays',
+    { timeout: 30_000 },
+    async () => {
+      const svg = stackedBlurSvg(5);
+      expect(sanitizeSvg(svg)).not.toMatch(/filter|feGaussianBlur/i);
+      const file = await readLogoFile(encode(svg));
+      expect(file.kind).toBe('svg');
+      if (file.kind !== 'svg') return;
+      // The rectangle is drawn unfiltered (a reference to a removed filter would hide it).
+      const png = PNG.sync.read(Buffer.from(file.png.bytes));
+      expect(Array.from(png.data.subarray(0, 4))).toEqual([0xe4, 0x57, 0x2e, 255]);
+    },
+  );
+
+  test('a pattern tile of 100000 units is removed (resvg would allocate terabytes for it)', () => {
+    const clean = sanitizeSvg(hugePatternSvg)!;
+    expect(clean).not.toMatch(/pattern/i);
+    expect(clean).toContain('<circle');
+  });
+
+  test.each([
+    [
+      'more elements than the budget',
+      `<svg xmlns="http://www.w3.org/2000/svg">${'<rect/>'.repeat(maxSvgElements)}</svg>`,
+      /elements; at most 10000/,
+    ],
+    [
+      'a declared width past 16384',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1000000" height="10"/>',
+      /width of 1000000/,
+    ],
+    [
+      'an embedded PNG declaring 20000×20000',
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image width="10" height="10" href="data:image/png;base64,' +
+        Buffer.from(pngDeclaring(20000, 20000)).toString('base64') +
+        '"/></svg>',
+      /image inside the SVG cannot be used: the image is 20000×20000/,
+    ],
+  ])('%s is refused', async (_, svg, message) => {
+    await expect(readLogoFile(encode(svg))).rejects.toThrow(NotALogo);
+    await expect(readLogoFile(encode(svg))).rejects.toThrow(message);
+  });
+});
+
+describe('the SVG size reader reads lengths in one forward scan', () => {
+  // The regex it replaced: quadratic backtracking on a long run of digits that does not end in a length.
+  const previous = (value: string) => {
+    const match = /^\s*([0-9]*\.?[0-9]+)\s*(px)?\s*$/.exec(value);
+    return match ? Number(match[1]) : null;
+  };
+
+  test('reads what the regex read (unitless or px, spaces around), and nothing else', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9. pxe\t-]{0,12}$/), (value) => {
+        expect(pxLength(value)).toEqual(previous(value));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(pxLength(' 12.5px ')).toBe(12.5);
+    expect(pxLength('.5')).toBe(0.5);
+    expect(pxLength('12.')).toBeNull();
+    expect(pxLength('5em')).toBeNull();
+  });
+
+  test.each([40_000, 200_000])(
+    '%i digits that are not a length: handled (and refused) in one pass',
+    (digits) => {
+      const width = `${'1'.repeat(digits)}!`;
+      expect(pxLength(width)).toBeNull();
+      expect(
+        svgSize(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" viewBox="0 0 30 10"/>`),
+      ).toEqual({
+        width: 30,
+        height: 10,
+      });
+    },
+  );
 });

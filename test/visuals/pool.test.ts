@@ -8,8 +8,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { NotALogo } from '../../infra/brand/logo-image.js';
+import { RenderPool } from '../../infra/visuals/pool.js';
+import { RenderDeadlineExceeded } from '../../infra/visuals/queue.js';
 import { createRenderer } from '../../infra/visuals/renderer.js';
 import { makeBrand, makeScreenshot, sampleContent, sampleSlides } from './fixtures.js';
+import { gifDeclaring, stackedBlurSvg } from './hostile.js';
 
 const run = promisify(execFile);
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -123,4 +127,65 @@ describe('render pool', () => {
     },
     120_000,
   );
+
+  it('a task past its deadline is stopped (its thread ended) and later renders still succeed', async () => {
+    const pool = new RenderPool({ threads: 1 });
+    const brand = await makeBrand();
+    const image = {
+      kind: 'image',
+      request: {
+        template: 'headline',
+        format: 'square',
+        theme: 'light',
+        content: sampleContent,
+        includeLogo: false,
+        handle: null,
+        brand,
+        background: null,
+        scale: 0.1,
+      },
+    } as const;
+    try {
+      expect((await pool.run(image)).kind).toBe('image');
+      const carousel = {
+        kind: 'slides',
+        request: {
+          slides: [...sampleSlides, ...sampleSlides, ...sampleSlides].slice(0, 15),
+          format: 'portrait',
+          theme: 'brand',
+          includeLogo: true,
+          handle: '@acme',
+          brand,
+          background: null,
+          pdf: true,
+        },
+        from: 0,
+        to: 15,
+      } as const;
+      // One millisecond a slide: far less than any slide takes.
+      const stopped = await pool.run(carousel, { deadlineMs: 1 }).catch((error: unknown) => error);
+      expect(stopped).toBeInstanceOf(RenderDeadlineExceeded);
+      expect((stopped as RenderDeadlineExceeded).code).toBe('render_timeout');
+      expect((stopped as RenderDeadlineExceeded).status).toBe(503);
+      const after = await Promise.all([pool.run(image), pool.run(image)]);
+      expect(after.map((r) => r.kind)).toEqual(['image', 'image']);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('logo files are read in the pool: a header bomb refused, a filter bomb defused', async () => {
+    const renderer = createRenderer({ threads: 1 });
+    try {
+      const gif = gifDeclaring(8000, 8000);
+      await expect(renderer.readLogo(gif)).rejects.toThrow(NotALogo);
+      await expect(renderer.renderableLogo(gif)).rejects.toThrow(/8000×8000/);
+      const file = await renderer.readLogo(new TextEncoder().encode(stackedBlurSvg(5)));
+      expect(file.kind).toBe('svg');
+      const logo = await renderer.renderableLogo(new TextEncoder().encode(stackedBlurSvg(5)));
+      expect(logo).toMatchObject({ contentType: 'image/png', width: 1024, height: 1024 });
+    } finally {
+      await renderer.close();
+    }
+  }, 120_000);
 });

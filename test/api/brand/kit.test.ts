@@ -5,6 +5,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createBrandKitReader } from '../../../commands/brand/brand-kit-reader.js';
+import { inThreadLogoReader } from '../../../infra/brand/logo-image.js';
 import type { MediaLibrary } from '../../../commands/media/library.js';
 import { createMediaLibrary } from '../../../commands/media/media-library.js';
 import type { Caller } from '../../../domain/shared/caller.js';
@@ -465,7 +466,11 @@ describe('logos', () => {
       headingFont: 'lato',
       logo: { url: `${site.origin}/logo.svg` },
     });
-    const reader = createBrandKitReader({ commands: service.runtime.commands, media: () => library });
+    const reader = createBrandKitReader({
+      commands: service.runtime.commands,
+      media: () => library,
+      logos: inThreadLogoReader,
+    });
     const brand = await reader.renderBrand(ws.orgId);
     expect(brand.colors.primary).toBe('#000080');
     expect(brand.headingFont).toBe('Lato');

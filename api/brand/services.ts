@@ -33,6 +33,7 @@ export function brandServicesOf(ctx: SliceContext): BrandServices {
       media,
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
+      logger: ctx.logger,
       ...(ctx.services.now ? { now: ctx.services.now } : {}),
     },
   };

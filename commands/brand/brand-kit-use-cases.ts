@@ -20,7 +20,12 @@ import {
   type LogoReference,
 } from '../../domain/brand/kit-fields.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import { Unprocessable, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
+import {
+  ServiceUnavailable,
+  Unprocessable,
+  ValidationError,
+  type ErrorDetail,
+} from '../../domain/shared/errors.js';
 import { NotALogo, readLogoFile, type LogoFile } from '../../infra/brand/logo-image.js';
 import {
   safeFetch,
@@ -28,7 +33,13 @@ import {
   type OutboundPolicy,
   type SafeFetchResult,
 } from '../../infra/http/safe-fetch.js';
-import { readWebsite, WebsiteRefused, type WebsiteCandidates } from '../../infra/brand/website-reader.js';
+import {
+  readWebsite,
+  WebsiteParseFailed,
+  WebsiteRefused,
+  type WebsiteCandidates,
+} from '../../infra/brand/website-reader.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import { workspaceObjectPrefix, type ObjectStorage } from '../../infra/object-storage/port.js';
 import type { MediaItem, MediaLibrary } from '../media/library.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
@@ -47,6 +58,8 @@ export interface BrandKitDeps extends WriteDeps {
   storage: ObjectStorage;
   /** Tests only (api/runtime.ts `outbound`): which private servers a fetch may reach, and a resolver. */
   outbound: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
+  /** Why a website could not be read is logged here, never answered (the answer says only `reachable: false`). */
+  logger?: Pick<Logger, 'info'>;
 }
 
 const reading = (orgId: string) =>
@@ -347,23 +360,30 @@ export async function updateBrandKit(
 }
 
 /**
- * Reads a public website for brand-kit candidates (saves nothing). 400 for a URL that is not http(s) or that
- * the SSRF-safe fetcher refuses (private addresses, too large, too slow); an unreachable site answers
- * `reachable: false`.
+ * Reads a public website for brand-kit candidates (saves nothing). 400 for a URL that is refused by itself (not
+ * http(s), a private address literal, a port) or a page too large or complex to parse in time; a site that
+ * cannot be fetched, for whatever reason (logged, not answered), answers `reachable: false`; 503 when too many
+ * pages wait for a parser.
  */
 export async function findBrandKitOnWebsite(
-  deps: Pick<BrandKitDeps, 'outbound'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logger'>,
   caller: Caller,
   input: { orgId: string; url: string },
 ): Promise<WebsiteCandidates> {
   authorize(caller, reading(input.orgId));
   try {
-    return await readWebsite(input.url, { policy: deps.outbound });
+    return await readWebsite(input.url, {
+      policy: deps.outbound,
+      onUnreadable: (url, reason) =>
+        deps.logger?.info({ orgId: input.orgId, url, err: reason }, 'brand kit website could not be read'),
+    });
   } catch (error) {
     if (error instanceof WebsiteRefused)
       throw new ValidationError(error.message, 'website_refused', [
         { path: 'query.url', message: error.message },
       ]);
+    if (error instanceof WebsiteParseFailed)
+      throw new ServiceUnavailable(error.message, 'website_reader_busy');
     throw error;
   }
 }

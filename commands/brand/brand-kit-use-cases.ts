@@ -28,6 +28,10 @@ import {
 } from '../../domain/shared/errors.js';
 import { NotALogo, readLogoFile, type LogoFile } from '../../infra/brand/logo-image.js';
 import {
+  checkUrl,
+  fetchFailedMessage,
+  fetchFailureReason,
+  ResponseTooLargeError,
   safeFetch,
   UnsafeUrlError,
   type OutboundPolicy,
@@ -110,30 +114,46 @@ type ResolvedLogo =
   | { from: 'url'; sourceUrl: string; file: LogoFile; bytesSha256: string }
   | { from: 'asset'; item: MediaItem };
 
-function fetchProblem(error: unknown): ValidationError | string {
-  if (error instanceof UnsafeUrlError)
-    return new ValidationError(`The logo link cannot be fetched: ${error.message}`, 'logo_url_refused', [
-      { path: 'body.logo.url', message: error.message },
-    ]);
-  if ((error as { name?: string }).name === 'TimeoutError')
-    return new ValidationError(
-      `The logo link cannot be fetched: it did not answer in full within ${logoFetchTimeoutMs / 1000} s`,
-      'logo_url_refused',
-      [{ path: 'body.logo.url', message: `no complete answer within ${logoFetchTimeoutMs / 1000} s` }],
-    );
-  const cause = (error as { cause?: { code?: string }; code?: string }).code ?? (error as Error).message;
-  return `the link could not be reached (${cause})`;
+function refusedLink(message: string): ValidationError {
+  return new ValidationError(`The logo link cannot be fetched: ${message}`, 'logo_url_refused', [
+    { path: 'body.logo.url', message },
+  ]);
 }
 
 /**
- * Downloads and reads the logo at `url`. SSRF refusals (private addresses, ports, schemes), an oversized body
- * and a download past the deadline are 400s (thrown); an unreachable site, an error status or a file that is
- * not an image are problems of the field (returned).
+ * A 400 for what the link's own server did (too large, too slow); for whatever the network said (no such name, a
+ * private address behind a name or a redirect, a refusal) one problem of the field, its reason only logged.
+ */
+function fetchProblem(error: unknown, unfetchable: (reason: unknown) => string): ValidationError | string {
+  if (error instanceof ResponseTooLargeError) return refusedLink(error.message);
+  if ((error as { name?: string }).name === 'TimeoutError')
+    return refusedLink(`it did not answer in full within ${logoFetchTimeoutMs / 1000} s`);
+  return unfetchable(error);
+}
+
+/**
+ * Downloads and reads the logo at `url`. A link refused by itself (scheme, port, a private address literal), an
+ * oversized body and a download past the deadline are 400s (thrown); a link that cannot be fetched (whatever
+ * the network said, or an error status: one problem, the reason logged) or a file that is not an image are
+ * problems of the field (returned).
  */
 async function downloadLogo(
-  deps: Pick<BrandKitDeps, 'outbound'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logger'>,
   url: string,
 ): Promise<{ logo: ResolvedLogo } | { problem: string }> {
+  try {
+    checkUrl(new URL(url), deps.outbound);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw refusedLink(error.message);
+    throw refusedLink('it is not a URL');
+  }
+  const unfetchable = (reason: unknown) => {
+    deps.logger?.info(
+      { url, reason: fetchFailureReason(reason) },
+      'brand kit logo link could not be fetched',
+    );
+    return `the link ${fetchFailedMessage}`;
+  };
   let fetched: SafeFetchResult;
   try {
     fetched = await safeFetch(url, {
@@ -143,12 +163,12 @@ async function downloadLogo(
       headers: { accept: 'image/svg+xml,image/png,image/webp,image/jpeg;q=0.9,image/*;q=0.8,*/*;q=0.1' },
     });
   } catch (error) {
-    const problem = fetchProblem(error);
+    const problem = fetchProblem(error, unfetchable);
     if (typeof problem === 'string') return { problem };
     throw problem;
   }
   if (fetched.status < 200 || fetched.status > 299)
-    return { problem: `the link answered HTTP ${fetched.status}, not an image` };
+    return { problem: unfetchable(new Error(`it answered HTTP ${fetched.status}`)) };
   try {
     const file = await readLogoFile(fetched.body);
     const bytesSha256 = createHash('sha256').update(fetched.body).digest('hex');

@@ -68,6 +68,8 @@ export const maxDetailLength = 64;
 export const maxAnswerBytes = 16 * 1024;
 /** Candidates collected per logo or image source before the rest are ignored (dedupe stays cheap). */
 const maxPerSource = 16;
+/** Style attributes read per page. */
+const maxStyleAttributes = 2000;
 /** Families remembered for heading and body rules. */
 const maxRoleFamilies = 16;
 
@@ -476,10 +478,13 @@ export function parsePage(input: PageParseInput): PageParse {
     const root = parseCss($(el).text());
     if (root) readCss(root, 'inline', colors, fonts);
   });
-  $('[style]').each((_, el) => {
-    const root = parseCss(`x{${$(el).attr('style') ?? ''}}`);
-    if (root) readCss(root, 'inline', colors, fonts);
-  });
+  // The first few thousand style attributes tell the brand; the rest would only spend the parse's deadline.
+  $('[style]')
+    .slice(0, maxStyleAttributes)
+    .each((_, el) => {
+      const root = parseCss(`x{${$(el).attr('style') ?? ''}}`);
+      if (root) readCss(root, 'inline', colors, fonts);
+    });
 
   const stylesheets = new Set<string>();
   $('link[href]').each((_, el) => {

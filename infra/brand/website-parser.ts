@@ -30,6 +30,8 @@ export interface WebsiteParserOptions {
   deadlineMs?: number;
   heapMb?: number;
   idleTimeoutMs?: number;
+  /** A thread that died outside a task (out of heap while starting): the task waiting for it meets its deadline. */
+  onThreadError?: (error: unknown) => void;
 }
 
 const require = createRequire(import.meta.url);
@@ -61,6 +63,8 @@ export class WebsiteParser {
         stackSizeMb: 4,
       },
     });
+    // Without a listener, piscina's 'error' (a thread lost between tasks) would end the whole process.
+    this.piscina.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
   /** Parses counted by thread: every parse ends up here, so a test can see that none ran on its own thread. */

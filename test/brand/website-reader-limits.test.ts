@@ -128,12 +128,33 @@ describe('parsing runs off the request thread', () => {
       await parser.close();
     }
   });
+
+  test('a thread out of heap ends, not the process; the read is refused', async () => {
+    const lost: unknown[] = [];
+    const parser = new WebsiteParser({
+      threads: 1,
+      heapMb: 4,
+      deadlineMs: 3_000,
+      onThreadError: (error) => lost.push(error),
+    });
+    try {
+      const error = await readWebsite(`${origin}/`, { policy: policy(), parser }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WebsiteRefused);
+      expect((error as Error).message).toMatch(/too large or too complex/);
+      expect(lost.length).toBeGreaterThan(0);
+      expect((lost[0] as { code?: string }).code).toBe('ERR_WORKER_OUT_OF_MEMORY');
+    } finally {
+      await parser.close();
+    }
+  });
 });
 
 describe('a 2 MB page with five 1 MB stylesheets', () => {
   test('the page is cut, the stylesheets share the budget, the answer stays small', async () => {
     requested.length = 0;
-    const found = await readWebsite(`${origin}/`, { policy: policy() });
+    // A generous deadline: this test is about bytes and counts, not time (the machine may be busy).
+    const parser = new WebsiteParser({ deadlineMs: 60_000 });
+    const found = await readWebsite(`${origin}/`, { policy: policy(), parser }).finally(() => parser.close());
     expect(found.reachable).toBe(true);
 
     // Only the first maxPageBytes of the page are read: the theme colour at its end is never seen.

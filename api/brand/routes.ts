@@ -64,7 +64,7 @@ const websiteRouteDef = createRoute({
   request: { params: orgParams, query: brandKitWebsiteQuery },
   responses: {
     200: jsonResponse(dataOf(brandKitWebsiteSchema), 'Candidates found on the page'),
-    ...errorResponses(400, 401, 403),
+    ...errorResponses(400, 401, 403, 503),
   },
 });
 

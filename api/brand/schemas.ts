@@ -2,7 +2,16 @@
 // validation, TypeScript types and the OpenAPI document come from these. Types are checked here (400); what a
 // value means (a colour, an installed font, a reachable logo) is checked by the use case (422, every field).
 import { z } from '@hono/zod-openapi';
-import { colorSources, fontSources, imageSources, logoSources } from '../../infra/brand/website-reader.js';
+import {
+  colorSources,
+  fontSources,
+  imageSources,
+  logoSources,
+  maxColors,
+  maxFonts,
+  maxImages,
+  maxLogos,
+} from '../../infra/brand/website-reader.js';
 
 const nullableText = (example: string, description: string) =>
   z.string().max(2048).nullable().optional().openapi({ example, description });
@@ -113,18 +122,20 @@ export const brandKitWebsiteSchema = z
     reachable: z.boolean(),
     siteName: z.string().nullable(),
     tagline: z.string().nullable(),
-    colors: z.array(
-      z.object({
-        hex: z.string(),
-        source: z.enum(colorSources),
-        detail: z.string().nullable(),
-        uses: z.number().int(),
-        neutral: z.boolean(),
-      }),
-    ),
-    logos: z.array(z.object({ url: z.string(), source: z.enum(logoSources) })),
-    images: z.array(z.object({ url: z.string(), source: z.enum(imageSources) })),
-    fonts: z.array(z.object({ family: z.string(), source: z.enum(fontSources) })),
+    colors: z
+      .array(
+        z.object({
+          hex: z.string(),
+          source: z.enum(colorSources),
+          detail: z.string().nullable(),
+          uses: z.number().int(),
+          neutral: z.boolean(),
+        }),
+      )
+      .max(maxColors),
+    logos: z.array(z.object({ url: z.string(), source: z.enum(logoSources) })).max(maxLogos),
+    images: z.array(z.object({ url: z.string(), source: z.enum(imageSources) })).max(maxImages),
+    fonts: z.array(z.object({ family: z.string(), source: z.enum(fontSources) })).max(maxFonts),
     suggestion: z.object({
       website: z.string(),
       colors: z

@@ -42,6 +42,7 @@ export function brandServicesOf(ctx: SliceContext): BrandServices {
       logos,
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
+      logger: ctx.logger,
       ...(ctx.services.now ? { now: ctx.services.now } : {}),
     },
   };

@@ -51,7 +51,8 @@ export function brandTools(deps: BrandKitDeps): readonly AnyTool[] {
         '(theme-color, CSS variables, stylesheets, inline styles; with uses and whether neutral), logos (structured ' +
         'data, og:logo, logo images, touch icons, favicons), og/twitter images, fonts (Google Fonts, CSS), the site ' +
         'name and description, and a suggested kit (installed fonts only). Saves nothing: show the user the ' +
-        'suggestion and apply what they accept with update_brand_kit. Private or internal addresses are refused.',
+        'suggestion and apply what they accept with update_brand_kit. Private address literals are refused; a site ' +
+        'that cannot be fetched (whatever the reason) answers reachable: false. The answer lists a few of each kind.',
       scope: 'mcp:read',
       input: brandKitWebsiteQuery,
       hints: { readOnlyHint: true, openWorldHint: true },

@@ -10,7 +10,14 @@ import {
   type OAuthClientInformationFull,
   type OAuthClientMetadata,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { safeFetch, type OutboundPolicy } from '../../infra/http/safe-fetch.js';
+import {
+  fetchFailedMessage,
+  fetchFailureReason,
+  safeFetch,
+  type OutboundPolicy,
+  type SafeFetchResult,
+} from '../../infra/http/safe-fetch.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import {
   matchesHash,
   newSecret,
@@ -104,11 +111,42 @@ export function isMetadataDocumentId(clientId: string, policy: ClientMetadataPol
   return (policy.allowPrivate ?? []).some((origin) => new URL(origin).origin === url.origin);
 }
 
-const metadataMaxBytes = 16 * 1024;
+/** A client's metadata (registered, or a fetched document) as JSON: at most this many bytes. */
+export const maxClientMetadataBytes = 16 * 1024;
+/** Any list in a client's metadata (redirect_uris, contacts, grant_types, …): at most this many items. */
+export const maxClientMetadataListItems = 10;
+/** Any text in a client's metadata (a URI, a contact, a scope, …): at most this many characters. */
+export const maxClientMetadataTextLength = 2000;
 const metadataTimeoutMs = 5_000;
 const defaultCacheSeconds = 60 * 60;
 
+/** Why the metadata is too large to keep (total bytes, a list's items, a text's length), or null. */
+function sizeProblem(metadata: OAuthClientMetadata): OAuthError | null {
+  const bytes = Buffer.byteLength(JSON.stringify(metadata));
+  if (bytes > maxClientMetadataBytes)
+    return new OAuthError(
+      'invalid_client_metadata',
+      `The client metadata is ${bytes} bytes as JSON; at most ${maxClientMetadataBytes} are accepted`,
+    );
+  for (const [field, value] of Object.entries(metadata)) {
+    const texts = Array.isArray(value) ? value : [value];
+    if (Array.isArray(value) && value.length > maxClientMetadataListItems)
+      return new OAuthError(
+        field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+        `${field} may name at most ${maxClientMetadataListItems} items`,
+      );
+    if (texts.some((t) => typeof t === 'string' && t.length > maxClientMetadataTextLength))
+      return new OAuthError(
+        field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+        `${field} is longer than ${maxClientMetadataTextLength} characters`,
+      );
+  }
+  return null;
+}
+
 function registrationProblem(metadata: OAuthClientMetadata, kind: ClientKind): OAuthError | null {
+  const tooLarge = sizeProblem(metadata);
+  if (tooLarge) return tooLarge;
   if (metadata.redirect_uris.length === 0)
     return new OAuthError('invalid_redirect_uri', 'redirect_uris must name at least one URI');
   if (metadata.redirect_uris.length > 10)
@@ -193,33 +231,63 @@ export async function registerClient(db: OAuthDb, body: unknown): Promise<OAuthC
   };
 }
 
+/** Where findClient may fetch a metadata document from: the hooks of the request that asks. */
+export interface FetchHooks {
+  /** Runs before a document is fetched (not for a cached one); throws to refuse (a rate limit). */
+  beforeFetch?: () => void;
+  /** Why a document could not be fetched is logged here, never answered. */
+  logger?: Pick<Logger, 'info'>;
+}
+
+function isJsonType(contentType: string): boolean {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
 /** Fetches, checks and caches a client ID metadata document; throws OAuthError when it cannot be used. */
 async function fetchMetadataDocument(
   db: OAuthDb,
   clientId: string,
   policy: ClientMetadataPolicy,
+  hooks: FetchHooks,
 ): Promise<ClientRow> {
+  hooks.beforeFetch?.();
   const outbound: OutboundPolicy = {
     requireHttps: !(policy.allowPrivate ?? []).length,
     ...(policy.allowPrivate?.length ? { allowPrivate: policy.allowPrivate } : {}),
     maxRedirects: 0,
   };
-  let document: unknown;
+  // Not found, refused, a private address, no such name: one answer (no map of the network behind us).
+  const unfetchable = (reason: unknown) => {
+    hooks.logger?.info(
+      { clientId, reason: fetchFailureReason(reason) },
+      'client ID metadata document could not be fetched',
+    );
+    return new OAuthError('invalid_client', `The client ID metadata document ${fetchFailedMessage}`);
+  };
+  let answer: SafeFetchResult;
   try {
-    const answer = await safeFetch(clientId, {
+    answer = await safeFetch(clientId, {
       ...outbound,
-      maxBytes: metadataMaxBytes,
+      maxBytes: maxClientMetadataBytes,
       timeoutMs: metadataTimeoutMs,
       redirect: 'error',
       headers: { accept: 'application/json' },
     });
-    if (answer.status !== 200) throw new Error(`it answered ${answer.status}`);
-    document = JSON.parse(new TextDecoder().decode(answer.body));
   } catch (error) {
+    throw unfetchable(error);
+  }
+  if (answer.status !== 200) throw unfetchable(new Error(`it answered ${answer.status}`));
+  if (!isJsonType(answer.contentType))
     throw new OAuthError(
       'invalid_client',
-      `The client ID metadata document could not be fetched (${error instanceof Error ? error.message : 'error'})`,
+      'The client ID metadata document must be served as JSON (Content-Type application/json)',
     );
+  let document: unknown;
+  try {
+    document = JSON.parse(new TextDecoder().decode(answer.body));
+  } catch {
+    throw new OAuthError('invalid_client', 'The client ID metadata document is not valid JSON');
   }
   if (
     typeof document !== 'object' ||
@@ -267,7 +335,7 @@ export async function findClient(
   db: OAuthDb,
   clientId: string,
   policy: ClientMetadataPolicy,
-  options: { refresh?: boolean } = {},
+  options: { refresh?: boolean } & FetchHooks = {},
 ): Promise<ClientRow | null> {
   if (clientId.length === 0 || clientId.length > 2000) return null;
   const stored = await db
@@ -280,7 +348,55 @@ export async function findClient(
   const fresh = stored?.fetched_at && Date.now() - Date.parse(stored.fetched_at) < maxAge;
   if (stored && (fresh || options.refresh === false)) return stored;
   if (options.refresh === false) return null;
-  return fetchMetadataDocument(db, clientId, policy);
+  return fetchMetadataDocument(db, clientId, policy, options);
+}
+
+/**
+ * A client (registered, or a fetched metadata document) that no connection was made for within this time of its
+ * registration or last fetch is deleted by the sweep: anyone may register, so rows nobody uses must not pile up.
+ */
+export const unusedClientLifetimeSeconds = 24 * 60 * 60;
+/** How often each process sweeps. */
+export const clientSweepIntervalMs = 60 * 60 * 1000;
+
+/**
+ * Deletes the clients no connection was ever made for (no code exchanged), older than `olderThanSeconds`, and
+ * with no authorization code still pending. A deleted metadata document is fetched again when next named.
+ */
+export async function sweepUnusedClients(
+  db: OAuthDb,
+  olderThanSeconds = unusedClientLifetimeSeconds,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('oauth_clients')
+    .where(
+      sql<string>`coalesce(oauth_clients.fetched_at, oauth_clients.created_at)`,
+      '<',
+      sql<string>`now() - make_interval(secs => ${olderThanSeconds})`,
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('assistant_connections')
+            .select(sql`1`.as('one'))
+            .whereRef('assistant_connections.client_id', '=', 'oauth_clients.client_id'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('oauth_codes')
+            .select(sql`1`.as('one'))
+            .whereRef('oauth_codes.client_id', '=', 'oauth_clients.client_id')
+            .where('oauth_codes.expires_at', '>', sql<string>`now()`),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export interface ClientCredentials {

@@ -25,9 +25,11 @@ import {
   tokenEndpointAuthMethods,
   type ClientMetadataPolicy,
   type ClientRow,
+  type FetchHooks,
 } from './clients.js';
 import { consentPage, errorPage } from './pages.js';
-import { rateLimited, TokenBuckets, type BucketOptions } from './rate-limit.js';
+import { clientAddressOf, rateLimited, TokenBuckets, type BucketOptions } from './rate-limit.js';
+import { TooManyRequests } from '../../domain/shared/errors.js';
 import {
   accessTokenLifetimeSeconds,
   codeLifetimeSeconds,
@@ -38,13 +40,17 @@ import {
 } from './store.js';
 
 export interface OAuthServerOptions extends ClientMetadataPolicy {
-  /** Per client address: registration and the token endpoint (revocation shares the token endpoint's bucket). */
-  rateLimits?: { register?: BucketOptions; token?: BucketOptions };
+  /**
+   * Per client address: registration, the token endpoint (revocation shares the token endpoint's bucket), and
+   * fetches of client ID metadata documents (an authorization request naming one that is not cached).
+   */
+  rateLimits?: { register?: BucketOptions; token?: BucketOptions; metadataDocument?: BucketOptions };
 }
 
 export const defaultRateLimits = {
   register: { burst: 10, perMinute: 10 },
   token: { burst: 60, perMinute: 60 },
+  metadataDocument: { burst: 10, perMinute: 10 },
 } satisfies Record<string, BucketOptions>;
 
 type Params = Record<string, string | undefined>;
@@ -118,6 +124,21 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
     new TokenBuckets(options.rateLimits?.register ?? defaultRateLimits.register),
   );
   const tokenLimit = rateLimited(new TokenBuckets(options.rateLimits?.token ?? defaultRateLimits.token));
+  const documentFetches = new TokenBuckets(
+    options.rateLimits?.metadataDocument ?? defaultRateLimits.metadataDocument,
+  );
+  /** The hooks of a request that may fetch a metadata document: its address's bucket, and the log. */
+  const fetchHooks = (c: Context) => ({
+    beforeFetch: () => {
+      const taken = documentFetches.take(clientAddressOf(c));
+      if (!taken.allowed)
+        throw new TooManyRequests(
+          'Too many client ID metadata documents fetched for this address; try again later',
+          taken.retryAfterSeconds,
+        );
+    },
+    logger: ctx.logger,
+  });
 
   const metadata: OAuthMetadata & Record<string, unknown> = {
     issuer,
@@ -145,7 +166,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
   }
 
   /** Checks an authorization request in the order RFC 6749 §4.1.2.1 asks: client and redirect URI first. */
-  async function check(params: Params): Promise<Checked> {
+  async function check(params: Params, hooks: FetchHooks): Promise<Checked> {
     const clientId = params.client_id;
     if (!clientId)
       return {
@@ -156,7 +177,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       };
     let client: ClientRow | null;
     try {
-      client = await findClient(db, clientId, options);
+      client = await findClient(db, clientId, options, hooks);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       return { kind: 'page', status: 400, title: 'Application not recognised', message: error.description };
@@ -269,7 +290,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
           values.length === 1 ? values[0] : undefined,
         ]),
       );
-      const checked = await check(query);
+      const checked = await check(query, fetchHooks(c));
       if (checked.kind !== 'ok') return answerChecked(c, checked);
       const { request } = checked;
       const user = await sessions.current(c);
@@ -327,7 +348,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
           'Request refused',
           'This form did not come from this service (or it is too old). Start again from the application.',
         );
-      const checked = await check(fields);
+      const checked = await check(fields, fetchHooks(c));
       if (checked.kind !== 'ok') return answerChecked(c, checked);
       const { request } = checked;
       const back = (params: Record<string, string | undefined>) => {

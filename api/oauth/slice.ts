@@ -3,6 +3,7 @@
 // its bearer tokens through `assistantTokensOf(ctx)`.
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthDbOf } from './assistant-tokens.js';
+import { clientSweepIntervalMs, sweepUnusedClients } from './clients.js';
 import { connectedAppRoutes } from './connected-apps.js';
 import { oauthRoutes, type OAuthServerOptions } from './routes.js';
 import { oauthMigrations } from './store.js';
@@ -18,6 +19,32 @@ export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
     name: 'oauth',
     migrations: migrationsOf(oauthMigrations),
     routes: (ctx) => [oauthRoutes(ctx, options), connectedAppRoutes(oauthDbOf(ctx))],
+    workers: [
+      {
+        // Unused clients (anonymous registrations, fetched documents nobody connected with) are deleted.
+        name: 'oauth-client-sweep',
+        async start(ctx) {
+          const db = oauthDbOf(ctx);
+          const sweep = () =>
+            sweepUnusedClients(db)
+              .then((deleted) => {
+                if (deleted > 0) ctx.logger.info({ deleted }, 'unused OAuth clients deleted');
+              })
+              .catch((error: unknown) => ctx.logger.warn({ err: error }, 'OAuth client sweep failed'));
+          let running = sweep();
+          const timer = setInterval(() => {
+            running = running.then(sweep);
+          }, clientSweepIntervalMs);
+          timer.unref();
+          return {
+            async stop() {
+              clearInterval(timer);
+              await running;
+            },
+          };
+        },
+      },
+    ],
   };
 }
 

@@ -20,15 +20,30 @@ import {
   type LogoReference,
 } from '../../domain/brand/kit-fields.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import { Unprocessable, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
+import {
+  ServiceUnavailable,
+  Unprocessable,
+  ValidationError,
+  type ErrorDetail,
+} from '../../domain/shared/errors.js';
 import { NotALogo, type LogoFile, type LogoReader } from '../../infra/brand/logo-image.js';
 import {
+  checkUrl,
+  fetchFailedMessage,
+  fetchFailureReason,
+  ResponseTooLargeError,
   safeFetch,
   UnsafeUrlError,
   type OutboundPolicy,
   type SafeFetchResult,
 } from '../../infra/http/safe-fetch.js';
-import { readWebsite, WebsiteRefused, type WebsiteCandidates } from '../../infra/brand/website-reader.js';
+import {
+  readWebsite,
+  WebsiteParseFailed,
+  WebsiteRefused,
+  type WebsiteCandidates,
+} from '../../infra/brand/website-reader.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import { workspaceObjectPrefix, type ObjectStorage } from '../../infra/object-storage/port.js';
 import type { MediaItem, MediaLibrary } from '../media/library.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
@@ -49,6 +64,8 @@ export interface BrandKitDeps extends WriteDeps {
   outbound: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
   /** Reads a downloaded logo off the request thread (the render pool), within its pixel cap and deadline. */
   logos: Pick<LogoReader, 'read'>;
+  /** Why a website could not be read is logged here, never answered (the answer says only `reachable: false`). */
+  logger?: Pick<Logger, 'info'>;
 }
 
 const reading = (orgId: string) =>
@@ -99,30 +116,46 @@ type ResolvedLogo =
   | { from: 'url'; sourceUrl: string; file: LogoFile; bytesSha256: string }
   | { from: 'asset'; item: MediaItem };
 
-function fetchProblem(error: unknown): ValidationError | string {
-  if (error instanceof UnsafeUrlError)
-    return new ValidationError(`The logo link cannot be fetched: ${error.message}`, 'logo_url_refused', [
-      { path: 'body.logo.url', message: error.message },
-    ]);
-  if ((error as { name?: string }).name === 'TimeoutError')
-    return new ValidationError(
-      `The logo link cannot be fetched: it did not answer in full within ${logoFetchTimeoutMs / 1000} s`,
-      'logo_url_refused',
-      [{ path: 'body.logo.url', message: `no complete answer within ${logoFetchTimeoutMs / 1000} s` }],
-    );
-  const cause = (error as { cause?: { code?: string }; code?: string }).code ?? (error as Error).message;
-  return `the link could not be reached (${cause})`;
+function refusedLink(message: string): ValidationError {
+  return new ValidationError(`The logo link cannot be fetched: ${message}`, 'logo_url_refused', [
+    { path: 'body.logo.url', message },
+  ]);
 }
 
 /**
- * Downloads and reads the logo at `url`. SSRF refusals (private addresses, ports, schemes), an oversized body
- * and a download past the deadline are 400s (thrown); an unreachable site, an error status or a file that is
- * not an image are problems of the field (returned).
+ * A 400 for what the link's own server did (too large, too slow); for whatever the network said (no such name, a
+ * private address behind a name or a redirect, a refusal) one problem of the field, its reason only logged.
+ */
+function fetchProblem(error: unknown, unfetchable: (reason: unknown) => string): ValidationError | string {
+  if (error instanceof ResponseTooLargeError) return refusedLink(error.message);
+  if ((error as { name?: string }).name === 'TimeoutError')
+    return refusedLink(`it did not answer in full within ${logoFetchTimeoutMs / 1000} s`);
+  return unfetchable(error);
+}
+
+/**
+ * Downloads and reads the logo at `url`. A link refused by itself (scheme, port, a private address literal), an
+ * oversized body and a download past the deadline are 400s (thrown); a link that cannot be fetched (whatever
+ * the network said, or an error status: one problem, the reason logged) or a file that is not an image are
+ * problems of the field (returned).
  */
 async function downloadLogo(
-  deps: Pick<BrandKitDeps, 'outbound' | 'logos'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logos' | 'logger'>,
   url: string,
 ): Promise<{ logo: ResolvedLogo } | { problem: string }> {
+  try {
+    checkUrl(new URL(url), deps.outbound);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw refusedLink(error.message);
+    throw refusedLink('it is not a URL');
+  }
+  const unfetchable = (reason: unknown) => {
+    deps.logger?.info(
+      { url, reason: fetchFailureReason(reason) },
+      'brand kit logo link could not be fetched',
+    );
+    return `the link ${fetchFailedMessage}`;
+  };
   let fetched: SafeFetchResult;
   try {
     fetched = await safeFetch(url, {
@@ -132,12 +165,12 @@ async function downloadLogo(
       headers: { accept: 'image/svg+xml,image/png,image/webp,image/jpeg;q=0.9,image/*;q=0.8,*/*;q=0.1' },
     });
   } catch (error) {
-    const problem = fetchProblem(error);
+    const problem = fetchProblem(error, unfetchable);
     if (typeof problem === 'string') return { problem };
     throw problem;
   }
   if (fetched.status < 200 || fetched.status > 299)
-    return { problem: `the link answered HTTP ${fetched.status}, not an image` };
+    return { problem: unfetchable(new Error(`it answered HTTP ${fetched.status}`)) };
   try {
     const file = await deps.logos.read(fetched.body);
     const bytesSha256 = createHash('sha256').update(fetched.body).digest('hex');
@@ -349,23 +382,30 @@ export async function updateBrandKit(
 }
 
 /**
- * Reads a public website for brand-kit candidates (saves nothing). 400 for a URL that is not http(s) or that
- * the SSRF-safe fetcher refuses (private addresses, too large, too slow); an unreachable site answers
- * `reachable: false`.
+ * Reads a public website for brand-kit candidates (saves nothing). 400 for a URL that is refused by itself (not
+ * http(s), a private address literal, a port) or a page too large or complex to parse in time; a site that
+ * cannot be fetched, for whatever reason (logged, not answered), answers `reachable: false`; 503 when too many
+ * pages wait for a parser.
  */
 export async function findBrandKitOnWebsite(
-  deps: Pick<BrandKitDeps, 'outbound'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logger'>,
   caller: Caller,
   input: { orgId: string; url: string },
 ): Promise<WebsiteCandidates> {
   authorize(caller, reading(input.orgId));
   try {
-    return await readWebsite(input.url, { policy: deps.outbound });
+    return await readWebsite(input.url, {
+      policy: deps.outbound,
+      onUnreadable: (url, reason) =>
+        deps.logger?.info({ orgId: input.orgId, url, err: reason }, 'brand kit website could not be read'),
+    });
   } catch (error) {
     if (error instanceof WebsiteRefused)
       throw new ValidationError(error.message, 'website_refused', [
         { path: 'query.url', message: error.message },
       ]);
+    if (error instanceof WebsiteParseFailed)
+      throw new ServiceUnavailable(error.message, 'website_reader_busy');
     throw error;
   }
 }

@@ -30,6 +30,20 @@ export class FetchDeadlineError extends Error {
   }
 }
 
+/**
+ * What a caller is told of an outbound fetch that failed once its URL passed `checkUrl`: the same words whether
+ * the host resolves to a private address, does not resolve, refuses, answers an error status or is too slow, so
+ * answers draw no map of the network behind this server. The real reason (`fetchFailureReason`) is logged only.
+ */
+export const fetchFailedMessage = 'could not be fetched';
+
+/** The real reason a fetch failed, for the server's log: the error's name, code and message, one line. */
+export function fetchFailureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`.slice(0, 500);
+}
+
 // IPv6 global unicast is allocated from 2000::/3 only; anything else (::/96 IPv4-compatible, 64:ff9b::/96 and
 // 64:ff9b:1::/48 NAT64, 100::/64 discard, 5f00::/16 …) never names a public host.
 const globalUnicastV6 = ipaddr.IPv6.parseCIDR('2000::/3');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readWebsite, WebsiteRefused } from '../../infra/brand/website-reader.js';
+import { maxStylesheets, readWebsite, WebsiteRefused } from '../../infra/brand/website-reader.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -118,11 +118,12 @@ describe('a page with its stylesheet', () => {
     });
   });
 
-  test('at most five stylesheets are read', async () => {
+  test('at most maxStylesheets stylesheets are read', async () => {
     stylesheetRequests = 0;
     const found = await readWebsite(`${origin}/many`, { policy: policy() });
     expect(found.reachable).toBe(true);
-    expect(stylesheetRequests).toBe(5);
+    expect(maxStylesheets).toBe(4);
+    expect(stylesheetRequests).toBe(maxStylesheets);
   });
 });
 

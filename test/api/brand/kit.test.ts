@@ -264,13 +264,32 @@ describe('refused edits', () => {
   });
 
   test.each([
-    ['a link answering an error status', { url: '/gone.png' }, 'body.logo.url', /HTTP 410/],
+    [
+      'a link answering an error status',
+      { url: '/gone.png' },
+      'body.logo.url',
+      /^the link could not be fetched$/,
+    ],
     [
       'a link nobody answers',
       { url: 'http://nowhere.example/logo.png' },
       'body.logo.url',
-      /could not be reached/,
+      /^the link could not be fetched$/,
     ],
+    // What the network says is answered alike (no internal DNS oracle), the reason only logged.
+    [
+      'a public name resolving to a private address',
+      { url: 'http://internal.example/logo.png' },
+      'body.logo.url',
+      /^the link could not be fetched$/,
+    ],
+    [
+      'a redirect into cloud metadata',
+      { url: '/to-metadata' },
+      'body.logo.url',
+      /^the link could not be fetched$/,
+    ],
+    ['a redirect into loopback', { url: '/to-loopback' }, 'body.logo.url', /^the link could not be fetched$/],
     [
       'an asset not in the workspace',
       { assetId: '00000000-0000-4000-8000-000000000abc' },
@@ -488,7 +507,7 @@ describe('logos', () => {
   });
 });
 
-describe('SSRF battery on the logo download: each a clear 400, nothing stored', () => {
+describe('SSRF battery on the logo download: what the link says by itself, or its server, a clear 400; nothing stored', () => {
   let ws: TestWorkspace;
   beforeAll(async () => {
     ws = await createTestWorkspace(service);
@@ -504,14 +523,7 @@ describe('SSRF battery on the logo download: each a clear 400, nothing stored', 
     ['IPv4-mapped IPv6 loopback', 'http://[::ffff:127.0.0.1]/logo.png', /private address/],
     ['IPv4-mapped IPv6 metadata', 'http://[::ffff:a9fe:a9fe]/logo.png', /private address/],
     ['IPv6 loopback', 'http://[::1]/logo.png', /private address/],
-    [
-      'a public name resolving to a private address',
-      'http://internal.example/logo.png',
-      /resolves to a private address/,
-    ],
     ['another port', 'http://example.com:8080/logo.png', /ports 80 and 443/],
-    ['a redirect into cloud metadata', '/to-metadata', /private address/],
-    ['a redirect into loopback', '/to-loopback', /private address/],
     ['an oversized body', '/huge.png', /larger than 5242880 bytes/],
   ])('%s', async (_, url, message) => {
     const before = await eventCount(service);

@@ -13,7 +13,11 @@ export const mcpResource = `${base}/mcp`;
 
 export async function startOAuthService(options: OAuthServerOptions = {}): Promise<TestService> {
   const oauth = createOAuthSlice({
-    rateLimits: { register: { burst: 1000, perMinute: 1000 }, token: { burst: 1000, perMinute: 1000 } },
+    rateLimits: {
+      register: { burst: 1000, perMinute: 1000 },
+      token: { burst: 1000, perMinute: 1000 },
+      metadataDocument: { burst: 1000, perMinute: 1000 },
+    },
     ...options,
   });
   return startTestService({ slices: slices.map((s) => (s.name === 'oauth' ? oauth : s)) });
@@ -67,6 +71,14 @@ export function authorizeUrl(params: Record<string, string | undefined>): string
   return `/oauth/authorize?${query.toString()}`;
 }
 
+/** A document served as given, with its own content type (others are served as application/json). */
+export class Served {
+  constructor(
+    readonly contentType: string,
+    readonly body: string,
+  ) {}
+}
+
 /** A local server publishing documents at paths; `documents` may be changed while it runs. */
 export async function startDocumentServer(): Promise<{
   origin: string;
@@ -83,7 +95,8 @@ export async function startDocumentServer(): Promise<{
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+    if (doc instanceof Served) res.writeHead(200, { 'content-type': doc.contentType }).end(doc.body);
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -7,6 +7,15 @@ import {
   OAuthMetadataSchema,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { assistantScopes } from '../../../domain/shared/caller.js';
+import {
+  maxClientMetadataBytes,
+  maxClientMetadataListItems,
+  maxClientMetadataTextLength,
+  sweepUnusedClients,
+  unusedClientLifetimeSeconds,
+} from '../../../api/oauth/clients.js';
+import { oauthDbOf } from '../../../api/oauth/assistant-tokens.js';
+import { createOAuthSlice } from '../../../api/oauth/slice.js';
 import type { TestService } from '../../support/runtime.js';
 import {
   authorizeUrl,
@@ -15,6 +24,7 @@ import {
   mcpResource,
   pkce,
   registerClient,
+  Served,
   startDocumentServer,
   startOAuthService,
 } from './helpers.js';
@@ -145,6 +155,90 @@ describe('dynamic client registration', () => {
     const malformed = await service.request('POST', '/oauth/register', { body: '{nope' });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: 'invalid_client_metadata' });
+  });
+  test('oversized registrations are refused with a clear 400 and store nothing', async () => {
+    const count = async () =>
+      Number((await service.runtime.database.pool.query('select count(*) from oauth_clients')).rows[0].count);
+    const before = await count();
+    const valid = { redirect_uris: ['https://assistant.example.com/cb'], token_endpoint_auth_method: 'none' };
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      // ~750 KB per call was stored before: a key set nobody reads.
+      [
+        'a large jwks',
+        { jwks: { keys: Array.from({ length: 500 }, (_, i) => ({ kid: `k${i}`, n: 'x'.repeat(1500) })) } },
+        new RegExp(`at most ${maxClientMetadataBytes} are accepted`),
+      ],
+      [
+        'too many contacts',
+        { contacts: Array.from({ length: maxClientMetadataListItems + 1 }, (_, i) => `a${i}@example.com`) },
+        new RegExp(`contacts may name at most ${maxClientMetadataListItems} items`),
+      ],
+      [
+        'a long field',
+        { software_id: 'x'.repeat(maxClientMetadataTextLength + 1) },
+        new RegExp(`software_id is longer than ${maxClientMetadataTextLength} characters`),
+      ],
+      [
+        'too many redirect URIs',
+        { redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example.com/cb${i}`) },
+        /redirect_uris may name at most 10/,
+      ],
+    ];
+    for (const [name, extra, message] of cases) {
+      const res = await service.request('POST', '/oauth/register', { body: { ...valid, ...extra } });
+      expect(res.status, name).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error, name).toMatch(/^invalid_(client_metadata|redirect_uri)$/);
+      expect(body.error_description, name).toMatch(message);
+    }
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('unused clients are swept', () => {
+  test('a client no connection was made for within 24 h of its registration (or fetch) is deleted', async () => {
+    const pool = service.runtime.database.pool;
+    const db = oauthDbOf(service.runtime);
+    const unused = await registerClient(service);
+    const connected = await registerClient(service);
+    const pending = await registerClient(service);
+    const recent = await registerClient(service);
+    const document = `${documents.origin}/clients/swept.json`;
+    await pool.query(
+      `insert into oauth_clients (client_id, client_name, redirect_uris, token_endpoint_auth_method, kind, metadata, fetched_at)
+       values ($1, 'Doc', '{https://a.example.com/cb}', 'none', 'metadata_document', '{}', now())`,
+      [document],
+    );
+    await pool.query(
+      `insert into assistant_connections (id, client_id, client_name, user_id, org_id, scopes, revoked_at)
+       values (gen_random_uuid(), $1, 'x', 'user-1', gen_random_uuid(), '{mcp:read}', now())`,
+      [connected.client_id],
+    );
+    await pool.query(
+      `insert into oauth_codes (code_hash, client_id, user_id, org_id, scopes, redirect_uri, code_challenge, expires_at)
+       values (md5(random()::text), $1, 'user-1', gen_random_uuid(), '{mcp:read}', 'https://a.example.com/cb', 'c', now() + interval '10 minutes')`,
+      [pending.client_id],
+    );
+    const aged = `${unusedClientLifetimeSeconds + 3600} seconds`;
+    await pool.query(
+      `update oauth_clients set created_at = now() - $2::interval,
+              fetched_at = case when fetched_at is null then null else now() - $2::interval end
+        where client_id = any($1)`,
+      [[unused.client_id, connected.client_id, pending.client_id, document], aged],
+    );
+
+    expect(await sweepUnusedClients(db)).toBeGreaterThanOrEqual(2);
+    const { rows } = await pool.query<{ client_id: string }>(
+      'select client_id from oauth_clients where client_id = any($1)',
+      [[unused.client_id, connected.client_id, pending.client_id, recent.client_id, document]],
+    );
+    expect(rows.map((r) => r.client_id).sort()).toEqual(
+      [connected.client_id, pending.client_id, recent.client_id].sort(),
+    );
+  });
+
+  test('the oauth slice runs the sweep as a background worker', () => {
+    expect(createOAuthSlice().workers?.map((w) => w.name)).toContain('oauth-client-sweep');
   });
 });
 
@@ -314,6 +408,87 @@ describe('client ID metadata documents', () => {
       expect(await https.text()).toMatch(/could not be fetched/);
     } finally {
       await strict.stop();
+    }
+  });
+  test('one answer whatever stops the fetch: not found, a private address, no such name (the reason is only logged)', async () => {
+    const texts: string[] = [];
+    for (const clientId of [
+      `${documents.origin}/clients/nowhere.json`,
+      'https://10.0.0.1/clients/a.json',
+      'https://127.0.0.1/clients/a.json',
+      'https://client.invalid/clients/a.json',
+    ]) {
+      const res = await service.request('GET', request(clientId));
+      expect(res.status, clientId).toBe(400);
+      texts.push((await res.text()).replaceAll(clientId, 'CLIENT'));
+    }
+    expect(texts[0]).toContain('The client ID metadata document could not be fetched');
+    expect(texts[0]).not.toMatch(/404|private|resolve|ENOTFOUND/);
+    expect(new Set(texts).size).toBe(1);
+  });
+
+  test('a document must be served as JSON (application/json or +json)', async () => {
+    const doc = (path: string) => ({
+      client_id: `${documents.origin}${path}`,
+      client_name: 'Typed',
+      redirect_uris: [redirectUri],
+    });
+    documents.documents.set(
+      '/clients/text.json',
+      new Served('text/plain', JSON.stringify(doc('/clients/text.json'))),
+    );
+    documents.documents.set(
+      '/clients/html.json',
+      new Served('text/html', JSON.stringify(doc('/clients/html.json'))),
+    );
+    documents.documents.set(
+      '/clients/plus.json',
+      new Served('application/oauth-client+json; charset=utf-8', JSON.stringify(doc('/clients/plus.json'))),
+    );
+    for (const path of ['/clients/text.json', '/clients/html.json']) {
+      const res = await service.request('GET', request(`${documents.origin}${path}`));
+      expect(res.status, path).toBe(400);
+      expect(await res.text()).toContain('must be served as JSON');
+    }
+    const plus = await service.request('GET', request(`${documents.origin}/clients/plus.json`));
+    expect(plus.status).toBe(303);
+  });
+
+  test('fetches of documents are limited per client address: 429 rate_limit_exceeded; cached ones still answer', async () => {
+    const limited = await startOAuthService({
+      allowPrivate: [documents.origin],
+      rateLimits: {
+        register: { burst: 1000, perMinute: 1000 },
+        token: { burst: 1000, perMinute: 1000 },
+        metadataDocument: { burst: 2, perMinute: 1 },
+      },
+    });
+    try {
+      for (const name of ['limited-1', 'limited-2', 'limited-3'])
+        documents.documents.set(`/clients/${name}.json`, {
+          client_id: `${documents.origin}/clients/${name}.json`,
+          redirect_uris: [redirectUri],
+        });
+      const first = request(`${documents.origin}/clients/limited-1.json`);
+      expect((await limited.request('GET', first)).status).toBe(303);
+      expect((await limited.request('GET', first)).status).toBe(303);
+      expect(
+        (await limited.request('GET', request(`${documents.origin}/clients/limited-2.json`))).status,
+      ).toBe(303);
+      const seen = documents.requests.length;
+      const res = await limited.request('GET', request(`${documents.origin}/clients/limited-3.json`));
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await res.json()).toEqual({
+        error: expect.any(String),
+        code: 'rate_limit_exceeded',
+        retryAfterSeconds: expect.any(Number),
+      });
+      expect(documents.requests.length).toBe(seen);
+      // A cached document is not fetched, so it is not limited.
+      expect((await limited.request('GET', first)).status).toBe(303);
+    } finally {
+      await limited.stop();
     }
   });
 });

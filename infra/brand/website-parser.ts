@@ -1,0 +1,114 @@
+// The website parser pool: piscina threads running website-worker.ts, so HTML and CSS nobody vouches for are
+// parsed off the request thread, each task under a deadline (the thread is ended on overrun) and memory limits.
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { WebsiteParseResult, WebsiteParseTask } from './website-worker.js';
+
+/** One parse (the page, or its stylesheets) may take this long, waiting for a thread included. */
+export const websiteParseDeadlineMs = 5_000;
+/** A parser thread's heap; a page that needs more ends the thread, not the process. */
+export const websiteParseHeapMb = 128;
+/** At most this many parses wait for a thread; more are refused at once rather than piling up. */
+export const websiteParseMaxQueue = 32;
+
+/** The parse did not finish: past its deadline, out of its memory, or the queue was full. */
+export class WebsiteParseFailed extends Error {
+  constructor(
+    readonly reason: 'deadline' | 'memory' | 'busy' | 'error',
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = 'WebsiteParseFailed';
+  }
+}
+
+export interface WebsiteParserOptions {
+  threads?: number;
+  deadlineMs?: number;
+  heapMb?: number;
+  idleTimeoutMs?: number;
+  /** A thread that died outside a task (out of heap while starting): the task waiting for it meets its deadline. */
+  onThreadError?: (error: unknown) => void;
+}
+
+const require = createRequire(import.meta.url);
+
+/** execArgv for the threads: the parent's, plus tsx's loader (the worker is TypeScript), as infra/visuals/pool.ts. */
+function workerExecArgv(): string[] {
+  const inherited = process.execArgv;
+  if (inherited.some((arg) => /[\\/]tsx[\\/]/.test(arg) || arg === 'tsx')) return [...inherited];
+  return [...inherited, '--import', pathToFileURL(require.resolve('tsx')).href];
+}
+
+export class WebsiteParser {
+  private readonly piscina: Piscina;
+  readonly deadlineMs: number;
+
+  constructor(options: WebsiteParserOptions = {}) {
+    this.deadlineMs = options.deadlineMs ?? websiteParseDeadlineMs;
+    const heapMb = options.heapMb ?? websiteParseHeapMb;
+    this.piscina = new Piscina({
+      filename: new URL('./website-worker.ts', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: Math.max(1, options.threads ?? Math.min(2, availableParallelism())),
+      idleTimeout: options.idleTimeoutMs ?? 30_000,
+      maxQueue: websiteParseMaxQueue,
+      execArgv: workerExecArgv(),
+      resourceLimits: {
+        maxOldGenerationSizeMb: heapMb,
+        maxYoungGenerationSizeMb: Math.max(8, Math.floor(heapMb / 8)),
+        stackSizeMb: 4,
+      },
+    });
+    // Without a listener, piscina's 'error' (a thread lost between tasks) would end the whole process.
+    this.piscina.on('error', (error: unknown) => options.onThreadError?.(error));
+  }
+
+  /** Parses counted by thread: every parse ends up here, so a test can see that none ran on its own thread. */
+  get completed(): number {
+    return this.piscina.completed;
+  }
+
+  async run<K extends WebsiteParseTask['kind']>(
+    task: Extract<WebsiteParseTask, { kind: K }>,
+  ): Promise<Extract<WebsiteParseResult, { kind: K }>> {
+    try {
+      return (await this.piscina.run(task, {
+        signal: AbortSignal.timeout(this.deadlineMs),
+      })) as Extract<WebsiteParseResult, { kind: K }>;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      const code = (error as { code?: string }).code;
+      if (name === 'AbortError')
+        throw new WebsiteParseFailed(
+          'deadline',
+          `The page could not be read within ${this.deadlineMs / 1000} s; it is too large or too complex`,
+          error,
+        );
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new WebsiteParseFailed('memory', 'The page is too large or too complex to read', error);
+      if ((error as Error).message === 'Task queue is at limit')
+        throw new WebsiteParseFailed(
+          'busy',
+          'Too many websites are being read right now; try again shortly',
+          error,
+        );
+      throw new WebsiteParseFailed('error', 'The page could not be read', error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.close({ force: true });
+  }
+}
+
+let shared: WebsiteParser | undefined;
+
+/** The process's parser (threads start on first use and end when idle; they never keep the process alive). */
+export function sharedWebsiteParser(): WebsiteParser {
+  shared ??= new WebsiteParser();
+  return shared;
+}

@@ -28,7 +28,8 @@ import {
   type FetchHooks,
 } from './clients.js';
 import { consentPage, errorPage } from './pages.js';
-import { clientAddressOf, rateLimited, TokenBuckets, type BucketOptions } from './rate-limit.js';
+import { rateLimited, TokenBuckets, type BucketOptions } from './rate-limit.js';
+import { clientLimitKeyOf } from '../platform/client-address.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
 import {
   accessTokenLifetimeSeconds,
@@ -130,7 +131,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
   /** The hooks of a request that may fetch a metadata document: its address's bucket, and the log. */
   const fetchHooks = (c: Context) => ({
     beforeFetch: () => {
-      const taken = documentFetches.take(clientAddressOf(c));
+      const taken = documentFetches.take(clientLimitKeyOf(c));
       if (!taken.allowed)
         throw new TooManyRequests(
           'Too many client ID metadata documents fetched for this address; try again later',

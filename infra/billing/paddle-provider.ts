@@ -262,6 +262,8 @@ export class PaddlePaymentProvider implements PaymentProvider {
         ...base,
         kind: 'transaction',
         orgId,
+        providerCustomerId: data.customerId,
+        providerSubscriptionId: data.subscriptionId,
         transactionId: data.id,
         type: this.transactionTypeOf(data, priceId),
         status,

@@ -53,6 +53,8 @@ const noticeSchema = z.discriminatedUnion('kind', [
   z.object({
     ...base,
     kind: z.literal('transaction'),
+    providerCustomerId: z.string().nullable().optional(),
+    providerSubscriptionId: z.string().nullable().optional(),
     transactionId: z.string().min(1),
     type: z.enum(['subscription', 'renewal', 'credit_pack', 'payment_method_update']),
     status: z.enum(['pending', 'completed', 'failed', 'canceled']),
@@ -269,6 +271,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
       eventId: `evt_sbx_${randomUUID().replace(/-/g, '')}`,
       occurredAt: at.toISOString(),
       orgId: input.orgId,
+      providerCustomerId: SandboxPaymentProvider.customerIdOf(input.orgId),
+      providerSubscriptionId:
+        input.type === 'credit_pack' ? null : SandboxPaymentProvider.subscriptionIdOf(input.orgId),
       transactionId,
       type: input.type,
       status: input.status,

@@ -24,7 +24,10 @@ export interface BillingServices {
   history: BillingHistory;
   /** The subscription use cases' dependencies (commands/billing/subscription-*.ts): applyNotice, ensureStarted, … */
   subscriptions: SubscriptionDeps;
-  /** The credit ledger: `credits.spend(…)` is the one way any slice charges credits; `summaryOf` for GET ORG/billing. */
+  /**
+   * The credit ledger: `credits.withCredits(…)` for a paid call (credits held before it), `credits.spend(…)` for
+   * a debit with nothing to wait for; `summaryOf` for GET ORG/billing.
+   */
   credits: CreditsService;
 }
 

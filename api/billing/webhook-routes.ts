@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { applyNotice } from '../../commands/billing/subscription-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { ProviderNotice } from '../../domain/billing/provider-events.js';
+import { ForeignProviderNotice } from '../../domain/billing/subscription.js';
 import { NotFound, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
 import {
   WebhookSignatureError,
@@ -41,6 +42,11 @@ export interface WebhookReceipt {
   received: true;
   /** The event was applied by an earlier delivery; nothing was applied this time. */
   duplicate: boolean;
+  /**
+   * Its notices name a workspace bound to another provider subscription or customer: nothing was applied, the
+   * delivery is recorded refused and answered 200 so the provider does not redeliver it.
+   */
+  ignored: boolean;
   eventId: string;
   eventType: string;
   /** The notices applied (0 for an event type the service does not act on, or a duplicate). */
@@ -107,10 +113,18 @@ export async function receiveWebhook(
   };
   if (await deps.store.wasApplied(providerName, eventId)) {
     await deps.store.recordOther({ ...record, outcome: 'duplicate' });
-    return { received: true, duplicate: true, eventId, eventType, notices: 0 };
+    return { received: true, duplicate: true, ignored: false, eventId, eventType, notices: 0 };
   }
+  const foreign: string[] = [];
   try {
-    for (const notice of notices) await deps.applyNotice(notice);
+    for (const notice of notices) {
+      try {
+        await deps.applyNotice(notice);
+      } catch (error) {
+        if (!(error instanceof ForeignProviderNotice)) throw error;
+        foreign.push(error.message);
+      }
+    }
   } catch (error) {
     await deps.store
       .recordAccepted({ ...record, outcome: 'failed', error: errorText(error), noticeCount: notices.length })
@@ -118,6 +132,20 @@ export async function receiveWebhook(
         deps.logger?.error({ err: recordError }, 'recording a failed billing webhook failed'),
       );
     throw error;
+  }
+  if (foreign.length > 0 && foreign.length === notices.length) {
+    // Not the workspace's own subscription: refused, changing nothing, and not worth a redelivery.
+    const recorded = await deps.store.recordRefused({
+      ...record,
+      outcome: 'refused',
+      error: `not bound: ${foreign.join('; ')}`.slice(0, 2000),
+      noticeCount: notices.length,
+    });
+    deps.logger?.warn(
+      { provider: providerName, eventId, eventType, reasons: foreign, recorded },
+      'billing webhook names a workspace bound to another provider subscription; ignored',
+    );
+    return { received: true, duplicate: false, ignored: true, eventId, eventType, notices: 0 };
   }
   const first = await deps.store.recordAccepted({
     ...record,
@@ -127,15 +155,19 @@ export async function receiveWebhook(
   if (!first) {
     // A concurrent delivery of the same event recorded it first; the subscription applied it once.
     await deps.store.recordOther({ ...record, outcome: 'duplicate' });
-    return { received: true, duplicate: true, eventId, eventType, notices: 0 };
+    return { received: true, duplicate: true, ignored: false, eventId, eventType, notices: 0 };
   }
-  return { received: true, duplicate: false, eventId, eventType, notices: notices.length };
+  return { received: true, duplicate: false, ignored: false, eventId, eventType, notices: notices.length };
 }
 
 const WebhookReceived = z
   .object({
     received: z.literal(true),
     duplicate: z.boolean().openapi({ description: 'Applied by an earlier delivery; nothing applied now' }),
+    ignored: z.boolean().openapi({
+      description:
+        'The notice names a workspace bound to another provider subscription or customer: recorded, nothing applied',
+    }),
   })
   .openapi('BillingWebhookReceived');
 
@@ -148,7 +180,9 @@ const receiveWebhookRoute = createRoute({
   description:
     'Authenticated by the provider signature over the raw body (`Paddle-Signature: ts=…;h1=…`, HMAC-SHA256 of ' +
     '`ts:body`; the sandbox signs alike in `Sandbox-Signature`). Deduplicated by the event id: a redelivery ' +
-    'answers `duplicate: true` and applies nothing. A bad signature answers 400 `invalid_signature` and is recorded.',
+    'answers `duplicate: true` and applies nothing. A bad signature answers 400 `invalid_signature` and is recorded. ' +
+    'A notice naming a workspace bound to another provider subscription or customer is recorded refused, applies ' +
+    'nothing and answers `ignored: true` (200, so the provider does not redeliver it).',
   security: [],
   request: {
     params: z.object({
@@ -178,12 +212,15 @@ export function webhookRoutes(deps: WebhookReceiverDeps) {
       });
       const rawBody = await c.req.text();
       const receipt = await receiveWebhook(deps, provider, { rawBody, headers, receivedAt: new Date() });
-      if (!receipt.duplicate)
+      if (!receipt.duplicate && !receipt.ignored)
         c.get('logger').info(
           { provider, eventId: receipt.eventId, eventType: receipt.eventType, notices: receipt.notices },
           'billing webhook applied',
         );
-      return c.json({ data: { received: true as const, duplicate: receipt.duplicate } }, 200);
+      return c.json(
+        { data: { received: true as const, duplicate: receipt.duplicate, ignored: receipt.ignored } },
+        200,
+      );
     });
   };
 }

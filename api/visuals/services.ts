@@ -38,9 +38,7 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
     brandKit: brandKitOf(ctx),
     imageGeneration,
     credits: {
-      spend: (input, context) => billing.credits.spend(input, context),
-      remaining: async (orgId) =>
-        (await billing.credits.summaryOf(orgId, { recentLimit: 1 })).creditBalance.total,
+      withCredits: (input, call, options) => billing.credits.withCredits(input, call, options),
       aiBackgroundCost: cost?.credits ?? 0,
     },
     outbound: ctx.options.outbound,

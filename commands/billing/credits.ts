@@ -1,7 +1,8 @@
-// The credit use cases: `spend` (the one way any slice charges credits), opening the current period's ledger,
-// adding a purchased pack, and the balance summary GET ORG/billing shows. Every ledger write of a workspace runs
-// under its ledger lock (credit-ledger-store.ts), so concurrent spends are decided one after the other against
-// the newest balance: none takes it below zero, none is lost, and none exhausts the command handler's retries.
+// The credit use cases: `withCredits` (the one way a slice pays for a paid call: credits reserved before the call,
+// settled after it, released when it fails) and `spend` (a debit with nothing to wait for), opening the current
+// period's ledger, adding a purchased pack, and the balance summary GET ORG/billing shows. Every ledger write of a
+// workspace runs under its ledger lock (credit-ledger-store.ts), so concurrent reservations and spends are decided
+// one after the other against the newest balance: none takes it below zero, none is lost.
 import { randomUUID } from 'node:crypto';
 import {
   carryOver,
@@ -140,6 +141,36 @@ export interface CreditSummary {
   recentCreditTransactions: CreditTransactionItem[];
 }
 
+/**
+ * How long credits reserved for a paid call stay held: longer than any paid call may take (the image provider
+ * gives up after two minutes). A hold its caller never settled or released (a crash) counts for nothing after
+ * it, and is released by the workspace's next reservation.
+ */
+export const CREDIT_RESERVATION_TTL_MS = 10 * 60_000;
+
+/** Credits held for one paid call (CreditsService.reserve), to settle or release. */
+export interface CreditReservation {
+  orgId: string;
+  key: string;
+  credits: number;
+  details: SpendDetails;
+  context: SpendContext;
+  /** The key was charged already (a retry of a call that was paid for): nothing is held, settling answers it. */
+  charged: SpendOutcome | null;
+}
+
+/** What a paid call turned out to use, when it differs from what was reserved (at most that, unless it fits). */
+export interface ActualUse {
+  credits?: number;
+  model?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface PaidCall<T> {
+  result: T;
+  charge: SpendOutcome;
+}
+
 const maxKeyLength = 200;
 const previousPeriodsSearched = 24;
 /** Ledger states kept in memory (one per workspace and period loaded lately). */
@@ -228,17 +259,134 @@ export class CreditsService {
   constructor(private readonly deps: CreditsDeps) {}
 
   /**
-   * Charges credits (the one way to). Refuses with 402 `subscription_required` when the subscription is not
+   * Charges credits for work that costs nothing to try (a paid provider call goes through withCredits instead,
+   * so its credits are held before it is made). Refuses with 402 `subscription_required` when the subscription is not
    * usable (trial over, canceled, paused), 402 `subscription_overdue_read_only` when overdue, 402
    * `fair_use_limit` when the debit does not fit; each refusal records nothing. The same key again answers the
    * first debit.
    */
   async spend(input: SpendInput, context: SpendContext = {}): Promise<SpendOutcome> {
     const { credits, details } = resolveSpend(this.deps.catalog, input);
+    const subscription = await this.usableSubscription(input.orgId);
+    return this.charge(subscription, input.orgId, input.key, credits, details, context);
+  }
+
+  /**
+   * Runs a paid call: reserves its credits first (402 as `spend` refuses, before the call is made), runs the
+   * call, then charges the reservation (what `actual` says the result used, or what was reserved) or, when the call throws, releases it, so a failure charges nothing. A key charged before (a retry)
+   * runs the call again without charging twice.
+   */
+  async withCredits<T>(
+    input: SpendInput,
+    call: () => Promise<T>,
+    options: { context?: SpendContext; actual?: (result: T) => ActualUse } = {},
+  ): Promise<PaidCall<T>> {
+    const reservation = await this.reserve(input, options.context);
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      // A release that fails leaves the hold to expire: the caller gets the call's own error.
+      await this.release(reservation).catch(() => undefined);
+      throw error;
+    }
+    const charge = await this.settle(reservation, options.actual?.(result));
+    return { result, charge };
+  }
+
+  /** Holds the credits of a paid call (they count against the balance at once); see withCredits. */
+  async reserve(input: SpendInput, context: SpendContext = {}): Promise<CreditReservation> {
+    const { credits, details } = resolveSpend(this.deps.catalog, input);
     const orgId = input.orgId;
+    const subscription = await this.usableSubscription(orgId);
+    const now = this.deps.now();
+    const period = this.periodOf(subscription, now);
+    const metadata = this.metadataOf(orgId, context, now);
+    const reservation = { orgId, key: input.key, credits, details, context };
+    const { charged, position, eventTypes } = await this.deps.store.withLock(orgId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const ledger = await this.currentLedger(orgId, period, metadata);
+        const open = ledger.state as OpenLedger;
+        const first =
+          open.spends[input.key] ?? (await this.findEarlierSpend(orgId, open.previousPeriodKey, input.key));
+        if (first) return { charged: outcomeOf(first, true), position: null, eventTypes: [] };
+        try {
+          const result = await handleCommand(this.deps.commands, {
+            stream: creditStream(orgId, ledger.periodKey),
+            decider: creditLedgerDecider,
+            command: {
+              type: 'ReserveCredits',
+              reservationKey: input.key,
+              credits,
+              expiresAt: new Date(now.getTime() + CREDIT_RESERVATION_TTL_MS).toISOString(),
+              now: metadata.now,
+            },
+            metadata,
+            loaded: { state: ledger.state, revision: ledger.revision },
+            awaitReadModels: false,
+          });
+          return { charged: null, position: result.position, eventTypes: result.events.map((e) => e.type) };
+        } catch (error) {
+          if (error instanceof CreditPeriodClosedError && attempt < 3) continue;
+          throw error;
+        }
+      }
+    });
+    if (position) await awaitReadModels(this.deps.commands, position, eventTypes);
+    return { ...reservation, charged };
+  }
+
+  /**
+   * Charges a reservation: the actual credits (default what was reserved) as the debit of its key, whether or not the
+   * subscription is still usable (the call was made). More than reserved is charged only if the rest fits.
+   */
+  async settle(reservation: CreditReservation, actual: ActualUse = {}): Promise<SpendOutcome> {
+    if (reservation.charged) return reservation.charged;
+    const credits = actual.credits ?? reservation.credits;
+    if (!Number.isInteger(credits) || credits < 0) invalid('credits', 'a non-negative integer');
+    const details: SpendDetails = {
+      ...reservation.details,
+      ...(actual.model !== undefined ? { model: optionalText(actual.model, 'model') } : {}),
+      ...(actual.metadata !== undefined ? { metadata: actual.metadata } : {}),
+    };
+    const outcome = await this.charge(
+      await this.subscription(reservation.orgId),
+      reservation.orgId,
+      reservation.key,
+      credits,
+      details,
+      reservation.context,
+    );
+    // Charged in an earlier period after all: the hold of this one is not needed.
+    if (outcome.replayed) await this.release(reservation).catch(() => undefined);
+    return outcome;
+  }
+
+  /** Gives a reservation's credits back (the paid call failed); nothing when it was settled or released. */
+  async release(reservation: CreditReservation, reason: 'failed' | 'expired' = 'failed'): Promise<void> {
+    if (reservation.charged) return;
+    const { orgId, key } = reservation;
     const subscription = await this.subscription(orgId);
     const now = this.deps.now();
-    const access = accessOf(subscription, now);
+    const period = this.periodOf(subscription, now);
+    const metadata = this.metadataOf(orgId, reservation.context, now);
+    await this.deps.store.withLock(orgId, async () => {
+      const ledger = await this.currentLedger(orgId, period, metadata);
+      await handleCommand(this.deps.commands, {
+        stream: creditStream(orgId, ledger.periodKey),
+        decider: creditLedgerDecider,
+        command: { type: 'ReleaseCredits', reservationKey: key, reason, now: metadata.now },
+        metadata,
+        loaded: { state: ledger.state, revision: ledger.revision },
+        awaitReadModels: false,
+      });
+    });
+  }
+
+  /** The subscription, refused with the 402 of a workspace whose paid actions may not run. */
+  private async usableSubscription(orgId: string): Promise<SubscriptionState> {
+    const subscription = await this.subscription(orgId);
+    const access = accessOf(subscription, this.deps.now());
     if (access.reason === 'subscription_overdue_read_only')
       throw new PaymentRequired(
         'The workspace is read-only until its overdue payment is made',
@@ -249,6 +397,19 @@ export class CreditsService {
         'The workspace needs an active subscription for this',
         'subscription_required',
       );
+    return subscription;
+  }
+
+  /** The debit of `key` on the current period (a hold of the same key is settled by it). */
+  private async charge(
+    subscription: SubscriptionState,
+    orgId: string,
+    key: string,
+    credits: number,
+    details: SpendDetails,
+    context: SpendContext,
+  ): Promise<SpendOutcome> {
+    const now = this.deps.now();
     const period = this.periodOf(subscription, now);
     const metadata = this.metadataOf(orgId, context, now);
 
@@ -256,11 +417,11 @@ export class CreditsService {
       for (let attempt = 0; ; attempt++) {
         const ledger = await this.currentLedger(orgId, period, metadata);
         const open = ledger.state as OpenLedger;
-        const first = open.spends[input.key];
+        const first = open.spends[key];
         if (first) return { outcome: outcomeOf(first, true), position: null, eventTypes: [] };
         const command: CreditCommand = {
           type: 'SpendCredits',
-          spendKey: input.key,
+          spendKey: key,
           credits,
           now: metadata.now,
           ...details,
@@ -272,19 +433,19 @@ export class CreditsService {
             command,
             metadata,
             loaded: { state: ledger.state, revision: ledger.revision },
-            eventId: () => deterministicUuid('credit-spend', orgId, input.key),
+            eventId: () => deterministicUuid('credit-spend', orgId, key),
             awaitReadModels: false,
           });
           const after = result.state as OpenLedger;
           return {
-            outcome: outcomeOf(after.spends[input.key]!, result.events.length === 0),
+            outcome: outcomeOf(after.spends[key]!, result.events.length === 0),
             position: result.position,
             eventTypes: result.events.map((e) => e.type),
           };
         } catch (error) {
           // Spent in an earlier period (its event id is taken): answer that debit.
           if (error instanceof DuplicateEventId) {
-            const earlier = await this.findEarlierSpend(orgId, open.previousPeriodKey, input.key);
+            const earlier = await this.findEarlierSpend(orgId, open.previousPeriodKey, key);
             if (earlier) return { outcome: outcomeOf(earlier, true), position: null, eventTypes: [] };
             throw new Conflict('This spend key was used already', 'spend_key_used');
           }
@@ -366,7 +527,7 @@ export class CreditsService {
       }
     }
     const recent = await recentCreditTransactions(this.deps.readModels, orgId, options.recentLimit ?? 10);
-    return { ...summaryOfLedger(state, period), recentCreditTransactions: recent };
+    return { ...summaryOfLedger(state, period, now.toISOString()), recentCreditTransactions: recent };
   }
 
   // ---- internals ----
@@ -555,8 +716,10 @@ export class CreditsService {
 export function summaryOfLedger(
   state: CreditLedgerState,
   period: CreditPeriod,
+  now?: string,
 ): { creditBalance: CreditBalance; usageSummary: UsageSummary } {
-  const creditBalance = creditBalanceOf(state);
+  // With `now`, credits held for paid calls in flight are not counted as left.
+  const creditBalance = creditBalanceOf(state, now);
   const open = state.status === 'unopened' ? null : state;
   const allowanceCredits = open ? open.allowance + open.rolledOver : 0;
   const purchasedCredits = open ? open.purchasedCarried + open.purchasedInPeriod : 0;

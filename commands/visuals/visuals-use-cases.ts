@@ -2,7 +2,7 @@
 // carousel (PNG slides and one PDF), a framed app screenshot, a small preview that stores nothing, and the
 // options a client picks from. Renders run in the renderer's worker pool; what they make is stored in the media
 // library as workspace assets (`source`, `format`). An AI background is generated through the image-generation
-// port and charged in credits (`ai_background`) once it exists.
+// port and paid in credits (`ai_background`): held before the provider is asked, charged once it exists.
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
   InvalidFields,
@@ -33,7 +33,7 @@ import type { MediaItem, MediaLibrary, MediaSource } from '../media/library.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { IdempotencyStore } from '../shared/idempotency.js';
-import type { SpendContext, SpendInput, SpendOutcome } from '../billing/credits.js';
+import type { ActualUse, PaidCall, SpendContext, SpendInput } from '../billing/credits.js';
 import {
   checkCarouselInput,
   checkImageInput,
@@ -56,9 +56,15 @@ export interface VisualsDeps {
   /** Null when no provider is configured: `aiBackground` is refused and options say `available: false`. */
   imageGeneration: ImageGenerationProvider | null;
   credits: {
-    spend(input: SpendInput, context?: SpendContext): Promise<SpendOutcome>;
-    /** Credits left now (monthly and purchased), to refuse an AI background before paying the provider for it. */
-    remaining(orgId: string): Promise<number>;
+    /**
+     * A paid call (CreditsService.withCredits): its credits reserved before it runs (402 `fair_use_limit` when
+     * they are not there, and the call is not made), charged after it, released when it throws.
+     */
+    withCredits<T>(
+      input: SpendInput,
+      call: () => Promise<T>,
+      options?: { context?: SpendContext; actual?: (result: T) => ActualUse },
+    ): Promise<PaidCall<T>>;
     /** What one AI background costs (creditActionCosts `ai_background`). */
     aiBackgroundCost: number;
   };
@@ -284,9 +290,10 @@ function aiModelOf(deps: VisualsDeps, ai: AiBackgroundInput, prefix: string): st
 }
 
 /**
- * Generates the background and charges it: refused up front when the workspace has fewer credits left than it
- * costs (nothing is generated), charged once it exists (a failed generation costs nothing), under a key derived
- * from the request's Idempotency-Key when there is one (a retry after a crash is charged once).
+ * Generates the background, paid in credits: they are reserved before the provider is asked (too few left: 402
+ * `fair_use_limit` and nothing is generated, however many renders run at once), charged once the image exists,
+ * released when the generation fails (it costs nothing). The key is derived from the request's Idempotency-Key
+ * when there is one (a retry after a crash is charged once).
  */
 async function generateBackground(
   deps: VisualsDeps,
@@ -298,42 +305,53 @@ async function generateBackground(
   step: { seed: string | undefined; correlationId: string },
 ): Promise<{ background: ImageInput; used: AiBackgroundUsed }> {
   const provider = deps.imageGeneration!;
-  const remaining = await deps.credits.remaining(orgId);
-  if (remaining < deps.credits.aiBackgroundCost)
-    throw new PaymentRequired(
-      `An AI background costs ${deps.credits.aiBackgroundCost} credits and the workspace has ${remaining} left`,
-      'fair_use_limit',
-    );
+  const generate = async (): Promise<GeneratedImage> => {
+    try {
+      return await provider.generate({ prompt: ai.prompt, model, width: size.width, height: size.height });
+    } catch (error) {
+      if (!(error instanceof ImageGenerationError)) throw error;
+      if (error.reason === 'refused')
+        throw new Unprocessable(error.message, 'ai_background_refused', [
+          { path: 'body.aiBackground.prompt', message: error.message },
+        ]);
+      throw new ServiceUnavailable(
+        `The AI background could not be generated: ${error.message}`,
+        error.reason === 'busy' ? 'ai_background_busy' : 'ai_background_failed',
+      );
+    }
+  };
   let image: GeneratedImage;
   try {
-    image = await provider.generate({ prompt: ai.prompt, model, width: size.width, height: size.height });
+    ({ result: image } = await deps.credits.withCredits(
+      {
+        orgId,
+        key: `ai_background:${newId(step.seed ? [step.seed, 'ai-background'] : undefined)}`,
+        actionKey: 'ai_background',
+        feature: 'branded_visuals',
+        provider: 'image_generation',
+        model,
+      },
+      generate,
+      {
+        actual: (generated) => ({
+          model: generated.model,
+          metadata: { estimatedCostMilliUsd: generated.estimatedCostMilliUsd },
+        }),
+        context: {
+          actor: caller.kind === 'assistant' ? `assistant:${caller.clientId}` : caller.userId,
+          userId: caller.userId,
+          correlationId: step.correlationId,
+        },
+      },
+    ));
   } catch (error) {
-    if (!(error instanceof ImageGenerationError)) throw error;
-    if (error.reason === 'refused')
-      throw new Unprocessable(error.message, 'ai_background_refused', [
-        { path: 'body.aiBackground.prompt', message: error.message },
-      ]);
-    throw new ServiceUnavailable(
-      `The AI background could not be generated: ${error.message}`,
-      error.reason === 'busy' ? 'ai_background_busy' : 'ai_background_failed',
-    );
+    if (error instanceof PaymentRequired && error.code === 'fair_use_limit')
+      throw new PaymentRequired(
+        `An AI background costs ${deps.credits.aiBackgroundCost} credits; ${error.message}`,
+        'fair_use_limit',
+      );
+    throw error;
   }
-  await deps.credits.spend(
-    {
-      orgId,
-      key: `ai_background:${newId(step.seed ? [step.seed, 'ai-background'] : undefined)}`,
-      actionKey: 'ai_background',
-      feature: 'branded_visuals',
-      provider: 'image_generation',
-      model: image.model,
-      metadata: { estimatedCostMilliUsd: image.estimatedCostMilliUsd },
-    },
-    {
-      actor: caller.kind === 'assistant' ? `assistant:${caller.clientId}` : caller.userId,
-      userId: caller.userId,
-      correlationId: step.correlationId,
-    },
-  );
   return {
     background: imageInputOf(image.data, 'body.aiBackground', 'The generated background'),
     used: { model: image.model, estimatedCostMilliUsd: image.estimatedCostMilliUsd },

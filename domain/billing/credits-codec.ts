@@ -47,6 +47,18 @@ const schemas = {
     monthlyAfter: count,
     purchasedAfter: count,
   }),
+  CreditsReserved: z.object({
+    ...base,
+    reservationKey: z.string(),
+    credits: count,
+    expiresAt: z.string(),
+  }),
+  CreditReservationReleased: z.object({
+    ...base,
+    reservationKey: z.string(),
+    credits: count,
+    reason: z.enum(['failed', 'expired']),
+  }),
   CreditPeriodClosed: z.object({
     ...base,
     monthlyLeft: count,

@@ -1,5 +1,6 @@
 // The credit ledger of one workspace for one period (`credits-<orgId>_<periodKey>`): the period's monthly
-// allowance with what rolled over, purchased packs, and every debit, idempotent by its key.
+// allowance with what rolled over, purchased packs, every debit (idempotent by its key) and the credits held for
+// paid calls in flight (reserved before the call, settled as the debit of the same key, or released).
 import { assertNever, type Decider } from '../shared/decider.js';
 import { Conflict, InvalidFields, PaymentRequired } from '../shared/errors.js';
 import { creditEventCodec } from './credits-codec.js';
@@ -73,6 +74,28 @@ export interface CreditPackPurchasedData {
   at: string;
 }
 
+/** Credits held for a paid call in flight: they count against the balance at once, until settled or released. */
+export interface CreditsReservedData {
+  orgId: string;
+  periodKey: string;
+  /** The debit's key: settling is the SpendCredits of this key. */
+  reservationKey: string;
+  credits: number;
+  /** A hold not settled or released by then (its caller crashed) no longer counts and is released. */
+  expiresAt: string;
+  at: string;
+}
+
+export interface CreditReservationReleasedData {
+  orgId: string;
+  periodKey: string;
+  reservationKey: string;
+  credits: number;
+  /** `failed`: the paid call failed, nothing is charged; `expired`: its holder never came back. */
+  reason: 'failed' | 'expired';
+  at: string;
+}
+
 export interface CreditPeriodClosedData {
   orgId: string;
   periodKey: string;
@@ -89,12 +112,16 @@ export type CreditEvent =
   | { type: 'CreditPeriodOpened'; data: CreditPeriodOpenedData }
   | { type: 'CreditsSpent'; data: CreditsSpentData }
   | { type: 'CreditPackPurchased'; data: CreditPackPurchasedData }
+  | { type: 'CreditsReserved'; data: CreditsReservedData }
+  | { type: 'CreditReservationReleased'; data: CreditReservationReleasedData }
   | { type: 'CreditPeriodClosed'; data: CreditPeriodClosedData };
 
 export type CreditCommand =
   | ({ type: 'OpenCreditPeriod'; now: string } & PeriodTerms)
   | ({ type: 'SpendCredits'; spendKey: string; credits: number; now: string } & SpendDetails)
   | { type: 'AddCreditPack'; transactionId: string; packKey: string; credits: number; now: string }
+  | { type: 'ReserveCredits'; reservationKey: string; credits: number; expiresAt: string; now: string }
+  | { type: 'ReleaseCredits'; reservationKey: string; reason: 'failed' | 'expired'; now: string }
   | { type: 'CloseCreditPeriod'; nextPeriodKey: string; now: string };
 
 /** The answer to a debit (the first one's, for a repeated key). */
@@ -121,10 +148,39 @@ export interface OpenLedger extends PeriodTerms {
   purchasedInPeriod: number;
   spends: Readonly<Record<string, SpendResult>>;
   packs: Readonly<Record<string, true>>;
+  /** Credits held for paid calls in flight, by their debit key (expired ones count for nothing). */
+  holds: Readonly<Record<string, CreditHold>>;
   nextPeriodKey: string | null;
 }
 
+export interface CreditHold {
+  credits: number;
+  expiresAt: string;
+}
+
 export type CreditLedgerState = { status: 'unopened' } | OpenLedger;
+
+const isLive = (hold: CreditHold, now: string) => Date.parse(hold.expiresAt) > Date.parse(now);
+
+/** Credits held at `now` by holds that have not expired, leaving out `exceptKey`'s own. */
+export function heldCredits(ledger: OpenLedger, now: string, exceptKey?: string): number {
+  let held = 0;
+  for (const [key, hold] of Object.entries(ledger.holds))
+    if (key !== exceptKey && isLive(hold, now)) held += hold.credits;
+  return held;
+}
+
+/** What can be charged or reserved at `now`: monthly and purchased credits less the live holds. */
+export function availableCredits(ledger: OpenLedger, now: string, exceptKey?: string): number {
+  return ledger.monthly + ledger.purchased - heldCredits(ledger, now, exceptKey);
+}
+
+function notEnough(credits: number, available: number): PaymentRequired {
+  return new PaymentRequired(
+    `This needs ${credits} credits; the workspace has ${available} left this period`,
+    'fair_use_limit',
+  );
+}
 
 /** A write to a period that has been closed: the use case retries it on the current period. */
 export class CreditPeriodClosedError extends Conflict {
@@ -195,11 +251,9 @@ export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, Cred
         const open = requireOpen(ledger);
         checkAmount(command.credits, 'credits');
         checkAmount(command.quantity, 'quantity');
-        if (command.credits > open.monthly + open.purchased)
-          throw new PaymentRequired(
-            `This needs ${command.credits} credits; the workspace has ${open.monthly + open.purchased} left this period`,
-            'fair_use_limit',
-          );
+        // Settling a hold of this key may use it; nobody may use credits others hold.
+        const available = availableCredits(open, command.now, command.spendKey);
+        if (command.credits > available) throw notEnough(command.credits, available);
         const fromMonthly = Math.min(open.monthly, command.credits);
         const fromPurchased = command.credits - fromMonthly;
         const { type: _type, now, ...rest } = command;
@@ -235,6 +289,63 @@ export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, Cred
               credits: command.credits,
               monthlyAfter: open.monthly,
               purchasedAfter: open.purchased + command.credits,
+              at: command.now,
+            },
+          },
+        ];
+      }
+      case 'ReserveCredits': {
+        const ledger = state.status === 'unopened' ? requireOpen(state) : state;
+        // Charged already (a retry): nothing to hold; held already and live: the same hold.
+        if (ledger.spends[command.reservationKey]) return [];
+        const open = requireOpen(ledger);
+        const own = open.holds[command.reservationKey];
+        if (own && isLive(own, command.now)) return [];
+        checkAmount(command.credits, 'credits');
+        // Holds whose holder never came back are released first (the sweep runs with every reservation).
+        const released: CreditEvent[] = Object.entries(open.holds)
+          .filter(([, hold]) => !isLive(hold, command.now))
+          .map(([reservationKey, hold]) => ({
+            type: 'CreditReservationReleased',
+            data: {
+              orgId: open.orgId,
+              periodKey: open.periodKey,
+              reservationKey,
+              credits: hold.credits,
+              reason: 'expired',
+              at: command.now,
+            },
+          }));
+        const available = availableCredits(open, command.now);
+        if (command.credits > available) throw notEnough(command.credits, available);
+        return [
+          ...released,
+          {
+            type: 'CreditsReserved',
+            data: {
+              orgId: open.orgId,
+              periodKey: open.periodKey,
+              reservationKey: command.reservationKey,
+              credits: command.credits,
+              expiresAt: command.expiresAt,
+              at: command.now,
+            },
+          },
+        ];
+      }
+      case 'ReleaseCredits': {
+        if (state.status === 'unopened') return [];
+        const hold = state.holds[command.reservationKey];
+        if (!hold) return [];
+        return [
+          {
+            type: 'CreditReservationReleased',
+            data: {
+              orgId: state.orgId,
+              periodKey: state.periodKey,
+              reservationKey: command.reservationKey,
+              credits: hold.credits,
+              reason: command.reason,
               at: command.now,
             },
           },
@@ -282,6 +393,7 @@ export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, Cred
           purchasedInPeriod: 0,
           spends: {},
           packs: {},
+          holds: {},
           nextPeriodKey: null,
         };
       }
@@ -298,13 +410,29 @@ export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, Cred
           periodKey: d.periodKey,
           at: d.at,
         };
+        // The debit of a held key settles its hold.
+        const { [d.spendKey]: _settled, ...holds } = state.holds;
         return {
           ...state,
           monthly: d.monthlyAfter,
           purchased: d.purchasedAfter,
           used: state.used + d.credits,
           spends: { ...state.spends, [d.spendKey]: result },
+          holds,
         };
+      }
+      case 'CreditsReserved': {
+        if (state.status === 'unopened') return state;
+        const d = event.data;
+        return {
+          ...state,
+          holds: { ...state.holds, [d.reservationKey]: { credits: d.credits, expiresAt: d.expiresAt } },
+        };
+      }
+      case 'CreditReservationReleased': {
+        if (state.status === 'unopened') return state;
+        const { [event.data.reservationKey]: _released, ...holds } = state.holds;
+        return { ...state, holds };
       }
       case 'CreditPackPurchased': {
         if (state.status === 'unopened') return state;
@@ -327,8 +455,14 @@ export const creditLedgerDecider: Decider<CreditLedgerState, CreditCommand, Cred
   },
 };
 
-/** The spec's creditBalance of a period's ledger (zeros before the first period is opened). */
-export function creditBalanceOf(state: CreditLedgerState): {
+/**
+ * The spec's creditBalance of a period's ledger (zeros before the first period is opened). Given `now`, `total`
+ * leaves out the credits held for paid calls in flight then (what can be spent).
+ */
+export function creditBalanceOf(
+  state: CreditLedgerState,
+  now?: string,
+): {
   monthly: number;
   purchased: number;
   allowance: number;
@@ -340,7 +474,7 @@ export function creditBalanceOf(state: CreditLedgerState): {
     monthly: state.monthly,
     purchased: state.purchased,
     allowance: state.allowance,
-    total: state.monthly + state.purchased,
+    total: now === undefined ? state.monthly + state.purchased : availableCredits(state, now),
     rollover: state.rolledOver,
   };
 }

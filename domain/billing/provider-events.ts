@@ -39,6 +39,9 @@ export type BillingTransactionStatus = 'pending' | 'completed' | 'failed' | 'can
 
 export interface TransactionNotice extends ProviderNoticeBase {
   kind: 'transaction';
+  /** The provider's customer and subscription the transaction belongs to, when it names them. */
+  providerCustomerId?: string | null;
+  providerSubscriptionId?: string | null;
   transactionId: string;
   type: BillingTransactionType;
   status: BillingTransactionStatus;

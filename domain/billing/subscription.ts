@@ -394,6 +394,39 @@ function decideSnapshot(
   return events;
 }
 
+/**
+ * A provider notice that names this workspace but not the provider subscription (or customer) it is bound to:
+ * refused, changing nothing. The receiving path records it and answers the provider that it was received, so a
+ * notice that will never apply is not redelivered forever.
+ */
+export class ForeignProviderNotice extends Conflict {
+  constructor(message: string) {
+    super(message, 'provider_notice_not_bound');
+  }
+}
+
+/**
+ * Why a notice is not the workspace's own, or null when it is. The first paid snapshot binds the workspace to
+ * its provider customer and subscription; from then on only notices naming those apply. A canceled workspace
+ * may subscribe again as the same customer (a new subscription id). A notice that names no ids (a transaction
+ * without them) is judged by the ids it names.
+ */
+export function foreignNoticeReason(notice: ProviderNotice, state: SubscriptionState): string | null {
+  const boundSubscription = state.providerSubscriptionId;
+  const boundCustomer = state.providerCustomerId;
+  const subscriptionId = notice.providerSubscriptionId ?? null;
+  const customerId = notice.providerCustomerId ?? null;
+  const sameCustomer = customerId !== null && customerId === boundCustomer;
+  if (boundSubscription !== null && subscriptionId !== null && subscriptionId !== boundSubscription) {
+    const resubscribes = state.status === 'canceled' && sameCustomer;
+    if (!resubscribes)
+      return `The notice names provider subscription ${subscriptionId}; the workspace is bound to another`;
+  }
+  if (boundCustomer !== null && customerId !== null && customerId !== boundCustomer)
+    return `The notice names provider customer ${customerId}; the workspace is bound to another`;
+  return null;
+}
+
 function noStream(): Conflict {
   return new Conflict('This workspace has no subscription yet', 'subscription_required');
 }
@@ -529,6 +562,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'ApplyProviderNotice': {
         const notice = command.notice;
         if (state.appliedEventIds.includes(notice.eventId)) return [];
+        const foreign = foreignNoticeReason(notice, state);
+        if (foreign !== null) throw new ForeignProviderNotice(foreign);
         if (
           notice.kind === 'subscription' &&
           state.lastSnapshotAt !== null &&

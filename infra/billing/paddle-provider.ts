@@ -1,6 +1,6 @@
 // The Paddle Billing adapter of the payment provider port, through Paddle's own SDK (@paddle/paddle-node-sdk):
 // subscription changes scheduled at the next billing period, the payment-method update transaction, invoice PDFs,
-// customer credit balances, and webhooks verified with the SDK's `Webhooks.unmarshal` and read as ProviderNotices.
+// customer credit balances, and webhooks verified (webhook-signature.ts) and read as ProviderNotices.
 import {
   ApiError,
   Paddle,
@@ -8,6 +8,7 @@ import {
   type EventEntity,
   type SubscriptionNotification,
   type TransactionNotification,
+  Webhooks,
 } from '@paddle/paddle-node-sdk';
 import type {
   BillingTransactionStatus,
@@ -24,6 +25,7 @@ import {
   type PaymentProvider,
   type ProviderSubscriptionRef,
 } from './provider.js';
+import { webhookSignatureValid } from './webhook-signature.js';
 
 export const PADDLE_SIGNATURE_HEADER = 'paddle-signature';
 
@@ -214,12 +216,13 @@ export class PaddlePaymentProvider implements PaymentProvider {
   ): Promise<{ eventId: string; eventType: string; notices: ProviderNotice[] }> {
     const signature = webhook.headers[PADDLE_SIGNATURE_HEADER];
     if (!signature) throw new WebhookSignatureError(`Missing ${PADDLE_SIGNATURE_HEADER} header`);
+    if (!webhookSignatureValid(webhook.rawBody, this.options.webhookSecret, signature, webhook.receivedAt))
+      throw new WebhookSignatureError('Webhook signature is wrong, too old or from the future');
     let event: EventEntity;
     try {
-      event = await this.paddle.webhooks.unmarshal(webhook.rawBody, this.options.webhookSecret, signature);
-    } catch (error) {
-      if (error instanceof SyntaxError) throw new ValidationError('Webhook body is not JSON');
-      throw new WebhookSignatureError('Webhook signature is wrong or too old');
+      event = Webhooks.fromJson(JSON.parse(webhook.rawBody) as Parameters<typeof Webhooks.fromJson>[0]);
+    } catch {
+      throw new ValidationError('Webhook body is not JSON');
     }
     return { eventId: event.eventId, eventType: event.eventType, notices: this.noticesOf(event) };
   }
@@ -259,6 +262,8 @@ export class PaddlePaymentProvider implements PaymentProvider {
         ...base,
         kind: 'transaction',
         orgId,
+        providerCustomerId: data.customerId,
+        providerSubscriptionId: data.subscriptionId,
         transactionId: data.id,
         type: this.transactionTypeOf(data, priceId),
         status,

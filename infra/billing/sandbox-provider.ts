@@ -1,8 +1,7 @@
 // The sandbox payment provider, the embedded default: every call succeeds and is recorded (billing_sandbox_*),
 // invoices are local HTML pages, and its webhooks are signed like Paddle's (`ts=…;h1=…`, HMAC-SHA256 over
-// `ts:body`, verified by the Paddle SDK's own validator) with a secret generated once and kept in the database.
+// `ts:body`, verified by infra/billing/webhook-signature.ts) with a secret generated once and kept in the database.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type {
@@ -20,6 +19,7 @@ import {
   type PaymentProvider,
   type ProviderSubscriptionRef,
 } from './provider.js';
+import { signWebhookBody, webhookSignatureValid } from './webhook-signature.js';
 import { sandboxSigningSecret, type BillingWebhookTables } from './webhook-store.js';
 
 /** The header the sandbox signs its webhooks in (same format as Paddle-Signature). */
@@ -28,30 +28,7 @@ export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 /** Where the sandbox's invoice and payment pages are served (api/billing/sandbox-routes.ts). */
 export const SANDBOX_PAGES_PATH = '/v1/billing/sandbox';
 
-/** `ts=<unix seconds>;h1=<hex HMAC-SHA256 of "ts:body">`, as Paddle signs. */
-export function signWebhookBody(rawBody: string, secret: string, at: Date): string {
-  const ts = Math.floor(at.getTime() / 1000);
-  const h1 = createHmac('sha256', secret).update(`${ts}:${rawBody}`).digest('hex');
-  return `ts=${ts};h1=${h1}`;
-}
-
-/**
- * Checks a `ts=…;h1=…` signature with the Paddle SDK's validator (five seconds of tolerance); false for a
- * missing, malformed, wrong or stale one.
- */
-export async function webhookSignatureValid(
-  rawBody: string,
-  secret: string,
-  signature: string | undefined,
-): Promise<boolean> {
-  if (!signature) return false;
-  NodeRuntime.initialize();
-  try {
-    return await new Webhooks().isSignatureValid(rawBody, secret, signature);
-  } catch {
-    return false; // the SDK throws on a header without ts and h1
-  }
-}
+export { signWebhookBody, webhookSignatureValid } from './webhook-signature.js';
 
 const isoDate = z.string().datetime({ offset: true });
 const base = {
@@ -76,6 +53,8 @@ const noticeSchema = z.discriminatedUnion('kind', [
   z.object({
     ...base,
     kind: z.literal('transaction'),
+    providerCustomerId: z.string().nullable().optional(),
+    providerSubscriptionId: z.string().nullable().optional(),
     transactionId: z.string().min(1),
     type: z.enum(['subscription', 'renewal', 'credit_pack', 'payment_method_update']),
     status: z.enum(['pending', 'completed', 'failed', 'canceled']),
@@ -230,7 +209,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
   ): Promise<{ eventId: string; eventType: string; notices: ProviderNotice[] }> {
     const signature = webhook.headers[SANDBOX_SIGNATURE_HEADER];
     if (!signature) throw new WebhookSignatureError(`Missing ${SANDBOX_SIGNATURE_HEADER} header`);
-    if (!(await webhookSignatureValid(webhook.rawBody, await this.secret(), signature)))
+    if (!webhookSignatureValid(webhook.rawBody, await this.secret(), signature, webhook.receivedAt))
       throw new WebhookSignatureError('Webhook signature is wrong or too old');
     let json: unknown;
     try {
@@ -292,6 +271,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
       eventId: `evt_sbx_${randomUUID().replace(/-/g, '')}`,
       occurredAt: at.toISOString(),
       orgId: input.orgId,
+      providerCustomerId: SandboxPaymentProvider.customerIdOf(input.orgId),
+      providerSubscriptionId:
+        input.type === 'credit_pack' ? null : SandboxPaymentProvider.subscriptionIdOf(input.orgId),
       transactionId,
       type: input.type,
       status: input.status,

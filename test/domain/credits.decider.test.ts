@@ -328,3 +328,126 @@ test('period keys are the period start as YYYYMMDDTHHMMSSZ', () => {
   expect(periodKeyOf('2026-11-01T00:00:00.000Z')).toBe('20261101T000000Z');
   expect(periodKeyOf(new Date('2026-02-03T04:05:06.789Z'))).toBe('20260203T040506Z');
 });
+
+describe('reservations for paid calls (finding 9)', () => {
+  const later = '2026-11-25T10:05:00.000Z';
+  const afterExpiry = '2026-11-25T10:20:00.000Z';
+  const expiresAt = '2026-11-25T10:10:00.000Z';
+  const reserve = (key: string, credits: number, at = now): CreditCommand => ({
+    type: 'ReserveCredits',
+    reservationKey: key,
+    credits,
+    expiresAt,
+    now: at,
+  });
+  const reserved = (key: string, credits: number, at = now): CreditEvent => ({
+    type: 'CreditsReserved',
+    data: { orgId, periodKey, reservationKey: key, credits, expiresAt, at },
+  });
+  const released = (key: string, credits: number, reason: 'failed' | 'expired', at = now): CreditEvent => ({
+    type: 'CreditReservationReleased',
+    data: { orgId, periodKey, reservationKey: key, credits, reason, at },
+  });
+  const release = (key: string, at = now): CreditCommand => ({
+    type: 'ReleaseCredits',
+    reservationKey: key,
+    reason: 'failed',
+    now: at,
+  });
+  const balance = (events: CreditEvent[], at = now) => creditBalanceOf(fold(creditLedgerDecider, events), at);
+
+  test('a reservation holds credits at once: the balance shows them gone, nothing is charged yet', () => {
+    spec
+      .given([opened()])
+      .when(reserve('r1', 200))
+      .then([reserved('r1', 200)]);
+    expect(balance([opened(), reserved('r1', 200)])).toMatchObject({ monthly: 300, total: 100 });
+  });
+
+  test('a reservation that does not fit beside the others is refused with 402 fair_use_limit', () => {
+    spec
+      .given([opened(), reserved('r1', 200)])
+      .when(reserve('r2', 101))
+      .thenThrows(PaymentRequired, /needs 101 credits; the workspace has 100 left/);
+    spec
+      .given([opened(), reserved('r1', 200)])
+      .when(reserve('r2', 100))
+      .then([reserved('r2', 100)]);
+  });
+
+  test('no spend may take credits another call holds', () => {
+    spec
+      .given([opened(), reserved('r1', 250)])
+      .when(spend('s1', 51))
+      .thenThrows(PaymentRequired, /fair_use_limit|left/);
+  });
+
+  test('settling is the debit of the same key: the hold becomes the charge', () => {
+    const given = [opened(), reserved('r1', 300)];
+    spec
+      .given(given)
+      .when(spend('r1', 300))
+      .then([spent('r1', 300, { fromMonthly: 300, fromPurchased: 0, monthlyAfter: 0, purchasedAfter: 0 })]);
+    const after = [
+      ...given,
+      spent('r1', 300, { fromMonthly: 300, fromPurchased: 0, monthlyAfter: 0, purchasedAfter: 0 }),
+    ];
+    expect(fold(creditLedgerDecider, after)).toMatchObject({ holds: {}, used: 300 });
+  });
+
+  test('settling for less (the actual amount) gives the rest back', () => {
+    const given = [
+      opened(),
+      reserved('r1', 100),
+      spent('r1', 40, { fromMonthly: 40, fromPurchased: 0, monthlyAfter: 260, purchasedAfter: 0 }),
+    ];
+    expect(balance(given)).toMatchObject({ monthly: 260, total: 260 });
+  });
+
+  test('a failed call releases its hold: the balance is whole again and nothing was charged', () => {
+    spec
+      .given([opened(), reserved('r1', 200)])
+      .when(release('r1'))
+      .then([released('r1', 200, 'failed')]);
+    const after = [opened(), reserved('r1', 200), released('r1', 200, 'failed')];
+    expect(balance(after)).toMatchObject({ monthly: 300, total: 300 });
+    expect(fold(creditLedgerDecider, after)).toMatchObject({ used: 0, holds: {} });
+    spec.given(after).when(release('r1')).then([]);
+  });
+
+  test('the same key reserved again while held, or once charged, decides nothing', () => {
+    spec
+      .given([opened(), reserved('r1', 200)])
+      .when(reserve('r1', 200, later))
+      .then([]);
+    spec
+      .given([
+        opened(),
+        spent('r1', 10, { fromMonthly: 10, fromPurchased: 0, monthlyAfter: 290, purchasedAfter: 0 }),
+      ])
+      .when(reserve('r1', 10))
+      .then([]);
+  });
+
+  test('a hold left by a crash expires: it no longer counts, and the next reservation releases it', () => {
+    expect(balance([opened(), reserved('r1', 300)], afterExpiry)).toMatchObject({ total: 300 });
+    spec
+      .given([opened(), reserved('r1', 300)])
+      .when(reserve('r2', 300, afterExpiry))
+      .then([released('r1', 300, 'expired', afterExpiry), reserved('r2', 300, afterExpiry)]);
+  });
+
+  test('the new events decode', () => {
+    const events = [reserved('r1', 1), released('r1', 1, 'expired')];
+    for (const [revision, e] of events.entries())
+      expect(
+        creditLedgerDecider.codec.decode({
+          streamName: `credits-${orgId}_${periodKey}`,
+          revision,
+          type: e.type,
+          data: e.data,
+          metadata: { schemaVersion: 1 },
+        }),
+      ).toEqual(e);
+  });
+});

@@ -8,6 +8,7 @@ import type { SubscriptionNotice, TransactionNotice } from '../../domain/billing
 import {
   accessOf,
   addInterval,
+  ForeignProviderNotice,
   currentPeriodOf,
   subscriptionDecider,
   subscriptionView,
@@ -525,6 +526,76 @@ describe('provider notices', () => {
         },
         applied('evt_b', later),
       ]);
+  });
+});
+
+describe("notices bound to the workspace's own provider subscription (finding 6)", () => {
+  const other = { providerCustomerId: 'ctm_2', providerSubscriptionId: 'sub_2' };
+  const canceledState = [
+    ...active,
+    { type: 'SubscriptionCanceled', data: { orgId, at: later, immediately: false } },
+  ] satisfies SubscriptionEvent[];
+
+  test('the first paid snapshot binds the customer and subscription', () => {
+    const state = stateOf(active);
+    expect([state.providerCustomerId, state.providerSubscriptionId]).toEqual(['ctm_1', 'sub_1']);
+  });
+
+  test('a snapshot naming another subscription and customer is refused: cancel, plan, customer unchanged', () => {
+    for (const over of [{ status: 'canceled' as const }, { priceId: 'pri_business_annual' }, {}])
+      spec
+        .given(active)
+        .when(apply(snapshot({ eventId: 'evt_x', occurredAt: later, ...other, ...over }), later))
+        .thenThrows(ForeignProviderNotice, /bound to another/);
+  });
+
+  test('the same subscription id under another customer is refused', () => {
+    spec
+      .given(active)
+      .when(apply(snapshot({ eventId: 'evt_x', occurredAt: later, providerCustomerId: 'ctm_2' }), later))
+      .thenThrows(ForeignProviderNotice, /customer ctm_2/);
+  });
+
+  test("a transaction of another subscription or customer is refused (no payment failure of someone else's)", () => {
+    spec
+      .given(active)
+      .when(apply(transaction({ eventId: 'evt_x', status: 'failed', ...other })))
+      .thenThrows(ForeignProviderNotice);
+    spec
+      .given(active)
+      .when(apply(transaction({ eventId: 'evt_x', type: 'credit_pack', providerCustomerId: 'ctm_2' })))
+      .thenThrows(ForeignProviderNotice);
+  });
+
+  test('notices of the bound subscription, and transactions naming no ids, still apply', () => {
+    spec
+      .given(active)
+      .when(apply(snapshot({ eventId: 'evt_c', occurredAt: later, status: 'canceled' }), later))
+      .then([
+        { type: 'SubscriptionCanceled', data: { orgId, at: later, immediately: false } },
+        applied('evt_c', later),
+      ]);
+    expect(
+      subscriptionDecider
+        .decide(
+          apply(
+            transaction({ status: 'failed', providerSubscriptionId: 'sub_1', providerCustomerId: 'ctm_1' }),
+          ),
+          stateOf(active),
+        )
+        .map((e) => e.type),
+    ).toContain('SubscriptionPaymentFailed');
+  });
+
+  test('once canceled, the same customer may subscribe again; another customer may not', () => {
+    const again = snapshot({ eventId: 'evt_n', occurredAt: periodEnd, providerSubscriptionId: 'sub_2' });
+    expect(
+      subscriptionDecider.decide(apply(again, periodEnd), stateOf(canceledState)).map((e) => e.type),
+    ).toEqual(['SubscriptionActivated', 'SubscriptionNoticeApplied']);
+    spec
+      .given(canceledState)
+      .when(apply({ ...again, ...other }, periodEnd))
+      .thenThrows(ForeignProviderNotice);
   });
 });
 

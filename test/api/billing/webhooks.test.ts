@@ -84,7 +84,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     const notice = activeSnapshot(ws.orgId, new Date());
     const res = await post(await sandbox.webhookFor(notice));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
     const state = await statusOf(ws.orgId);
     expect(state.status).toBe('active');
     expect(state.planKey).toBe('pro');
@@ -105,7 +105,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
 
     const replay = await post(await resigned(webhook));
     expect(replay.status).toBe(200);
-    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
+    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true, ignored: false } });
     expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
     expect(await statusOf(ws.orgId)).toEqual(before);
     const rows = await store.deliveriesOf('sandbox', notice.eventId);
@@ -129,7 +129,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     expect(recorded).toContain(`${notice.transactionId}:completed`);
     const events = await subscriptionEvents(service, ws.orgId);
     expect(await (await post(await resigned(webhook))).json()).toEqual({
-      data: { received: true, duplicate: true },
+      data: { received: true, duplicate: true, ignored: false },
     });
     expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
   });
@@ -168,8 +168,53 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       ['refused', false],
     ]);
     // Refusals are not the dedupe key: the genuine delivery still applies.
-    expect(await (await post(webhook)).json()).toEqual({ data: { received: true, duplicate: false } });
+    expect(await (await post(webhook)).json()).toEqual({
+      data: { received: true, duplicate: false, ignored: false },
+    });
     expect((await statusOf(ws.orgId)).status).toBe('active');
+  });
+
+  it('ignores a notice naming a paid workspace with another provider subscription or customer (finding 6)', async () => {
+    const victim = await createTestWorkspace(service);
+    expect((await post(await sandbox.webhookFor(activeSnapshot(victim.orgId, new Date())))).status).toBe(200);
+    const events = await subscriptionEvents(service, victim.orgId);
+    const before = await statusOf(victim.orgId);
+    expect(before.status).toBe('active');
+    // Another customer's subscription whose custom data names the victim's workspace: cancel it, or take it over.
+    const hostile = (over: Partial<SubscriptionNotice>): SubscriptionNotice => ({
+      ...activeSnapshot(victim.orgId, new Date()),
+      providerCustomerId: 'ctm_sbx_attacker',
+      providerSubscriptionId: 'sub_sbx_attacker',
+      ...over,
+    });
+    const canceled = hostile({ status: 'canceled' });
+    const takeover = hostile({ priceId: 'pri_business_annual' });
+    const failed = {
+      ...(await sandbox.transactionNotice({
+        orgId: victim.orgId,
+        type: 'renewal',
+        status: 'failed',
+        amount: 4900,
+        currency: 'USD',
+        priceId: 'pri_pro_monthly',
+        description: 'Pro (monthly)',
+      })),
+      providerCustomerId: 'ctm_sbx_attacker',
+      providerSubscriptionId: 'sub_sbx_attacker',
+    };
+    for (const notice of [canceled, takeover, failed]) {
+      const res = await post(await sandbox.webhookFor(notice));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: true } });
+      const rows = await store.deliveriesOf('sandbox', notice.eventId);
+      expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([['refused', true]]);
+      expect(rows[0]!.error).toMatch(/bound to another/);
+    }
+    expect(await subscriptionEvents(service, victim.orgId)).toBe(events);
+    expect(await statusOf(victim.orgId)).toEqual(before);
+    // Its own subscription's notices still apply.
+    const own = await post(await sandbox.webhookFor(activeSnapshot(victim.orgId, new Date())));
+    expect(await own.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
   });
 
   it('ignores an out-of-order snapshot: an older past_due after a newer active changes nothing', async () => {
@@ -192,7 +237,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
 
     const res = await post(await sandbox.webhookFor(older, new Date()));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
     expect(await subscriptionEvents(service, ws.orgId)).toBe(events);
     const after = await statusOf(ws.orgId);
     expect(after).toEqual(before);
@@ -339,7 +384,7 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
 
     const res = await send(paddleSigned(rawBody));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { received: true, duplicate: false } });
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
     const state = (await loadSubscription({ commands: paddle.runtime.commands }, ws.orgId)).state;
     expect(state.status).toBe('active');
     expect(state.providerSubscriptionId).toBe('sub_01hv8x2tq7cx0jv3n5g1wq9e4a');
@@ -348,7 +393,7 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
     expect(after).toBeGreaterThan(before);
 
     const replay = await send(paddleSigned(rawBody));
-    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true } });
+    expect(await replay.json()).toEqual({ data: { received: true, duplicate: true, ignored: false } });
     expect(await subscriptionEvents(paddle, ws.orgId)).toBe(after);
     // The sandbox takes no webhooks when Paddle is the provider.
     expect((await paddle.request('POST', '/v1/billing/webhooks/sandbox', { body: rawBody })).status).toBe(

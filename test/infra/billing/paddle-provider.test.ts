@@ -344,6 +344,8 @@ describe('Paddle adapter: webhooks', () => {
       eventId: 'evt_01hv9c0000000000000000000f',
       occurredAt: '2026-12-01T09:00:07.000Z',
       orgId,
+      providerCustomerId: customerId,
+      providerSubscriptionId: subscriptionId,
       transactionId: 'txn_01hv9a0000000000000000000b',
       type: 'renewal',
       status: 'completed',

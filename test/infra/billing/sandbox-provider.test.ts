@@ -54,7 +54,7 @@ describe('sandbox payment provider', () => {
     expect(read).toEqual({ eventId: notice.eventId, eventType: 'subscription.updated', notices: [notice] });
   });
 
-  it('refuses a webhook whose signature is stale or whose body does not match what it claims', async () => {
+  it('refuses a webhook whose signature is stale or dated in the future, or whose body does not match what it claims', async () => {
     const notice = sandbox.subscriptionNotice({
       orgId,
       status: 'past_due',
@@ -62,8 +62,15 @@ describe('sandbox payment provider', () => {
       currentPeriodStart: null,
       currentPeriodEnd: null,
     });
+    // Signed ten minutes ago (or ten minutes from now), delivered now.
     const stale = await sandbox.webhookFor(notice, new Date(Date.now() - 10 * 60 * 1000));
-    await expect(sandbox.readWebhook(stale)).rejects.toThrow(WebhookSignatureError);
+    await expect(sandbox.readWebhook({ ...stale, receivedAt: new Date() })).rejects.toThrow(
+      WebhookSignatureError,
+    );
+    const future = await sandbox.webhookFor(notice, new Date(Date.now() + 10 * 60 * 1000));
+    await expect(sandbox.readWebhook({ ...future, receivedAt: new Date() })).rejects.toThrow(
+      WebhookSignatureError,
+    );
     // Signed correctly, but the notice names another event than the envelope.
     const rawBody = JSON.stringify({
       event_id: 'evt_sbx_envelope',

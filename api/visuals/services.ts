@@ -42,6 +42,7 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
       aiBackgroundCost: cost?.credits ?? 0,
     },
     outbound: ctx.options.outbound,
+    logger: ctx.logger,
   };
   const services: VisualsServices = {
     deps,

@@ -13,7 +13,15 @@ import {
   ValidationError,
 } from '../../domain/shared/errors.js';
 import type { ImageItem, MediaAsset } from '../../domain/post-groups/post-content.js';
-import { safeFetch, UnsafeUrlError, type OutboundPolicy } from '../../infra/http/safe-fetch.js';
+import {
+  checkUrl,
+  fetchFailedMessage,
+  fetchFailureReason,
+  ResponseTooLargeError,
+  safeFetch,
+  UnsafeUrlError,
+  type OutboundPolicy,
+} from '../../infra/http/safe-fetch.js';
 import { checkImageDimensions, ImageDimensionsError } from '../../infra/images/dimensions.js';
 import {
   ImageGenerationError,
@@ -70,6 +78,8 @@ export interface VisualsDeps {
   };
   /** Tests only: the fetch policy of `url` images (RuntimeOptions.outbound). */
   outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'> | undefined;
+  /** Why an image link could not be fetched is logged here, never answered (no internal DNS oracle). */
+  logger?: { info(fields: object, message: string): void };
 }
 
 /** A rendered image as the spec's "rendered image item". */
@@ -208,6 +218,24 @@ async function loadImage(
     return imageInputOf(found.bytes, `body.${path}.assetId`, `Media asset ${ref.assetId}`);
   }
   const url = ref.url!;
+  const refused = (message: string) =>
+    new ValidationError(`${path}.url cannot be used: ${message}`, 'url_not_fetched', [
+      { path: `body.${path}.url`, message },
+    ]);
+  // What the link says by itself (scheme, port, a private address literal) is answered plainly; whatever the
+  // network said (no such name, a private address behind a name, a refusal, an error status) is one answer, with
+  // the reason only logged, so the service cannot be used to map internal names.
+  try {
+    checkUrl(new URL(url), deps.outbound ?? {});
+  } catch (error) {
+    throw refused(error instanceof UnsafeUrlError ? error.message : 'it is not a URL');
+  }
+  const unfetchable = (reason: unknown) => {
+    deps.logger?.info({ url, reason: fetchFailureReason(reason) }, 'visual image link could not be fetched');
+    return new Unprocessable(`${path}.url ${fetchFailedMessage}`, 'url_not_fetched', [
+      { path: `body.${path}.url`, message: `the link ${fetchFailedMessage}` },
+    ]);
+  };
   let fetched;
   try {
     fetched = await safeFetch(url, {
@@ -217,20 +245,13 @@ async function loadImage(
       headers: { accept: 'image/png,image/jpeg;q=0.9,*/*;q=0.1' },
     });
   } catch (error) {
-    const message =
-      error instanceof UnsafeUrlError
-        ? error.message
-        : (error as { name?: string }).name === 'TimeoutError'
-          ? `the image did not arrive within ${fetchTimeoutMs / 1000} s`
-          : `the link could not be fetched (${(error as Error).message})`;
-    throw new ValidationError(`${path}.url cannot be used: ${message}`, 'url_not_fetched', [
-      { path: `body.${path}.url`, message },
-    ]);
+    if (error instanceof ResponseTooLargeError) throw refused(error.message);
+    if ((error as { name?: string }).name === 'TimeoutError')
+      throw refused(`the image did not arrive within ${fetchTimeoutMs / 1000} s`);
+    throw unfetchable(error);
   }
   if (fetched.status < 200 || fetched.status > 299)
-    throw new Unprocessable(`${path}.url answered HTTP ${fetched.status}`, 'url_not_fetched', [
-      { path: `body.${path}.url`, message: `answered HTTP ${fetched.status}` },
-    ]);
+    throw unfetchable(new Error(`it answered HTTP ${fetched.status}`));
   return imageInputOf(fetched.body, `body.${path}.url`, `The image at ${path}.url`);
 }
 

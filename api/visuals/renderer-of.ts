@@ -26,6 +26,7 @@ export function rendererOf(ctx: SliceContext): RendererService {
         threads: ctx.env.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
         taskDeadlineMs: ctx.env.RENDER_TIMEOUT_SECONDS * 1000,
         queue: { perWorkspace: ctx.env.RENDER_QUEUE_PER_WORKSPACE, overall: ctx.env.RENDER_QUEUE_TOTAL },
+        onThreadError: (error) => ctx.logger.warn({ err: error }, 'a render thread was lost between tasks'),
       })),
     async close() {
       const running = renderer;

@@ -49,6 +49,8 @@ export interface RenderPoolOptions {
   taskDeadlineMs?: number;
   /** Tasks waiting for a thread at most; past it `run` refuses with RenderQueueFull (503). Default 512. */
   maxWaitingTasks?: number;
+  /** Told of a thread lost between tasks (piscina's 'error'); the pool starts another on the next task. */
+  onThreadError?: (error: unknown) => void;
 }
 
 interface Waiting {
@@ -91,6 +93,9 @@ export class RenderPool {
       idleTimeout: options.idleTimeoutMs ?? 60_000,
       execArgv: workerExecArgv(),
     });
+    // Without a listener, piscina's 'error' (a thread lost between tasks, e.g. out of memory) would be an
+    // unhandled 'error' event and end the whole process.
+    this.piscina.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
   get threads(): number {

@@ -128,6 +128,19 @@ describe('render pool', () => {
     120_000,
   );
 
+  it('a thread lost between tasks is reported, not an unhandled error that ends the process', async () => {
+    const lost: unknown[] = [];
+    const pool = new RenderPool({ threads: 1, onThreadError: (error) => lost.push(error) });
+    try {
+      // piscina emits 'error' when a thread dies outside a task; with no listener that event would throw.
+      const piscina = (pool as unknown as { piscina: NodeJS.EventEmitter }).piscina;
+      expect(() => piscina.emit('error', new Error('thread lost'))).not.toThrow();
+      expect(lost).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a task past its deadline is stopped (its thread ended) and later renders still succeed', async () => {
     const pool = new RenderPool({ threads: 1 });
     const brand = await makeBrand();

@@ -21,6 +21,7 @@ import type { MediaItem, MediaLibrary, StoreMediaInput } from './library.js';
 import { loadMediaAsset, mediaKeyOf, recordMediaAsset, type RecordOptions } from './media-commands.js';
 import {
   imageDimensions,
+  imageSizeProblem,
   limitText,
   mediaSizeLimits,
   mediaTypeOf,
@@ -163,12 +164,16 @@ async function describeFile(
     const size =
       known.width !== undefined && known.height !== undefined
         ? { width: known.width, height: known.height }
-        : imageDimensions(await file.whole());
+        : await imageDimensions(await file.whole());
     if (!size) throw new MediaRefused('The image cannot be read', 'unreadable_image', path);
+    if ('refused' in size) throw new MediaRefused(size.refused.message, size.refused.code, path);
+    const problem = imageSizeProblem(size);
+    if (problem) throw new MediaRefused(problem, 'image_dimensions_too_large', path);
     return { ...described, ...size };
   }
   if (type.kind === 'video') {
-    const { movie } = await file.video();
+    const { movie, refused } = await file.video();
+    if (refused) throw new MediaRefused(refused.message, refused.code, path);
     if (!movie)
       throw new MediaRefused(
         'The video has no readable movie header with a video track',
@@ -215,7 +220,7 @@ export function describeSpooled(file: MediaFile, declaredType: string, path: str
       size: file.size,
       head: () => file.read(0, Math.min(file.size, sniffLength)),
       whole: () => file.bytes(),
-      video: () => readVideo(file.stream()),
+      video: () => readVideo(file.stream(), file.size),
     },
     declaredType,
     path,

@@ -32,6 +32,7 @@ import {
 } from './media-library.js';
 import {
   imageDimensions,
+  imageSizeProblem,
   limitText,
   mediaContentTypes,
   mediaSizeLimits,
@@ -159,18 +160,22 @@ async function describeUploaded(
         `The uploaded file's bytes are ${sniffed ?? 'not a recognised media type'}, not ${type}`,
         'content_type_mismatch',
       );
-    const size = imageDimensions(object.body);
+    const size = await imageDimensions(object.body);
     if (!size) return refuse('The uploaded image cannot be read', 'unreadable_image');
+    if ('refused' in size) return refuse(size.refused.message, size.refused.code);
+    const problem = imageSizeProblem(size);
+    if (problem) return refuse(problem, 'image_dimensions_too_large');
     return { ...described, ...size };
   }
   const stream = await storage.getStream(key);
   if (!stream) throw new NotFound('The uploaded file is gone', 'object_not_found');
-  const video = await readVideo(stream.body);
+  const video = await readVideo(stream.body, stream.sizeBytes);
   if (video.sniffedType !== type)
     return refuse(
       `The uploaded file's bytes are ${video.sniffedType ?? 'not a recognised media type'}, not ${type}`,
       'content_type_mismatch',
     );
+  if (video.refused) return refuse(video.refused.message, video.refused.code);
   if (!video.movie)
     return refuse('The uploaded video has no readable movie header with a video track', 'unreadable_video');
   return { ...described, ...video.movie };

@@ -4,38 +4,12 @@
 // the service goes on answering. The files are built here, box by box and chunk by chunk.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../../commands/media/media-files.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { mp4Of, sampleBombMp4 } from './mp4-bytes.js';
-import { complete, errorOf, fixture, pngOf, put, upload, uploadSlot } from './support.js';
-
-/** A PNG whose header says `width` × `height`, with a few bytes of image data (never decoded here). */
-export function pngHeaderOf(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = Buffer.alloc(12 + data.byteLength);
-    out.writeUInt32BE(data.byteLength, 0);
-    out.write(type, 4, 'latin1');
-    out.set(data, 8);
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.byteLength)), 8 + data.byteLength);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return new Uint8Array(
-    Buffer.concat([
-      signature,
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(Buffer.alloc(40_000))),
-      chunk('IEND', new Uint8Array(0)),
-    ]),
-  );
-}
+import { complete, errorOf, fixture, pngHeaderOf, pngOf, put, upload, uploadSlot } from './support.js';
 
 let service: TestService;
 let ws: TestWorkspace;

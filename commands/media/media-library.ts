@@ -2,7 +2,7 @@
 // checked (declared type against the bytes, size per kind, image and video dimensions read from the file),
 // put under `orgs/<orgId>/media/<assetId>.<ext>` and recorded as a MediaAssetStored; reads come from the
 // read model and storage, for the caller's workspace only.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-asset.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
@@ -238,6 +238,8 @@ export interface RecordStoredInput {
   format?: string | null;
   aiGenerated?: boolean;
   previewUrl?: string | null;
+  /** Hex SHA-256 of the stored bytes. */
+  sha256?: string;
 }
 
 /** Records a file that is in storage under `key` as an asset of the workspace. */
@@ -267,6 +269,7 @@ export async function recordStoredFile(
       key: input.key,
       contentType: input.file.contentType,
       sizeBytes: input.file.sizeBytes,
+      ...(input.sha256 !== undefined ? { sha256: input.sha256 } : {}),
       previewUrl,
       title: input.details.title?.trim() || null,
       format: input.format ?? null,
@@ -317,6 +320,7 @@ export function createMediaLibrary(deps: MediaLibraryDeps): MediaLibrary {
           },
           format: input.format ?? null,
           aiGenerated: input.aiGenerated ?? false,
+          sha256: createHash('sha256').update(input.bytes).digest('hex'),
         },
         metadata,
       );

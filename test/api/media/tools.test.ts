@@ -49,7 +49,7 @@ describe('media tools', () => {
     })) as CallToolResult;
     expect(slotResult.isError).toBeFalsy();
     const slot = slotResult.structuredContent as unknown as Slot;
-    expect(slot.key).toBe(`orgs/${ws.orgId}/media/${slot.assetId}.mp4`);
+    expect(slot.key).toBe(`uploads/media/${ws.orgId}/${slot.assetId}.mp4`);
     await put(service, slot, fixture('clip.mp4'));
 
     const completed = (await assistant.client.callTool({

@@ -7,10 +7,10 @@ import type { Kysely } from 'kysely';
 import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-asset.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
 import { requireWorkspace } from '../../domain/shared/caller.js';
-import { Unprocessable } from '../../domain/shared/errors.js';
+import { ContentTooLarge, Unprocessable } from '../../domain/shared/errors.js';
 import type { MediaFile } from '../../infra/connectors/port.js';
 import type { ObjectStorage } from '../../infra/object-storage/port.js';
-import { findMediaAsset } from '../../projections/media/queries.js';
+import { findMediaAsset, mediaBytesUsed } from '../../projections/media/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { VisualFormatId } from '../../infra/visuals/contract.js';
 import type { CommandDeps, CommandMetadata } from '../shared/command-handler.js';
@@ -39,6 +39,31 @@ export interface MediaLibraryDeps {
   storage: ObjectStorage;
   publicBaseUrl: string;
   now: () => Date;
+  /** Bytes of media one workspace may keep (default DEFAULT_STORAGE_QUOTA_BYTES). */
+  storageQuotaBytes?: number;
+}
+
+/** 5 GiB of media per workspace unless WORKSPACE_STORAGE_QUOTA_BYTES says otherwise. */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 5 * 1024 ** 3;
+
+/**
+ * Refuses (413 storage_quota_exceeded) a file of `addingBytes` that would take the workspace past its quota;
+ * with 0, refuses once the quota is used up (a new upload slot).
+ */
+export async function assertWithinQuota(
+  deps: Pick<MediaLibraryDeps, 'readModels' | 'storageQuotaBytes'>,
+  orgId: string,
+  addingBytes: number,
+  path: string,
+): Promise<void> {
+  const quota = deps.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES;
+  const used = await mediaBytesUsed(deps.readModels, orgId);
+  if (used + addingBytes > quota || (addingBytes === 0 && used >= quota)) {
+    const message =
+      `The workspace's media take ${used} of its ${quota} bytes of storage; ` +
+      (addingBytes > 0 ? `${addingBytes} more do not fit` : 'delete some before adding more');
+    throw new ContentTooLarge(message, 'storage_quota_exceeded', [{ path, message }]);
+  }
 }
 
 /** The spec's library item of a recorded asset. */
@@ -298,6 +323,7 @@ export function createMediaLibrary(deps: MediaLibraryDeps): MediaLibrary {
         ...(input.width !== undefined ? { width: input.width } : {}),
         ...(input.height !== undefined ? { height: input.height } : {}),
       });
+      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'bytes');
       const key = mediaKeyOf(input.orgId, assetId, file.extension);
       await deps.storage.put(key, input.bytes, file.contentType);
       const metadata = writeMetadata(input.caller, {

@@ -26,6 +26,7 @@ import { runWrite, type WriteRequest, type Written } from '../shared/write-pipel
 import type { MediaItem } from './library.js';
 import { loadAnyMediaAsset, mediaKeyOf, uploadKeyOf } from './media-commands.js';
 import {
+  assertWithinQuota,
   describeSpooled,
   MediaRefused,
   recordStoredFile,
@@ -88,6 +89,7 @@ export async function createMediaUpload(
 ): Promise<Written<MediaUploadSlot>> {
   authorize(caller, writing(input.orgId));
   const { type, extension } = acceptedType(input.kind, input.contentType);
+  await assertWithinQuota(deps, input.orgId, 0, 'body');
   return runWrite(deps.idempotency, caller, request, async ({ idempotencySeed }) => {
     // With a key, a retried request answers the same slot (the same asset id and key).
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-upload'] : undefined);
@@ -267,6 +269,12 @@ export async function completeMediaUpload(
   const key = mediaKeyOf(input.orgId, input.assetId, extension);
   const { sha256 } = await moveUpload(deps.storage, input.key, key, input.kind);
   const file = await describeUploaded(deps.storage, key, input.kind, type, extension);
+  try {
+    await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.key');
+  } catch (error) {
+    await deps.storage.delete(key);
+    throw error;
+  }
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
     const stored = await recordStoredFile(
       deps,
@@ -477,6 +485,7 @@ export async function importMedia(
     let sha256: string;
     try {
       file = await describeSpooled(spooled.file, spooled.type, 'body.url');
+      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.url');
       key = mediaKeyOf(input.orgId, assetId, file.extension);
       // Streamed from the spool file: the object store gets it in pieces, with its length.
       const { body, digest } = hashing(spooled.file.stream());

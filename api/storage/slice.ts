@@ -38,7 +38,8 @@ export const storageSlice: Slice = {
       async start(ctx) {
         const storage = ctx.storage;
         if (!(storage instanceof LocalObjectStorage)) return undefined;
-        const now = () => (ctx.services.now?.() ?? new Date()).getTime();
+        // Wall-clock time, as the files' modification times are (not the service's clock, which tests move).
+        const now = () => Date.now();
         const rounds = new Rounds(
           async () => {
             const swept = await storage.deleteStale(pendingUploadsPrefix, now() - pendingUploadLifetimeMs);

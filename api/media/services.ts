@@ -27,6 +27,7 @@ export function mediaServicesOf(ctx: SliceContext): MediaServices {
     storage: ctx.storage,
     publicBaseUrl: ctx.publicBaseUrl,
     now: ctx.services.now ?? (() => new Date()),
+    storageQuotaBytes: ctx.env.WORKSPACE_STORAGE_QUOTA_BYTES,
   };
   const services: MediaServices = {
     library: createMediaLibrary(base),

@@ -2,7 +2,7 @@
 // No bearer token: the URL's signature is the authority, checked before any byte is stored or served.
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../../domain/shared/errors.js';
 import {
   STORAGE_OBJECTS_PATH,
   type LocalObjectStorage,
@@ -13,6 +13,14 @@ export interface StorageRoutesOptions {
   maxUploadBytes: number;
   /** Clock for the downloads' cache lifetime; the storage's own clock decides expiry. */
   now?: () => number;
+  /**
+   * Why a PUT to this key is refused whatever URL it carries (409 with the code answered), or null: a media
+   * asset's bytes, which an approval covers, are written once by the service and never again, and an upload
+   * slot's URL is spent once its upload is completed.
+   */
+  refuseWrite?: (key: string) => Promise<{ code: string; message: string } | null>;
+  /** Keys never served by GET (uploads not completed): 404 whatever URL names them. */
+  unserved?: (key: string) => boolean;
 }
 
 export function createStorageRoutes(storage: LocalObjectStorage, options: StorageRoutesOptions): Hono {
@@ -23,6 +31,8 @@ export function createStorageRoutes(storage: LocalObjectStorage, options: Storag
     const url = new URL(c.req.url);
     const key = keyFromPath(url.pathname);
     const grant = storage.verifyRequest('PUT', key, url.searchParams);
+    const refused = await options.refuseWrite?.(key);
+    if (refused) throw new Conflict(refused.message, refused.code);
     const contentType = c.req.header('content-type');
     if (contentType === undefined || contentType !== grant.contentType) {
       throw new ValidationError(
@@ -50,7 +60,7 @@ export function createStorageRoutes(storage: LocalObjectStorage, options: Storag
     const url = new URL(c.req.url);
     const key = keyFromPath(url.pathname);
     const grant = storage.verifyRequest('GET', key, url.searchParams);
-    const object = await storage.getStream(key);
+    const object = options.unserved?.(key) ? null : await storage.getStream(key);
     if (!object) throw new NotFound('Object not found', 'object_not_found');
     const maxAge = Math.max(0, grant.expiresAtSeconds - Math.floor(now() / 1000));
     // Streamed from the file: a download is never held whole in memory.

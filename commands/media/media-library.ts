@@ -2,15 +2,15 @@
 // checked (declared type against the bytes, size per kind, image and video dimensions read from the file),
 // put under `orgs/<orgId>/media/<assetId>.<ext>` and recorded as a MediaAssetStored; reads come from the
 // read model and storage, for the caller's workspace only.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-asset.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
 import { requireWorkspace } from '../../domain/shared/caller.js';
-import { Unprocessable } from '../../domain/shared/errors.js';
+import { ContentTooLarge, Unprocessable } from '../../domain/shared/errors.js';
 import type { MediaFile } from '../../infra/connectors/port.js';
 import type { ObjectStorage } from '../../infra/object-storage/port.js';
-import { findMediaAsset } from '../../projections/media/queries.js';
+import { findMediaAsset, mediaBytesUsed } from '../../projections/media/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { VisualFormatId } from '../../infra/visuals/contract.js';
 import type { CommandDeps, CommandMetadata } from '../shared/command-handler.js';
@@ -21,6 +21,7 @@ import type { MediaItem, MediaLibrary, StoreMediaInput } from './library.js';
 import { loadMediaAsset, mediaKeyOf, recordMediaAsset, type RecordOptions } from './media-commands.js';
 import {
   imageDimensions,
+  imageSizeProblem,
   limitText,
   mediaSizeLimits,
   mediaTypeOf,
@@ -38,6 +39,31 @@ export interface MediaLibraryDeps {
   storage: ObjectStorage;
   publicBaseUrl: string;
   now: () => Date;
+  /** Bytes of media one workspace may keep (default DEFAULT_STORAGE_QUOTA_BYTES). */
+  storageQuotaBytes?: number;
+}
+
+/** 5 GiB of media per workspace unless WORKSPACE_STORAGE_QUOTA_BYTES says otherwise. */
+export const DEFAULT_STORAGE_QUOTA_BYTES = 5 * 1024 ** 3;
+
+/**
+ * Refuses (413 storage_quota_exceeded) a file of `addingBytes` that would take the workspace past its quota;
+ * with 0, refuses once the quota is used up (a new upload slot).
+ */
+export async function assertWithinQuota(
+  deps: Pick<MediaLibraryDeps, 'readModels' | 'storageQuotaBytes'>,
+  orgId: string,
+  addingBytes: number,
+  path: string,
+): Promise<void> {
+  const quota = deps.storageQuotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES;
+  const used = await mediaBytesUsed(deps.readModels, orgId);
+  if (used + addingBytes > quota || (addingBytes === 0 && used >= quota)) {
+    const message =
+      `The workspace's media take ${used} of its ${quota} bytes of storage; ` +
+      (addingBytes > 0 ? `${addingBytes} more do not fit` : 'delete some before adding more');
+    throw new ContentTooLarge(message, 'storage_quota_exceeded', [{ path, message }]);
+  }
 }
 
 /** The spec's library item of a recorded asset. */
@@ -163,12 +189,16 @@ async function describeFile(
     const size =
       known.width !== undefined && known.height !== undefined
         ? { width: known.width, height: known.height }
-        : imageDimensions(await file.whole());
+        : await imageDimensions(await file.whole());
     if (!size) throw new MediaRefused('The image cannot be read', 'unreadable_image', path);
+    if ('refused' in size) throw new MediaRefused(size.refused.message, size.refused.code, path);
+    const problem = imageSizeProblem(size);
+    if (problem) throw new MediaRefused(problem, 'image_dimensions_too_large', path);
     return { ...described, ...size };
   }
   if (type.kind === 'video') {
-    const { movie } = await file.video();
+    const { movie, refused } = await file.video();
+    if (refused) throw new MediaRefused(refused.message, refused.code, path);
     if (!movie)
       throw new MediaRefused(
         'The video has no readable movie header with a video track',
@@ -215,7 +245,7 @@ export function describeSpooled(file: MediaFile, declaredType: string, path: str
       size: file.size,
       head: () => file.read(0, Math.min(file.size, sniffLength)),
       whole: () => file.bytes(),
-      video: () => readVideo(file.stream()),
+      video: () => readVideo(file.stream(), file.size),
     },
     declaredType,
     path,
@@ -233,6 +263,8 @@ export interface RecordStoredInput {
   format?: string | null;
   aiGenerated?: boolean;
   previewUrl?: string | null;
+  /** Hex SHA-256 of the stored bytes. */
+  sha256?: string;
 }
 
 /** Records a file that is in storage under `key` as an asset of the workspace. */
@@ -262,6 +294,7 @@ export async function recordStoredFile(
       key: input.key,
       contentType: input.file.contentType,
       sizeBytes: input.file.sizeBytes,
+      ...(input.sha256 !== undefined ? { sha256: input.sha256 } : {}),
       previewUrl,
       title: input.details.title?.trim() || null,
       format: input.format ?? null,
@@ -290,6 +323,7 @@ export function createMediaLibrary(deps: MediaLibraryDeps): MediaLibrary {
         ...(input.width !== undefined ? { width: input.width } : {}),
         ...(input.height !== undefined ? { height: input.height } : {}),
       });
+      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'bytes');
       const key = mediaKeyOf(input.orgId, assetId, file.extension);
       await deps.storage.put(key, input.bytes, file.contentType);
       const metadata = writeMetadata(input.caller, {
@@ -312,6 +346,7 @@ export function createMediaLibrary(deps: MediaLibraryDeps): MediaLibrary {
           },
           format: input.format ?? null,
           aiGenerated: input.aiGenerated ?? false,
+          sha256: createHash('sha256').update(input.bytes).digest('hex'),
         },
         metadata,
       );

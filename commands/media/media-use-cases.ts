@@ -1,6 +1,8 @@
 // Media library use cases for a caller (a member with posts:draft, or an assistant with posts:write; the list
 // with posts:read / mcp:read): an upload slot, completing an upload (the object checked against what was
 // declared and read), importing a public https file through the SSRF-safe fetcher, and the list.
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields, NotFound, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
@@ -22,8 +24,9 @@ import type { IdempotencyStore } from '../shared/idempotency.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { MediaItem } from './library.js';
-import { loadAnyMediaAsset, mediaKeyOf } from './media-commands.js';
+import { loadAnyMediaAsset, mediaKeyOf, uploadKeyOf } from './media-commands.js';
 import {
+  assertWithinQuota,
   describeSpooled,
   MediaRefused,
   recordStoredFile,
@@ -32,6 +35,7 @@ import {
 } from './media-library.js';
 import {
   imageDimensions,
+  imageSizeProblem,
   limitText,
   mediaContentTypes,
   mediaSizeLimits,
@@ -85,10 +89,11 @@ export async function createMediaUpload(
 ): Promise<Written<MediaUploadSlot>> {
   authorize(caller, writing(input.orgId));
   const { type, extension } = acceptedType(input.kind, input.contentType);
+  await assertWithinQuota(deps, input.orgId, 0, 'body');
   return runWrite(deps.idempotency, caller, request, async ({ idempotencySeed }) => {
     // With a key, a retried request answers the same slot (the same asset id and key).
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-upload'] : undefined);
-    const slot = await deps.storage.createUploadUrl(mediaKeyOf(input.orgId, assetId, extension), {
+    const slot = await deps.storage.createUploadUrl(uploadKeyOf(input.orgId, assetId, extension), {
       contentType: type,
       expiresInSeconds: mediaUploadExpirySeconds,
       maxBytes: mediaSizeLimits[input.kind],
@@ -116,8 +121,8 @@ export interface CompleteMediaUploadInput {
   height?: number;
 }
 
-const mediaKeyPattern =
-  /^orgs\/([0-9a-f-]{36})\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([a-z0-9]+)$/;
+const uploadKeyPattern =
+  /^uploads\/media\/([0-9a-f-]{36})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([a-z0-9]+)$/;
 
 /** A stored object refused: it is deleted, so nothing of it stays in the workspace's storage. */
 async function refuseObject(storage: ObjectStorage, key: string, error: Error): Promise<never> {
@@ -125,7 +130,58 @@ async function refuseObject(storage: ObjectStorage, key: string, error: Error): 
   throw error;
 }
 
-/** Reads an uploaded object and checks it against the declared type; refused objects are deleted. */
+/** A stream's bytes passed on unchanged while their SHA-256 is taken. */
+function hashing(body: Readable): { body: Readable; digest: () => string } {
+  const hash = createHash('sha256');
+  const through = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  body.on('error', (error) => through.destroy(error));
+  return { body: body.pipe(through), digest: () => hash.digest('hex') };
+}
+
+/**
+ * Moves an upload to the asset's own key: copied (streamed, hashed) and the upload deleted, so what is checked
+ * and recorded is bytes no signed PUT can reach. A retry after a move that was not recorded finds them there.
+ */
+async function moveUpload(
+  storage: ObjectStorage,
+  uploadKey: string,
+  finalKey: string,
+  kind: UploadKind,
+): Promise<{ sha256: string }> {
+  const head = await storage.head(uploadKey);
+  if (!head) {
+    const moved = await storage.getStream(finalKey);
+    if (!moved)
+      throw new NotFound('Nothing was uploaded under this key (or the upload expired)', 'object_not_found');
+    const { body, digest } = hashing(moved.body);
+    for await (const chunk of body) void chunk;
+    return { sha256: digest() };
+  }
+  // Too large to be kept: refused before it is copied.
+  if (head.sizeBytes > mediaSizeLimits[kind])
+    return refuseObject(
+      storage,
+      uploadKey,
+      new MediaRefused(
+        `The uploaded file is ${head.sizeBytes} bytes; ${kind} files may be at most ${limitText(kind)}`,
+        'file_too_large',
+        'body.key',
+      ),
+    );
+  const source = await storage.getStream(uploadKey);
+  if (!source) throw new NotFound('The uploaded file is gone', 'object_not_found');
+  const { body, digest } = hashing(source.body);
+  await storage.putStream(finalKey, body, source.contentType, source.sizeBytes);
+  await storage.delete(uploadKey);
+  return { sha256: digest() };
+}
+
+/** Reads a completed upload at its final key and checks it against the declared type; refused objects are deleted. */
 async function describeUploaded(
   storage: ObjectStorage,
   key: string,
@@ -134,8 +190,7 @@ async function describeUploaded(
   extension: string,
 ): Promise<DescribedFile> {
   const head = await storage.head(key);
-  if (!head)
-    throw new NotFound('Nothing was uploaded under this key (or the upload expired)', 'object_not_found');
+  if (!head) throw new NotFound('The uploaded file is gone', 'object_not_found');
   const refuse = (message: string, code: string) =>
     refuseObject(storage, key, new MediaRefused(message, code, 'body.key'));
   if (head.sizeBytes === 0) return refuse('The uploaded file is empty', 'empty_file');
@@ -159,18 +214,22 @@ async function describeUploaded(
         `The uploaded file's bytes are ${sniffed ?? 'not a recognised media type'}, not ${type}`,
         'content_type_mismatch',
       );
-    const size = imageDimensions(object.body);
+    const size = await imageDimensions(object.body);
     if (!size) return refuse('The uploaded image cannot be read', 'unreadable_image');
+    if ('refused' in size) return refuse(size.refused.message, size.refused.code);
+    const problem = imageSizeProblem(size);
+    if (problem) return refuse(problem, 'image_dimensions_too_large');
     return { ...described, ...size };
   }
   const stream = await storage.getStream(key);
   if (!stream) throw new NotFound('The uploaded file is gone', 'object_not_found');
-  const video = await readVideo(stream.body);
+  const video = await readVideo(stream.body, stream.sizeBytes);
   if (video.sniffedType !== type)
     return refuse(
       `The uploaded file's bytes are ${video.sniffedType ?? 'not a recognised media type'}, not ${type}`,
       'content_type_mismatch',
     );
+  if (video.refused) return refuse(video.refused.message, video.refused.code);
   if (!video.movie)
     return refuse('The uploaded video has no readable movie header with a video track', 'unreadable_video');
   return { ...described, ...video.movie };
@@ -191,11 +250,11 @@ export async function completeMediaUpload(
   authorize(caller, writing(input.orgId));
   const { type, extension } = acceptedType(input.kind, input.contentType);
   const recorded = await loadAnyMediaAsset(deps.commands, input.assetId);
-  const named = mediaKeyPattern.exec(input.key);
+  const named = uploadKeyPattern.exec(input.key);
   // Another workspace's asset or key is not even named as existing here.
   if ((named && named[1] !== input.orgId) || (recorded && recorded.orgId !== input.orgId))
     throw new NotFound('Media asset not found');
-  const expected = mediaKeyOf(input.orgId, input.assetId, extension);
+  const expected = uploadKeyOf(input.orgId, input.assetId, extension);
   if (input.key !== expected)
     throw new InvalidFields('This key does not name the upload of this asset', [
       {
@@ -207,17 +266,26 @@ export async function completeMediaUpload(
   // Completed before: the same answer (a retry with its Idempotency-Key is answered as a replay).
   if (recorded)
     return runWrite(deps.idempotency, caller, request, () => Promise.resolve({ asset: recorded.asset }));
-  const file = await describeUploaded(deps.storage, input.key, input.kind, type, extension);
+  const key = mediaKeyOf(input.orgId, input.assetId, extension);
+  const { sha256 } = await moveUpload(deps.storage, input.key, key, input.kind);
+  const file = await describeUploaded(deps.storage, key, input.kind, type, extension);
+  try {
+    await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.key');
+  } catch (error) {
+    await deps.storage.delete(key);
+    throw error;
+  }
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
     const stored = await recordStoredFile(
       deps,
       {
         orgId: input.orgId,
         assetId: input.assetId,
-        key: input.key,
+        key,
         source: 'upload',
         file,
         details: {},
+        sha256,
       },
       metadata,
       {
@@ -414,11 +482,15 @@ export async function importMedia(
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-import'] : undefined);
     let file: DescribedFile;
     let key: string;
+    let sha256: string;
     try {
       file = await describeSpooled(spooled.file, spooled.type, 'body.url');
+      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.url');
       key = mediaKeyOf(input.orgId, assetId, file.extension);
       // Streamed from the spool file: the object store gets it in pieces, with its length.
-      await deps.storage.putStream(key, spooled.file.stream(), file.contentType, file.sizeBytes);
+      const { body, digest } = hashing(spooled.file.stream());
+      await deps.storage.putStream(key, body, file.contentType, file.sizeBytes);
+      sha256 = digest();
     } finally {
       await spooled.file.dispose();
     }
@@ -431,6 +503,7 @@ export async function importMedia(
         source: 'import',
         file,
         details: { altText: input.altText ?? null, title: titleOf(url) },
+        sha256,
       },
       metadata,
       {

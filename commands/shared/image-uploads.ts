@@ -11,6 +11,7 @@ import {
 } from '../../infra/object-storage/port.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { DEFAULT_MEDIA_LIMITS } from '../../infra/connectors/media-file.js';
+import { imageDimensions, imageSizeProblem, sniffContentType } from '../media/media-files.js';
 import { deterministicUuid } from './ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from './write-pipeline.js';
 
@@ -148,8 +149,9 @@ export async function createImageUploadSlot(
 
 /**
  * The uploaded image a request names by `key`, checked before it is used: a key a slot under `prefix` handed out
- * (400 otherwise), an object that exists (404), of an accepted type matching its extension and within the size
- * limit (422; S3 cannot cap a presigned upload, so the size is checked here). A refused object is deleted.
+ * (400 otherwise), an object that exists (404), of an accepted type matching its extension and its bytes, within
+ * the size limit (S3 cannot cap a presigned upload, so the size is checked here) and the pixel caps (422). A
+ * refused object is deleted.
  */
 export async function checkUploadedImage(
   storage: ObjectStorage,
@@ -166,12 +168,36 @@ export async function checkUploadedImage(
   const object = await storage.head(key);
   if (!object)
     throw new NotFound('Nothing was uploaded under this key (or the upload expired)', 'object_not_found');
-  const problem = imageProblem(key, object);
+  const problem = imageProblem(key, object) ?? (await pixelProblem(storage, key, object));
   if (problem) {
     await storage.delete(key);
     throw new Unprocessable(problem.message, problem.code, [{ path: 'body.key', message: problem.message }]);
   }
   return object;
+}
+
+/**
+ * Why the image's bytes may not be shown: not the type stored, not a readable image, or more pixels than any
+ * image may have (read from its header in the probe thread, never decoded; commands/media/media-files.ts).
+ */
+async function pixelProblem(
+  storage: ObjectStorage,
+  key: string,
+  object: StoredObject,
+): Promise<{ code: string; message: string } | null> {
+  const stored = await storage.get(key);
+  if (!stored) throw new NotFound('The uploaded image is gone', 'object_not_found');
+  const sniffed = await sniffContentType(stored.body);
+  if (sniffed !== object.contentType.toLowerCase())
+    return {
+      code: 'content_type_mismatch',
+      message: `The uploaded image's bytes are ${sniffed ?? 'not a recognised image'}, not ${object.contentType}`,
+    };
+  const size = await imageDimensions(stored.body);
+  if (!size) return { code: 'unreadable_image', message: 'The uploaded image cannot be read' };
+  if ('refused' in size) return size.refused;
+  const tooLarge = imageSizeProblem(size);
+  return tooLarge ? { code: 'image_dimensions_too_large', message: tooLarge } : null;
 }
 
 /** Why a stored object may not be shown as an image, or null when it may. */

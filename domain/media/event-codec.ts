@@ -14,6 +14,7 @@ const schemas = {
     key: z.string(),
     contentType: z.string(),
     sizeBytes: z.number(),
+    sha256: z.string().optional(),
     previewUrl: z.string().nullable(),
     title: z.string().nullable(),
     format: z.string().nullable(),

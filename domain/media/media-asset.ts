@@ -21,6 +21,11 @@ export interface StoredMediaAsset {
   key: string;
   contentType: string;
   sizeBytes: number;
+  /**
+   * Hex SHA-256 of the bytes as recorded (absent on assets recorded before it was kept). The object under `key`
+   * is never written again, so the post content naming this asset names these bytes.
+   */
+  sha256?: string;
   previewUrl: string | null;
   title: string | null;
   /** A visual format id (domain keeps it a string; infra/visuals/contract.ts lists them). */

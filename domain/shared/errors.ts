@@ -11,7 +11,7 @@ export interface ErrorDetail {
 }
 
 export abstract class AppError extends Error {
-  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 422 | 429 | 503;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 503;
   constructor(
     message: string,
     readonly code?: string,
@@ -40,6 +40,10 @@ export class Unauthorized extends AppError {
 }
 export class PaymentRequired extends AppError {
   readonly status = 402;
+}
+/** More than may be stored: a workspace's storage quota (not a request body, which the body limit answers). */
+export class ContentTooLarge extends AppError {
+  readonly status = 413;
 }
 export class Forbidden extends AppError {
   readonly status = 403;

@@ -187,6 +187,14 @@ export const storageSettings = defineSettings(
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: bool.default(true),
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    /** Bytes of media one workspace may keep (uploads, imports, renders): 5 GiB; beyond, 413 storage_quota_exceeded. */
+    WORKSPACE_STORAGE_QUOTA_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(5 * 1024 ** 3),
+    /** How often uploads never completed are swept, once their URL's hour is over (local object storage). */
+    PENDING_UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   },
   (env, ctx) => {
     if (env.OBJECT_STORAGE === 's3' && !env.S3_BUCKET) {

@@ -1,7 +1,7 @@
 // Local-folder object storage for the embedded mode: objects as files under one root, and upload/download
 // URLs signed by the service itself (HMAC-SHA256) and served by api/storage/routes.ts.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import path from 'node:path';
 import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
@@ -52,6 +52,9 @@ interface Sidecar {
 }
 
 const MIN_SECRET_BYTES = 32;
+/** Object files are the service's alone: owner read/write only, folders owner-only. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 function toSecretBytes(secret: string | Uint8Array): Uint8Array {
   const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
@@ -189,7 +192,7 @@ export class LocalObjectStorage implements ObjectStorage {
     validateObjectKey(key);
     validateContentType(contentType);
     const { dir, base } = this.location(key);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
     const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
     await this.writeAtomically(path.join(dir, dataFile), body);
     return this.commit(key, contentType, dataFile, {
@@ -221,13 +224,13 @@ export class LocalObjectStorage implements ObjectStorage {
           ? { maxBytes: size, onTooLarge: () => new StreamSizeMismatchError(size, size + 1, false) }
           : size;
       const { dir, base } = this.location(key);
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: DIR_MODE });
       const dataFile = `${base}.${randomBytes(8).toString('hex')}.bin`;
       const target = path.join(dir, dataFile);
       temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       const hash = createHash('md5');
       let written = 0;
-      const handle = await open(temporary, 'wx');
+      const handle = await open(temporary, 'wx', FILE_MODE);
       try {
         for await (const chunk of body as AsyncIterable<Uint8Array>) {
           written += chunk.byteLength;
@@ -327,6 +330,39 @@ export class LocalObjectStorage implements ObjectStorage {
     await rm(path.join(dir, sidecar.dataFile), { force: true });
   }
 
+  /**
+   * Deletes the objects under `prefix` last written before `cutoffMs` (uploads never completed, past their URL's
+   * lifetime); answers how many. Reads every sidecar: meant for a sweep every few minutes, not a request.
+   */
+  async deleteStale(prefix: string, cutoffMs: number): Promise<number> {
+    let deleted = 0;
+    let folders: string[];
+    try {
+      folders = await readdir(this.rootDir);
+    } catch (error) {
+      if (isMissing(error)) return 0;
+      throw error;
+    }
+    for (const folder of folders) {
+      if (!/^[0-9a-f]{2}$/.test(folder)) continue;
+      const dir = path.join(this.rootDir, folder);
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+        try {
+          const file = path.join(dir, name);
+          const sidecar = JSON.parse(await readFile(file, 'utf8')) as Sidecar;
+          if (!sidecar.key.startsWith(prefix) || (await stat(file)).mtimeMs >= cutoffMs) continue;
+          await this.delete(sidecar.key);
+          deleted++;
+        } catch (error) {
+          // Removed meanwhile (a completed upload moved): nothing to sweep.
+          if (!isMissing(error)) throw error;
+        }
+      }
+    }
+    return deleted;
+  }
+
   private expiresAt(expiresInSeconds: number): number {
     return Math.floor(this.now() / 1000) + expiresInSeconds;
   }
@@ -360,7 +396,7 @@ export class LocalObjectStorage implements ObjectStorage {
   private async writeAtomically(file: string, contents: Uint8Array | string): Promise<void> {
     const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(temporary, contents, { flush: true });
+      await writeFile(temporary, contents, { flush: true, mode: FILE_MODE });
       await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true });

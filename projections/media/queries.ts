@@ -127,3 +127,13 @@ export async function existingMediaAssetIds(
   const found = new Set(rows.map((r) => r.id.toLowerCase()));
   return new Set(candidates.filter((id) => found.has(id.toLowerCase())));
 }
+
+/** Bytes the workspace's recorded assets take (as far as the read model has caught up). */
+export async function mediaBytesUsed(db: Db, orgId: string): Promise<number> {
+  const row = await tablesOf(db)
+    .selectFrom('media_assets')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('size_bytes'), eb.lit(0)).as('used'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}

@@ -5,6 +5,7 @@ import { maxImageBytes } from '../../commands/shared/image-uploads.js';
 import type { ProfileImageUploadSlot as Slot } from '../../commands/users/profile-image-use-cases.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
+import { pngHeaderOf, pngOf } from './media/support.js';
 
 let service: TestService;
 let ws: TestWorkspace;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service.stop());
 
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+const png = pngOf(12, 8);
 
 async function json<T>(res: Response): Promise<T> {
   return ((await res.json()) as { data: T }).data;
@@ -109,8 +110,9 @@ describe('profile image', () => {
       token: bob.token,
       body: { key: first.key },
     });
-    const second = await uploadSlot(bob.token, 'image/webp');
-    expect(second.key).toMatch(/\.webp$/);
+    // A PNG's bytes: the type stored must be the bytes' own (a PNG under a .webp key is refused).
+    const second = await uploadSlot(bob.token);
+    expect(second.key).not.toBe(first.key);
     expect((await put(second, png)).status).toBe(200);
     const set = await service.request('POST', '/v1/users/me/profile-image', {
       token: bob.token,
@@ -227,6 +229,21 @@ describe('profile image', () => {
       const slot = await uploadSlot(hal.token);
       await service.runtime.storage.put(slot.key, png, 'text/html');
       await refused(hal.token, slot.key, 422, 'unsupported_content_type');
+    });
+
+    test('a pixel bomb (20000 × 20000 in a few hundred bytes): 422 from its header, and the object is deleted', async () => {
+      const jo = await service.userToken();
+      const slot = await uploadSlot(jo.token);
+      await put(slot, pngHeaderOf(20_000, 20_000));
+      await refused(jo.token, slot.key, 422, 'image_dimensions_too_large');
+      expect(await service.runtime.storage.head(slot.key)).toBeNull();
+    });
+
+    test('bytes that are not the image type stored: 422', async () => {
+      const kim = await service.userToken();
+      const slot = await uploadSlot(kim.token);
+      await put(slot, new TextEncoder().encode('twenty bytes of text'));
+      await refused(kim.token, slot.key, 422, 'content_type_mismatch');
     });
 
     test('an empty body: 400', async () => {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import type { MediaItem } from '../../../commands/media/library.js';
@@ -63,6 +64,31 @@ export function pngOf(width: number, height: number): Uint8Array {
     image.data[i + 3] = 255;
   }
   return new Uint8Array(PNG.sync.write(image));
+}
+
+/** A PNG whose header says `width` × `height`, with a few bytes of image data (never decoded here). */
+export function pngHeaderOf(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.byteLength);
+    out.writeUInt32BE(data.byteLength, 0);
+    out.write(type, 4, 'latin1');
+    out.set(data, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.byteLength)), 8 + data.byteLength);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(
+    Buffer.concat([
+      signature,
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(40_000))),
+      chunk('IEND', new Uint8Array(0)),
+    ]),
+  );
 }
 
 /** A request to a URL of the service (signed storage URLs and asset URLs carry the public base URL). */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectAssistant } from '../../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
+import { sampleBombMp4 } from './mp4-bytes.js';
 import { dataOf, fixture, pngOf, put, type Slot } from './support.js';
 
 let service: TestService;
@@ -49,7 +50,7 @@ describe('media tools', () => {
     })) as CallToolResult;
     expect(slotResult.isError).toBeFalsy();
     const slot = slotResult.structuredContent as unknown as Slot;
-    expect(slot.key).toBe(`orgs/${ws.orgId}/media/${slot.assetId}.mp4`);
+    expect(slot.key).toBe(`uploads/media/${ws.orgId}/${slot.assetId}.mp4`);
     await put(service, slot, fixture('clip.mp4'));
 
     const completed = (await assistant.client.callTool({
@@ -119,6 +120,29 @@ describe('media tools', () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/400/);
     expect(JSON.stringify(result.content)).toMatch(/private address/);
+    expect(await eventCount(service)).toBe(before);
+  });
+
+  test('complete_media_upload of a sample-table bomb MP4 is a tool error with the 422 and its code', async () => {
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.editor,
+      orgId: ws.orgId,
+      scopes: ['posts:write'],
+    });
+    const slot = (
+      (await assistant.client.callTool({
+        name: 'create_media_upload',
+        arguments: { kind: 'video', contentType: 'video/mp4' },
+      })) as CallToolResult
+    ).structuredContent as unknown as Slot;
+    await put(service, slot, sampleBombMp4());
+    const before = await eventCount(service);
+    const result = (await assistant.client.callTool({
+      name: 'complete_media_upload',
+      arguments: { assetId: slot.assetId, key: slot.key, kind: 'video', contentType: 'video/mp4' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/implausible_sample_table/);
     expect(await eventCount(service)).toBe(before);
   });
 });

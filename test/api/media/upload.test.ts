@@ -1,7 +1,8 @@
 // The upload flow end to end with real files: upload-url, PUT to the signed URL (the embedded object store
 // serves it), complete. MP4 and MOV length and frame size and PNG size are read from the files; a file whose
 // bytes are not what was declared is refused (422), deleted, and nothing is recorded.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { loadMediaAsset } from '../../../commands/media/media-commands.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -32,13 +33,13 @@ afterAll(async () => service?.stop());
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('upload-url', () => {
-  test('answers a signed PUT for the kind and type, under the workspace media prefix', async () => {
+  test('answers a signed PUT for the kind and type, under the pending uploads prefix', async () => {
     const slot = await uploadSlot(service, ws, { kind: 'video', contentType: 'video/mp4' });
     expect(slot.assetId).toMatch(uuid);
     expect(slot).toEqual({
       assetId: slot.assetId,
       uploadUrl: expect.stringContaining('/v1/storage/objects/'),
-      key: `orgs/${ws.orgId}/media/${slot.assetId}.mp4`,
+      key: `uploads/media/${ws.orgId}/${slot.assetId}.mp4`,
       expiresInSeconds: 3600,
       method: 'PUT',
       requiredHeaders: { 'Content-Type': 'video/mp4' },
@@ -183,7 +184,7 @@ describe('complete', () => {
     expect(asset).toEqual({
       kind: 'image',
       assetId: slot.assetId,
-      url: `http://localhost:3000/v1/assets/${slot.key}`,
+      url: `http://localhost:3000/v1/assets/orgs/${ws.orgId}/media/${slot.assetId}.png`,
       contentType: 'image/png',
       sizeBytes: bytes.byteLength,
       width: 64,
@@ -296,7 +297,7 @@ describe('complete', () => {
     // Their completed asset, named with our workspace's key for that id.
     const res = await service.request('POST', `${ws.base}/media/${theirs.assetId}/complete`, {
       token: ws.tokens.editor,
-      body: { key: `orgs/${ws.orgId}/media/${theirs.assetId}.png`, ...body },
+      body: { key: `uploads/media/${ws.orgId}/${theirs.assetId}.png`, ...body },
     });
     await errorOf(res, 404);
     expect((await complete(service, ws, theirs, body)).status).toBe(404);
@@ -323,5 +324,55 @@ describe('complete', () => {
         .status,
     ).toBe(403);
     expect(await eventCount(service)).toBe(before);
+  });
+});
+
+describe('a completed upload cannot be replaced', () => {
+  test('the slot URL is spent after complete (409), the asset key takes no PUT, and the bytes stay as recorded', async () => {
+    const bytes = pngOf(16, 16);
+    const body = { kind: 'image', contentType: 'image/png' } as const;
+    const slot = await uploadSlot(service, ws, body);
+    await put(service, slot, bytes);
+    const { asset } = await dataOf<{ asset: { url: string; assetId: string } }>(
+      await complete(service, ws, slot, body),
+    );
+    // Nothing is left under the slot's key: the bytes moved to the asset's own key.
+    expect(await service.runtime.storage.head(slot.key)).toBeNull();
+    const again = await local(service, slot.uploadUrl, {
+      method: 'PUT',
+      headers: slot.requiredHeaders,
+      body: new TextEncoder().encode('twenty bytes of text'),
+    });
+    expect(await errorOf(again, 409)).toMatchObject({ code: 'upload_completed' });
+    expect(await service.runtime.storage.head(slot.key)).toBeNull();
+    // A URL signed for the asset's own key (as a slot signed before this change named it) is refused too.
+    const assetKey = `orgs/${ws.orgId}/media/${slot.assetId}.png`;
+    const direct = await service.runtime.storage.createUploadUrl(assetKey, {
+      contentType: 'image/png',
+      expiresInSeconds: 600,
+    });
+    const overwrite = await local(service, direct.uploadUrl, {
+      method: 'PUT',
+      headers: direct.requiredHeaders,
+      body: pngOf(2, 2),
+    });
+    expect(await errorOf(overwrite, 409)).toMatchObject({ code: 'object_immutable' });
+    const redirect = await local(service, asset.url);
+    const served = new Uint8Array(
+      await (await local(service, redirect.headers.get('location')!)).arrayBuffer(),
+    );
+    expect(served).toEqual(bytes);
+    // The bytes' SHA-256 is recorded with the asset.
+    const recorded = await loadMediaAsset(service.runtime.commands, ws.orgId, slot.assetId);
+    expect(recorded?.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  test('an upload never completed is not served, not even with a signed download URL', async () => {
+    const body = { kind: 'image', contentType: 'image/png' } as const;
+    const slot = await uploadSlot(service, ws, body);
+    await put(service, slot, pngOf(5, 5));
+    const url = await service.runtime.storage.createDownloadUrl(slot.key, { expiresInSeconds: 600 });
+    expect((await local(service, url)).status).toBe(404);
+    expect((await local(service, `http://localhost:3000/v1/assets/${slot.key}`)).status).toBe(404);
   });
 });

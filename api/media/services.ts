@@ -35,6 +35,7 @@ export function mediaServicesOf(ctx: SliceContext): MediaServices {
       ...base,
       idempotency: ctx.idempotency,
       outbound: ctx.options.outbound ?? {},
+      logger: ctx.logger,
     },
   };
   built.set(ctx.services, services);

@@ -10,7 +10,10 @@ import { spoolMedia } from '../../infra/connectors/media-file.js';
 import { ConnectorError, type MediaFile } from '../../infra/connectors/port.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
 import {
+  checkUrl,
   FetchDeadlineError,
+  fetchFailedMessage,
+  fetchFailureReason,
   ResponseTooLargeError,
   UnsafeUrlError,
   safeFetchStream,
@@ -56,6 +59,8 @@ export interface MediaUseCaseDeps extends MediaLibraryDeps {
   importTimeoutMs?: number;
   /** Where an import is spooled while it downloads (default the OS's temporary folder, i.e. TMPDIR). */
   spoolDir?: string;
+  /** Why an import link could not be fetched is logged here, never answered (no internal DNS oracle). */
+  logger?: { info(fields: object, message: string): void };
 }
 
 const writing = (orgId: string) => ({ orgId, permission: 'posts:draft', scope: 'posts:write' }) as const;
@@ -338,22 +343,43 @@ const largestImport = Math.max(mediaSizeLimits.image, mediaSizeLimits.video);
  * of the kind its first bytes show it to be. The caller disposes of the file; on a refusal it is gone already.
  */
 async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ file: MediaFile; type: string }> {
-  let response;
+  const policy: OutboundPolicy = {
+    requireHttps: !allowedPlainOrigin(deps.outbound, url),
+    ...(deps.outbound.allowPrivate !== undefined ? { allowPrivate: deps.outbound.allowPrivate } : {}),
+    ...(deps.outbound.resolve ? { resolve: deps.outbound.resolve } : {}),
+  };
+  // What the link says by itself (scheme, port, credentials, a private address literal) is answered plainly;
+  // whatever the network said afterwards (no such name, a private address behind a name or a redirect, a refusal,
+  // an error status) is one answer, the reason only logged, so imports cannot map internal names.
   try {
-    response = await safeFetchStream(url.toString(), {
-      maxBytes: largestImport,
-      timeoutMs: deps.importTimeoutMs ?? 60_000,
-      requireHttps: !allowedPlainOrigin(deps.outbound, url),
-      ...(deps.outbound.allowPrivate !== undefined ? { allowPrivate: deps.outbound.allowPrivate } : {}),
-      ...(deps.outbound.resolve ? { resolve: deps.outbound.resolve } : {}),
-      headers: { accept: 'image/*, video/mp4, video/quicktime' },
-    });
+    checkUrl(url, policy);
   } catch (error) {
     throw importError(error);
   }
+  const unfetchable = (reason: unknown) => {
+    deps.logger?.info(
+      { url: url.toString(), reason: fetchFailureReason(reason) },
+      'media import link could not be fetched',
+    );
+    return new ImportRefused(`The file at this link ${fetchFailedMessage}`, 'fetch_failed');
+  };
+  let response;
+  try {
+    response = await safeFetchStream(url.toString(), {
+      ...policy,
+      maxBytes: largestImport,
+      timeoutMs: deps.importTimeoutMs ?? 60_000,
+      headers: { accept: 'image/*, video/mp4, video/quicktime' },
+    });
+  } catch (error) {
+    if (error instanceof UnsafeUrlError && !(error instanceof ResponseTooLargeError))
+      throw unfetchable(error);
+    const refused = importError(error);
+    throw refused instanceof ImportRefused && refused.code === 'fetch_failed' ? unfetchable(error) : refused;
+  }
   if (response.status !== 200) {
     await response.body.cancel();
-    throw new ImportRefused(`${url.host} answered HTTP ${response.status}, not the file`, 'import_failed');
+    throw unfetchable(new Error(`${url.host} answered HTTP ${response.status}`));
   }
   let head: Uint8Array[] = [];
   let size = 0;

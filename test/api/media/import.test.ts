@@ -215,7 +215,11 @@ describe('import', () => {
     expect(html.code).toBe('unsupported_content_type');
     expect(html.details?.[0]?.path).toBe('body.url');
     const missing = await errorOf(await importUrl(`${origin}/missing.png`), 400);
-    expect(missing).toMatchObject({ code: 'import_failed', error: expect.stringMatching(/HTTP 404/) });
+    // An error status is answered like every other failed fetch (audit finding 13): no hint of what the network said.
+    expect(missing).toMatchObject({
+      code: 'fetch_failed',
+      error: 'The file at this link could not be fetched',
+    });
     expect(await eventCount(service)).toBe(before);
     expect((await listMedia(service, ws)).counts.all).toBe(total);
   });
@@ -249,13 +253,19 @@ describe('import refuses, with a clear 400, storing and recording nothing', () =
     [
       'a public name resolving to a private address',
       () => 'https://cdn.evil.example/photo.png',
-      'unsafe_url',
-      /resolves to a private address/,
+      'fetch_failed',
+      /^The file at this link could not be fetched$/,
     ],
     ['a port other than 443', () => 'https://example.com:8443/photo.png', 'unsafe_url', /ports 80 and 443/],
-    ['a redirect into a private range', () => `${origin}/to-private`, 'unsafe_url', /private address/],
-    ['a redirect to cloud metadata', () => `${origin}/to-metadata`, 'unsafe_url', /private address/],
-    ['a redirect to another loopback port', () => `${origin}/to-loopback`, 'unsafe_url', /ports 80 and 443/],
+    // Where the network leads (a name or a redirect into a private range) is one answer, as a 404 is.
+    ['a redirect into a private range', () => `${origin}/to-private`, 'fetch_failed', /could not be fetched/],
+    ['a redirect to cloud metadata', () => `${origin}/to-metadata`, 'fetch_failed', /could not be fetched/],
+    [
+      'a redirect to another loopback port',
+      () => `${origin}/to-loopback`,
+      'fetch_failed',
+      /could not be fetched/,
+    ],
     [
       'a body declared larger than any file may be',
       () => `${origin}/declared-huge.mp4`,

@@ -62,4 +62,28 @@ describe('one answer for every failed fetch', () => {
     expect(literal.status).toBe(400);
     expect(await eventCount(service)).toBe(before);
   });
+
+  test('a media import link', async () => {
+    const before = await eventCount(service);
+    const answers = [];
+    for (const url of [
+      'https://internal.example/a.png',
+      'https://nowhere.example/a.png',
+      `${site.origin}/missing.png`,
+    ])
+      answers.push(
+        await answerOf(
+          await service.request('POST', `${ws.base}/media/import`, {
+            token: ws.tokens.editor,
+            body: { url },
+          }),
+        ),
+      );
+    expect(answers[0]!.status).toBe(400);
+    expect(answers[0]!.body.code).toBe('fetch_failed');
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(JSON.stringify(answers[0])).not.toMatch(/private|ENOTFOUND|404|10\.1\.2\.3/);
+    expect(await eventCount(service)).toBe(before);
+  });
 });

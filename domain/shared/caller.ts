@@ -37,6 +37,23 @@ export type Caller =
       scopes: readonly AssistantScope[];
     });
 
+/**
+ * An assistant as commands and events name it: the OAuth client acting for the command's user. Deciders use it
+ * for rules about assistants (an assistant never approves what an assistant wrote), histories to name it.
+ */
+export interface AssistantActor {
+  clientId: string;
+  /** As its user saw it on the consent page. */
+  clientName: string;
+}
+
+/** The assistant acting, for a command; undefined when a person acts. */
+export function assistantActorOf(caller: Caller): AssistantActor | undefined {
+  return caller.kind === 'assistant'
+    ? { clientId: caller.clientId, clientName: caller.clientName }
+    : undefined;
+}
+
 /** The actor events record: the user's id, or `assistant:<clientId>` (the user it acts for is in the event). */
 export function actorOf(caller: Caller): string {
   return caller.kind === 'assistant' ? `assistant:${caller.clientId}` : caller.userId;

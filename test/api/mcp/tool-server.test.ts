@@ -217,6 +217,77 @@ describe('approval rules', () => {
     expect(posts.map((p) => p.status)).toEqual(['pending_approval', 'pending_approval']);
   });
 
+  test('an assistant never approves what an assistant drafted (403), a member does, and the history names who acted', async () => {
+    const drafter = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: ['posts:write', 'posts:schedule'],
+      clientName: 'Drafter',
+    });
+    const created = structured(
+      await drafter.client.callTool({ name: 'create_draft_post', arguments: draft }),
+    );
+    const groupId = created.group.id as string;
+    // Neither the drafting connection nor another assistant of the same user may approve it.
+    const another = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: ['posts:write', 'posts:schedule'],
+    });
+    for (const assistant of [drafter, another]) {
+      const refused = (await assistant.client.callTool({
+        name: 'approve_post_group',
+        arguments: { groupId, autoSchedule: false },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({
+        status: 403,
+        code: 'assistant_cannot_approve_assistant_content',
+      });
+      const patched = (await assistant.client.callTool({
+        name: 'update_post',
+        arguments: { postId: created.posts[0].id, status: 'approved' },
+      })) as CallToolResult;
+      expect(patched.structuredContent).toMatchObject({ status: 403 });
+    }
+    const unchanged = await service.request('GET', `${ws.base}/post-groups/${groupId}`, {
+      token: ws.tokens.owner,
+    });
+    expect(((await unchanged.json()) as { data: { group: { status: string } } }).data.group.status).toBe(
+      'pending_approval',
+    );
+
+    // A member's draft an assistant may approve: the approval names the assistant acting for its user.
+    const res = await service.request('POST', `${ws.base}/drafts`, { token: ws.tokens.owner, body: draft });
+    const memberGroup = ((await res.json()) as { data: { group: { id: string } } }).data.group.id;
+    const approved = structured(
+      await drafter.client.callTool({
+        name: 'approve_post_group',
+        arguments: { groupId: memberGroup, autoSchedule: false },
+      }),
+    );
+    expect((approved.approvals as Loose[]).at(-1)).toMatchObject({
+      action: 'approved',
+      approvedByUserId: ws.userIds.owner,
+      assistant: { clientId: drafter.clientId, clientName: 'Drafter' },
+    });
+    const history = await service.request('GET', `${ws.base}/post-groups/${memberGroup}/history`, {
+      token: ws.tokens.owner,
+    });
+    const entries = ((await history.json()) as { data: { entries: Array<Loose> } }).data.entries;
+    expect(entries.at(-1)).toMatchObject({
+      action: 'approved',
+      actor: { type: 'assistant', clientId: drafter.clientId, userId: ws.userIds.owner },
+    });
+
+    // The assistant's draft, approved by the member in the app.
+    const byMember = await service.request('POST', `${ws.base}/post-groups/${groupId}/approve`, {
+      token: ws.tokens.owner,
+      body: { autoSchedule: false },
+    });
+    expect(byMember.status).toBe(200);
+  });
+
   test('the role still limits an assistant: a viewer’s connection cannot draft even with posts:write', async () => {
     const assistant = await connectAssistant(service, {
       userId: ws.userIds.viewer,

@@ -238,7 +238,9 @@ export function toolServerRoutes(options: ToolServerOptions) {
           description: 'The access token is invalid, expired or revoked',
         });
       const caller = await callerOf(grant);
-      if (!caller)
+      if (!caller) {
+        // Removed (or left): the connection ends for good, so rejoining later does not revive it.
+        await options.tokens.endConnection(grant.connectionId);
         return unauthorized(
           c,
           'The user who connected this assistant is no longer a member of the workspace',
@@ -247,6 +249,7 @@ export function toolServerRoutes(options: ToolServerOptions) {
             description: 'The connection no longer has a member behind it',
           },
         );
+      }
       // The `mcp` rate limits: the connection is the token, its workspace the workspace (429 as elsewhere).
       await c
         .get('rateLimiter')

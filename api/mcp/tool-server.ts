@@ -199,10 +199,17 @@ function hostNameOf(value: string, withScheme: boolean): string | null {
   return URL.canParse(text) ? new URL(text).hostname.toLowerCase() : null;
 }
 
+/** An origin's port, with the scheme's default when the URL leaves it out. */
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
 /**
  * DNS rebinding protection (the MCP transport's security requirement): a request must name this service's
- * host in `Host`, and a browser's `Origin`, when sent, must be this service's host or one of the app's origins.
- * A page on evil.example resolving its name to this machine is refused before anything else (403).
+ * host in `Host`, and a browser's `Origin`, when sent, must be exactly one of the app's origins (APP_ORIGINS:
+ * scheme, host and port) or, for a service on loopback, its own origin (any loopback name, same scheme and
+ * port). A page on evil.example resolving its name to this machine, or a page another program serves on
+ * another loopback port, is refused before anything else (403).
  */
 export function hostAllowed(
   publicBaseUrl: string,
@@ -210,13 +217,21 @@ export function hostAllowed(
   host: string | undefined,
   origin: string | undefined,
 ): boolean {
-  const own = new URL(publicBaseUrl).hostname.toLowerCase();
+  const base = new URL(publicBaseUrl);
+  const own = base.hostname.toLowerCase();
   const hostName = host ? hostNameOf(host, false) : null;
   if (hostName === null || !sameHostName(hostName, own)) return false;
   if (origin === undefined) return true;
-  if (appOrigins.includes(origin)) return true;
-  const originName = hostNameOf(origin, true);
-  return originName !== null && sameHostName(originName, own);
+  if (!URL.canParse(origin)) return false;
+  const asked = new URL(origin);
+  // APP_ORIGINS are stored as URL.origin writes them; the header is compared in the same form.
+  if (appOrigins.includes(asked.origin)) return true;
+  return (
+    isLoopbackHostname(own) &&
+    isLoopbackHostname(asked.hostname) &&
+    asked.protocol === base.protocol &&
+    portOf(asked) === portOf(base)
+  );
 }
 
 export function toolServerRoutes(options: ToolServerOptions) {

@@ -14,6 +14,18 @@ export const assistantScopes = [
 ] as const;
 export type AssistantScope = (typeof assistantScopes)[number];
 
+/**
+ * Scopes whose tools act beyond recall or overwrite what the workspace has: approving and scheduling (posts
+ * then go out with no one else looking), publishing, deleting, replacing the brand kit. Never granted by
+ * default: the person ticks each one on the consent page.
+ */
+export const destructiveScopes: readonly AssistantScope[] = [
+  'posts:schedule',
+  'posts:publish',
+  'posts:delete',
+  'brand:write',
+];
+
 interface CallerBase {
   /** The user acting, or the user an assistant acts for. */
   userId: string;

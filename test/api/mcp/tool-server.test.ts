@@ -3,6 +3,7 @@
 // errors with the HTTP error's status, message and code, the audit trail naming the assistant and its user.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { hostAllowed } from '../../../api/mcp/tool-server.js';
 import { connectAssistant, mcpClient, mcpUrl, type TestAssistant } from '../../support/assistant.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -337,6 +338,33 @@ test('DNS rebinding: another host or a foreign browser origin is refused (403) b
   expect((await post({ host: 'evil.example.com' })).status).toBe(403);
   expect((await post({ host: 'localhost:3000', origin: 'http://evil.example.com' })).status).toBe(403);
   expect((await post({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' })).status).toBe(200);
+  // A page another program serves on another loopback port is another origin.
+  expect((await post({ host: 'localhost:3000', origin: 'http://localhost:5173' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'http://127.0.0.1:8080' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'https://localhost:3000' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'null' })).status).toBe(403);
+});
+
+describe('the Origin a browser may send to /mcp', () => {
+  const app = ['https://app.example.org', 'http://localhost:5173'];
+  test('a configured app origin, exactly: scheme, host and port', () => {
+    const allowed = (base: string, host: string, origin: string) => hostAllowed(base, app, host, origin);
+    expect(allowed('https://api.example.org', 'api.example.org', 'https://app.example.org')).toBe(true);
+    expect(allowed('https://api.example.org', 'api.example.org', 'https://app.example.org:8443')).toBe(false);
+    expect(allowed('https://api.example.org', 'api.example.org', 'http://app.example.org')).toBe(false);
+    expect(allowed('http://localhost:3000', 'localhost:3000', 'http://localhost:5173')).toBe(true);
+    expect(allowed('http://localhost:3000', 'localhost:3000', 'http://localhost:5174')).toBe(false);
+  });
+
+  test('its own origin only for a service on loopback (any loopback name, same port); none sent is fine', () => {
+    expect(hostAllowed('http://localhost:3000', [], 'localhost:3000', 'http://[::1]:3000')).toBe(true);
+    expect(hostAllowed('http://localhost:3000', [], 'localhost:3000', 'http://localhost:3001')).toBe(false);
+    expect(hostAllowed('http://localhost', [], 'localhost', 'http://127.0.0.1:80')).toBe(true);
+    expect(hostAllowed('https://api.example.org', [], 'api.example.org', 'https://api.example.org')).toBe(
+      false,
+    );
+    expect(hostAllowed('https://api.example.org', [], 'api.example.org', undefined)).toBe(true);
+  });
 });
 
 test('tokens do not cross over: an app token is refused at /mcp, an assistant token on the app API', async () => {

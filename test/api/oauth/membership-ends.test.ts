@@ -34,7 +34,7 @@ function refresh(assistant: TestAssistant, token = assistant.refreshToken): Prom
 }
 
 /** A JSON-RPC ping to /mcp with the access token: 200 while the connection works. */
-function ping(accessToken: string): Promise<Response> {
+async function ping(accessToken: string): Promise<Response> {
   return service.runtime.app.request(mcpUrl, {
     method: 'POST',
     headers: {

@@ -1,5 +1,5 @@
-// When a membership ends (the member is removed, leaves, or the workspace is deleted), the assistant connections
-// it granted end too, with their tokens: a process manager folding the workspace's events into the OAuth tables.
+// When a membership ends (the member is removed or leaves), the assistant connections it granted end too, with
+// their tokens: a process manager folding the workspace's events into the OAuth tables.
 import type { Kysely, Transaction } from 'kysely';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
@@ -9,21 +9,20 @@ import { endConnectionsOf, type OAuthTables } from './store.js';
 /**
  * Requests already refuse a connection whose user is no longer a member (the tool server and the token endpoint
  * ask for the current role); this makes the end final, so rejoining later does not revive what was granted
- * before. Running an event again ends nothing more.
+ * before. Running an event again ends nothing more. A deleted workspace needs nothing here: it never comes
+ * back, and every call for it answers 410 `workspace_deleted`.
  */
 export const assistantConnectionsEndProcess: ProcessManager = {
   name: 'assistant-connections-end',
-  eventTypes: ['MemberRemoved', 'WorkspaceDeleted'],
+  eventTypes: ['MemberRemoved'],
   async handle(trx: Transaction<AnyDatabase>, event: RecordedEvent) {
     const db = trx as unknown as Kysely<OAuthTables>;
     const decoded = workspaceEventCodec.decode(event);
-    if (decoded.type === 'MemberRemoved')
-      await endConnectionsOf(db, {
-        orgId: decoded.data.orgId,
-        userId: decoded.data.userId,
-        grantedBefore: decoded.data.removedAt,
-      });
-    else if (decoded.type === 'WorkspaceDeleted')
-      await endConnectionsOf(db, { orgId: decoded.data.orgId, grantedBefore: decoded.data.deletedAt });
+    if (decoded.type !== 'MemberRemoved') return;
+    await endConnectionsOf(db, {
+      orgId: decoded.data.orgId,
+      userId: decoded.data.userId,
+      grantedBefore: decoded.data.removedAt,
+    });
   },
 };

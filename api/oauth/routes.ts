@@ -448,7 +448,8 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
 
   /**
    * A connection works only while its user is an active member of its workspace: a removed member's ends
-   * (invalid_grant; rejoining does not revive it), a suspended member's or a deleted workspace's is refused.
+   * (invalid_grant; rejoining does not revive it), a suspended member's or a deleted workspace's is refused
+   * (a deleted workspace never comes back; a suspension may be lifted).
    */
   async function requireMember(userId: string, orgId: string, connectionId: string | null): Promise<void> {
     let role: Role | null;
@@ -456,7 +457,6 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       role = await ctx.roleOf(userId, orgId);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      if (error.status === 410 && connectionId !== null) await revokeConnection(db, connectionId);
       throw new OAuthError('invalid_grant', error.message);
     }
     if (role !== null) return;

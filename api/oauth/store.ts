@@ -186,20 +186,20 @@ export async function revokeConnection(db: OAuthDb, connectionId: string): Promi
 }
 
 /**
- * Ends the assistant connections of a workspace granted before `grantedBefore` (of one user, or of every user),
- * with every token issued for them, and expires their codes not yet exchanged: what a member removed from the
- * workspace (or one that left, or a deleted workspace) had granted must not work again should they rejoin.
- * Connections granted later (after rejoining) stay. Idempotent; answers the connections it ended.
+ * Ends one user's assistant connections of a workspace granted before `grantedBefore`, with every token issued
+ * for them, and expires their codes not yet exchanged: what a member removed from the workspace (or one that
+ * left) had granted must not work again should they rejoin. Connections granted later (after rejoining) stay.
+ * Idempotent; answers the connections it ended.
  */
 export async function endConnectionsOf(
   db: OAuthDb,
-  who: { orgId: string; userId?: string; grantedBefore: string },
+  who: { orgId: string; userId: string; grantedBefore: string },
 ): Promise<string[]> {
   const ended = await db
     .updateTable('assistant_connections')
     .set({ revoked_at: sql<string>`now()` })
     .where('org_id', '=', who.orgId)
-    .$if(who.userId !== undefined, (q) => q.where('user_id', '=', who.userId!))
+    .where('user_id', '=', who.userId)
     .where('created_at', '<=', who.grantedBefore)
     .where('revoked_at', 'is', null)
     .returning('id')
@@ -217,7 +217,7 @@ export async function endConnectionsOf(
     .updateTable('oauth_codes')
     .set({ expires_at: sql<string>`now()` })
     .where('org_id', '=', who.orgId)
-    .$if(who.userId !== undefined, (q) => q.where('user_id', '=', who.userId!))
+    .where('user_id', '=', who.userId)
     .where('created_at', '<=', who.grantedBefore)
     .where('used_at', 'is', null)
     .where('expires_at', '>', sql<string>`now()`)

@@ -23,6 +23,7 @@ import { permissionsOf } from '../../domain/workspaces/roles.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { renderError, zodDetails } from '../platform/errors.js';
+import { TooManyRequests } from '../../domain/shared/errors.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { AnyTool } from '../shared/tools.js';
@@ -136,6 +137,58 @@ function serverFor(
   return server;
 }
 
+/** Most JSON-RPC messages one POST may carry; a larger batch is refused whole (400) and nothing of it runs. */
+export const mcpMaxBatchMessages = 20;
+
+/** The JSON-RPC error code of a request refused by the rate limits (implementation-defined server error). */
+export const rateLimitedErrorCode = -32029;
+
+type JsonRpcId = string | number;
+
+function jsonRpcError(id: JsonRpcId | null, code: number, message: string, data?: unknown) {
+  return { jsonrpc: '2.0' as const, id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+}
+
+/** The id of a JSON-RPC request (a message with a method and an id); undefined for notifications and others. */
+function requestIdOf(message: unknown): JsonRpcId | undefined {
+  if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message))
+    return undefined;
+  const id = message.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/**
+ * The answer to a batch some of whose messages the rate limits refused: the answers of those that ran, then for
+ * each refused request a JSON-RPC error with the 429's code and retryAfterSeconds (refused notifications need
+ * no answer). An answer that is not the batch's JSON (an error of the whole request) stays as it was.
+ */
+async function withRateLimited(
+  response: Response,
+  refused: readonly unknown[],
+  error: TooManyRequests,
+): Promise<Response> {
+  const errors = refused.flatMap((message) => {
+    const id = requestIdOf(message);
+    return id === undefined
+      ? []
+      : [
+          jsonRpcError(id, rateLimitedErrorCode, error.message, {
+            status: 429,
+            code: error.code,
+            retryAfterSeconds: error.retryAfterSeconds,
+          }),
+        ];
+  });
+  if (errors.length === 0) return response;
+  // 202: what ran were notifications only.
+  if (response.status === 202) return Response.json(errors, { status: 200 });
+  const json = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+  if (response.status !== 200 || !json) return response;
+  const answered: unknown = await response.json();
+  const ran: unknown[] = Array.isArray(answered) ? (answered as unknown[]) : [answered];
+  return Response.json([...ran, ...errors], { status: 200 });
+}
+
 /** Two host names are one host, counting every loopback name as the same one. */
 function sameHostName(a: string, b: string): boolean {
   return a === b || (isLoopbackHostname(a) && isLoopbackHostname(b));
@@ -146,10 +199,17 @@ function hostNameOf(value: string, withScheme: boolean): string | null {
   return URL.canParse(text) ? new URL(text).hostname.toLowerCase() : null;
 }
 
+/** An origin's port, with the scheme's default when the URL leaves it out. */
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
 /**
  * DNS rebinding protection (the MCP transport's security requirement): a request must name this service's
- * host in `Host`, and a browser's `Origin`, when sent, must be this service's host or one of the app's origins.
- * A page on evil.example resolving its name to this machine is refused before anything else (403).
+ * host in `Host`, and a browser's `Origin`, when sent, must be exactly one of the app's origins (APP_ORIGINS:
+ * scheme, host and port) or, for a service on loopback, its own origin (any loopback name, same scheme and
+ * port). A page on evil.example resolving its name to this machine, or a page another program serves on
+ * another loopback port, is refused before anything else (403).
  */
 export function hostAllowed(
   publicBaseUrl: string,
@@ -157,13 +217,21 @@ export function hostAllowed(
   host: string | undefined,
   origin: string | undefined,
 ): boolean {
-  const own = new URL(publicBaseUrl).hostname.toLowerCase();
+  const base = new URL(publicBaseUrl);
+  const own = base.hostname.toLowerCase();
   const hostName = host ? hostNameOf(host, false) : null;
   if (hostName === null || !sameHostName(hostName, own)) return false;
   if (origin === undefined) return true;
-  if (appOrigins.includes(origin)) return true;
-  const originName = hostNameOf(origin, true);
-  return originName !== null && sameHostName(originName, own);
+  if (!URL.canParse(origin)) return false;
+  const asked = new URL(origin);
+  // APP_ORIGINS are stored as URL.origin writes them; the header is compared in the same form.
+  if (appOrigins.includes(asked.origin)) return true;
+  return (
+    isLoopbackHostname(own) &&
+    isLoopbackHostname(asked.hostname) &&
+    asked.protocol === base.protocol &&
+    portOf(asked) === portOf(base)
+  );
 }
 
 export function toolServerRoutes(options: ToolServerOptions) {
@@ -238,7 +306,9 @@ export function toolServerRoutes(options: ToolServerOptions) {
           description: 'The access token is invalid, expired or revoked',
         });
       const caller = await callerOf(grant);
-      if (!caller)
+      if (!caller) {
+        // Removed (or left): the connection ends for good, so rejoining later does not revive it.
+        await options.tokens.endConnection(grant.connectionId);
         return unauthorized(
           c,
           'The user who connected this assistant is no longer a member of the workspace',
@@ -247,10 +317,48 @@ export function toolServerRoutes(options: ToolServerOptions) {
             description: 'The connection no longer has a member behind it',
           },
         );
+      }
       // The `mcp` rate limits: the connection is the token, its workspace the workspace (429 as elsewhere).
-      await c
-        .get('rateLimiter')
-        ?.consume('mcp', { token: `assistant:${grant.connectionId}`, workspace: grant.orgId });
+      const limiter = c.get('rateLimiter');
+      const count = async () =>
+        limiter?.consume('mcp', { token: `assistant:${grant.connectionId}`, workspace: grant.orgId });
+      let body: unknown;
+      /** Messages of a batch past the limit: not run, each request answered with a rate-limit error. */
+      let limited: { messages: unknown[]; error: TooManyRequests } | undefined;
+      if (c.req.method === 'POST') {
+        // The app's body limit applies while it is read.
+        const text = await c.req.text();
+        try {
+          body = JSON.parse(text);
+        } catch {
+          await count();
+          return c.json(jsonRpcError(null, -32700, 'Parse error: Invalid JSON'), 400);
+        }
+        if (Array.isArray(body) && body.length > 1) {
+          await count();
+          if (body.length > mcpMaxBatchMessages)
+            return c.json(
+              jsonRpcError(
+                null,
+                -32600,
+                `Invalid Request: a batch may carry at most ${mcpMaxBatchMessages} messages (this one has ` +
+                  `${body.length}); nothing of it was run, send them in smaller batches`,
+              ),
+              400,
+            );
+          // Each message counts as one request, in order (the first with the POST itself).
+          for (let admitted = 1; admitted < body.length; admitted++) {
+            try {
+              await count();
+            } catch (error) {
+              if (!(error instanceof TooManyRequests)) throw error;
+              limited = { messages: body.slice(admitted), error };
+              body = body.slice(0, admitted);
+              break;
+            }
+          }
+        } else await count();
+      } else await count();
       const requestId = (c.get('requestId') as string | undefined) ?? randomUUID();
       const server = serverFor(caller, options, requestId);
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -259,7 +367,8 @@ export function toolServerRoutes(options: ToolServerOptions) {
       });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(c.req.raw, {
+        const response = await transport.handleRequest(c.req.raw, {
+          ...(c.req.method === 'POST' ? { parsedBody: body } : {}),
           authInfo: {
             token: match[1]!,
             clientId: grant.clientId,
@@ -268,6 +377,7 @@ export function toolServerRoutes(options: ToolServerOptions) {
             extra: { userId: grant.userId, orgId: grant.orgId, connectionId: grant.connectionId },
           },
         });
+        return limited ? withRateLimited(response, limited.messages, limited.error) : response;
       } finally {
         void server.close();
       }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { assistantScopes, type AssistantScope } from '../../domain/shared/caller.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
 import type { SliceContext } from '../shared/slice.js';
-import { type OAuthDb, type OAuthTables } from './store.js';
+import { revokeConnection, type OAuthDb, type OAuthTables } from './store.js';
 
 /** lastUsedAt is written at most this often per connection (it is shown to a minute's precision at best). */
 const touchIntervalMs = 60_000;
@@ -55,6 +55,10 @@ export class DatabaseAssistantTokens implements AssistantTokens {
       orgId: row.org_id,
       scopes: scopes.includes('mcp:read') ? scopes : ['mcp:read', ...scopes],
     };
+  }
+
+  async endConnection(connectionId: string): Promise<void> {
+    await revokeConnection(this.db, connectionId);
   }
 
   private async touch(connectionId: string): Promise<void> {

@@ -1,6 +1,6 @@
 // The authorization server's pages: the consent page (server-rendered, no script, one form) and the error page
 // shown when a request cannot be sent back to the client (unknown client, unregistered redirect URI, a bad form).
-import type { AssistantScope } from '../../domain/shared/caller.js';
+import { destructiveScopes, type AssistantScope } from '../../domain/shared/caller.js';
 import { escapeHtml, hiddenInput, renderPage } from '../shared/html-page.js';
 
 /** What each scope lets an assistant do (the spec's scope table). */
@@ -66,7 +66,8 @@ ${input.workspaces
       scope === 'mcp:read'
         ? `<label><input type="checkbox" checked disabled aria-describedby="always"> <code>mcp:read</code>: ${escapeHtml(scopeDescriptions[scope])} <span class="hint" id="always">(always granted)</span></label>
 <input type="hidden" name="granted_scope" value="mcp:read">`
-        : `<label><input type="checkbox" name="granted_scope" value="${escapeHtml(scope)}" checked> <code>${escapeHtml(scope)}</code>: ${escapeHtml(scopeDescriptions[scope])}</label>`,
+        : // What acts beyond recall is never ticked in advance, even when the client asked for it.
+          `<label><input type="checkbox" name="granted_scope" value="${escapeHtml(scope)}"${destructiveScopes.includes(scope) ? '' : ' checked'}> <code>${escapeHtml(scope)}</code>: ${escapeHtml(scopeDescriptions[scope])}</label>`,
     )
     .join('\n');
   return page(

@@ -9,6 +9,8 @@ import type { Context } from 'hono';
 import { sql } from 'kysely';
 import type { OAuthMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { assistantScopes, type AssistantScope } from '../../domain/shared/caller.js';
+import { AppError } from '../../domain/shared/errors.js';
+import type { Role } from '../../domain/workspaces/roles.js';
 import { findMembershipRole, listWorkspacesOfUser } from '../../projections/workspaces/queries.js';
 import type { RouteInstaller } from '../app.js';
 import type { AppEnv } from '../platform/app-env.js';
@@ -466,6 +468,27 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
     };
   }
 
+  /**
+   * A connection works only while its user is an active member of its workspace: a removed member's ends
+   * (invalid_grant; rejoining does not revive it), a suspended member's or a deleted workspace's is refused
+   * (a deleted workspace never comes back; a suspension may be lifted).
+   */
+  async function requireMember(userId: string, orgId: string, connectionId: string | null): Promise<void> {
+    let role: Role | null;
+    try {
+      role = await ctx.roleOf(userId, orgId);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      throw new OAuthError('invalid_grant', error.message);
+    }
+    if (role !== null) return;
+    if (connectionId !== null) await revokeConnection(db, connectionId);
+    throw new OAuthError(
+      'invalid_grant',
+      'The user who connected this assistant is no longer a member of the workspace; connect again',
+    );
+  }
+
   async function exchangeCode(client: ClientRow, fields: Params): Promise<OAuthTokens> {
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = fields;
     if (!code || !redirectUri || !verifier)
@@ -493,6 +516,18 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       throw invalid('code_verifier does not match the code challenge');
     if (fields.resource !== undefined && fields.resource !== (row.resource ?? mcpResource))
       throw new OAuthError('invalid_target', `resource must be ${mcpResource}`);
+    try {
+      await requireMember(row.user_id, row.org_id, null);
+    } catch (error) {
+      // Spent: it gives nothing, not even after the user rejoins.
+      await db
+        .updateTable('oauth_codes')
+        .set({ used_at: sql<string>`now()` })
+        .where('code_hash', '=', hash)
+        .where('used_at', 'is', null)
+        .execute();
+      throw error;
+    }
     const scopes = row.scopes.filter(isAssistantScope);
     const issued = await db.transaction().execute(async (trx) => {
       const claimed = await trx
@@ -548,6 +583,8 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
         't.used_at',
         't.revoked_at',
         'c.client_id',
+        'c.user_id',
+        'c.org_id',
         'c.revoked_at as connection_revoked_at',
       ])
       .select(sql<boolean>`t.expires_at > now()`.as('live'))
@@ -563,6 +600,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
       throw invalid('The refresh token was already used; the connection has been ended');
     }
     if (!row.live) throw invalid('The refresh token has expired');
+    await requireMember(row.user_id, row.org_id, row.connection_id);
     const held = row.scopes.filter(isAssistantScope);
     let access = held;
     if (fields.scope !== undefined) {

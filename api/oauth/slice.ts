@@ -5,6 +5,7 @@ import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthDbOf } from './assistant-tokens.js';
 import { clientSweepIntervalMs, sweepUnusedClients } from './clients.js';
 import { connectedAppRoutes } from './connected-apps.js';
+import { assistantConnectionsEndProcess } from './membership-ends.js';
 import { oauthRoutes, type OAuthServerOptions } from './routes.js';
 import { oauthMigrations } from './store.js';
 
@@ -18,6 +19,7 @@ export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
   return {
     name: 'oauth',
     migrations: migrationsOf(oauthMigrations),
+    processManagers: [assistantConnectionsEndProcess],
     routes: (ctx) => [oauthRoutes(ctx, options), connectedAppRoutes(oauthDbOf(ctx))],
     workers: [
       {

@@ -185,6 +185,46 @@ export async function revokeConnection(db: OAuthDb, connectionId: string): Promi
   });
 }
 
+/**
+ * Ends one user's assistant connections of a workspace granted before `grantedBefore`, with every token issued
+ * for them, and expires their codes not yet exchanged: what a member removed from the workspace (or one that
+ * left) had granted must not work again should they rejoin. Connections granted later (after rejoining) stay.
+ * Idempotent; answers the connections it ended.
+ */
+export async function endConnectionsOf(
+  db: OAuthDb,
+  who: { orgId: string; userId: string; grantedBefore: string },
+): Promise<string[]> {
+  const ended = await db
+    .updateTable('assistant_connections')
+    .set({ revoked_at: sql<string>`now()` })
+    .where('org_id', '=', who.orgId)
+    .where('user_id', '=', who.userId)
+    .where('created_at', '<=', who.grantedBefore)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  const ids = ended.map((r) => r.id);
+  // Tokens of connections ended earlier were revoked with them; these are the ones just ended.
+  if (ids.length > 0)
+    await db
+      .updateTable('oauth_tokens')
+      .set({ revoked_at: sql<string>`now()` })
+      .where('connection_id', 'in', ids)
+      .where('revoked_at', 'is', null)
+      .execute();
+  await db
+    .updateTable('oauth_codes')
+    .set({ expires_at: sql<string>`now()` })
+    .where('org_id', '=', who.orgId)
+    .where('user_id', '=', who.userId)
+    .where('created_at', '<=', who.grantedBefore)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<string>`now()`)
+    .execute();
+  return ids;
+}
+
 export interface IssuedTokens {
   accessToken: string;
   refreshToken: string;

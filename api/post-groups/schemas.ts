@@ -116,6 +116,10 @@ export const approvalSchema = z
     approvedByUserId: z.uuid(),
     approvedAt: z.string(),
     action: z.enum(['submit_for_approval', 'approved', 'reapproved', 'rejected']),
+    assistant: z.object({ clientId: z.string(), clientName: z.string() }).optional().openapi({
+      description:
+        'Beyond the spec: the assistant that acted for approvedByUserId (absent when the user acted)',
+    }),
   })
   .openapi('Approval');
 

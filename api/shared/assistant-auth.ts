@@ -44,4 +44,9 @@ export interface AssistantTokens {
    * expired, revoked, or its connection ended. Marks the connection as used (connected apps' lastUsedAt).
    */
   verifyAccessToken(token: string): Promise<AssistantGrant | null>;
+  /**
+   * Ends a connection and every token issued for it: the tool server ends one whose user is no longer a member
+   * of its workspace, so rejoining later does not revive it.
+   */
+  endConnection(connectionId: string): Promise<void>;
 }

@@ -118,8 +118,17 @@ async function run(
   ]);
 }
 
-/** Who acted, as events name them: the user (also when an assistant acted for them), or `system`. */
-const byOf = (metadata: CommandMetadata) => metadata.userId ?? metadata.actor;
+/**
+ * Who acts, as commands and events name them: the user (also when an assistant acts for them), or `system`; and
+ * the assistant, when one acts (the decider's rules about assistants read it, the events record it).
+ */
+function actingOf(metadata: CommandMetadata): Pick<PostGroupCommand, 'by' | 'assistant'> {
+  const by = metadata.userId ?? metadata.actor;
+  const assistant = metadata.assistant;
+  return assistant
+    ? { by, assistant: { clientId: assistant.clientId, clientName: assistant.clientName } }
+    : { by };
+}
 
 function approvalIdFor(options: WriteOptions, revision: string): string {
   return newId(options.idempotencySeed ? [options.idempotencySeed, 'approval', revision] : undefined);
@@ -145,7 +154,7 @@ export async function loadPostGroup(
 /** The creation command without what the handler fills in (actor, time, approval id). */
 export type CreatePostGroupInput = Omit<
   Extract<PostGroupCommand, { type: 'CreatePostGroup' }>,
-  'type' | 'by' | 'now' | 'approvalId'
+  'type' | 'by' | 'now' | 'approvalId' | 'assistant'
 >;
 
 export async function createPostGroup(
@@ -157,7 +166,7 @@ export async function createPostGroup(
   const command: PostGroupCommand = {
     type: 'CreatePostGroup',
     ...input,
-    by: byOf(metadata),
+    ...actingOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, 'create'),
   };
@@ -213,7 +222,7 @@ export async function updatePostGroup(
         type: 'UpdatePostGroup',
         changes: input.changes,
         ...(simple ? { status } : {}),
-        by: byOf(metadata),
+        ...actingOf(metadata),
         now: metadata.now,
         approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
       },
@@ -233,7 +242,7 @@ export async function updatePostGroup(
             postId: p.id,
             changes: {},
             status: 'approved' as const,
-            by: byOf(metadata),
+            ...actingOf(metadata),
             now: metadata.now,
             approvalId: approvalIdFor(options, `unschedule:${p.id}:${p.updatedAt}`),
           })),
@@ -306,7 +315,7 @@ async function approveCommand(
     type: 'ApprovePostGroup' as const,
     ...(input.approvePosts !== undefined ? { approvePosts: input.approvePosts } : {}),
     ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-    by: byOf(metadata),
+    ...actingOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
     schedule: null,
@@ -351,7 +360,7 @@ export async function rejectPostGroup(
   return run(deps, ref.orgId, ref.groupId, metadata, options, (group) => ({
     type: 'RejectPostGroup',
     ...input,
-    by: byOf(metadata),
+    ...actingOf(metadata),
     now: metadata.now,
     approvalId: approvalIdFor(options, `reject:${group.updatedAt}`),
   }));
@@ -374,7 +383,7 @@ async function scheduleCommand(
     type: 'SchedulePostGroup' as const,
     ...(input.postIds !== undefined ? { postIds: input.postIds } : {}),
     ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-    by: byOf(metadata),
+    ...actingOf(metadata),
     now: metadata.now,
   };
   // The decider's own choice of posts, so only posts it will schedule get times (and slot claims).
@@ -430,7 +439,7 @@ export async function updatePost(
       ...(input.status !== undefined ? { status: input.status } : {}),
       ...(input.contentContext ? { contentContext: input.contentContext } : {}),
       ...(schedule ? { schedule } : {}),
-      by: byOf(metadata),
+      ...actingOf(metadata),
       now: metadata.now,
       approvalId: approvalIdFor(options, `post:${post.updatedAt}`),
     };
@@ -446,7 +455,7 @@ export async function requestPublishNow(
   return run(deps, ref.orgId, ref.groupId, metadata, options, () => ({
     type: 'RequestPublishNow',
     postId: ref.postId,
-    by: byOf(metadata),
+    ...actingOf(metadata),
     now: metadata.now,
   }));
 }
@@ -468,7 +477,7 @@ export async function deletePost(
     return {
       type: 'DeletePost',
       postId: ref.postId,
-      by: byOf(metadata),
+      ...actingOf(metadata),
       now: metadata.now,
       ...(options.deletedOnPlatform ? { deletedOnPlatform: options.deletedOnPlatform } : {}),
     };

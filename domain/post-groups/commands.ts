@@ -1,4 +1,5 @@
 // What a post group is asked to do: the command union (time and ids come in the command, so decide stays pure).
+import type { AssistantActor } from '../shared/caller.js';
 import type { ContentContext } from './content-rules.js';
 import type { MediaAsset, Platform, PlatformPayload } from './post-content.js';
 import type { PublishFailureReason, RejectReason } from './events.js';
@@ -24,9 +25,11 @@ export interface SlotAssignment {
 }
 
 export interface Common {
-  /** Acting user id. */
+  /** Acting user id (for an assistant, the user it acts for). */
   by: string;
   now: string;
+  /** The assistant acting for `by`; absent when the user (or the service) acts. Recorded in the events. */
+  assistant?: AssistantActor;
 }
 
 export type PostGroupCommand =

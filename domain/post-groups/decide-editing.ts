@@ -57,7 +57,13 @@ export function decideCreate(
     assertContent(p, { ...command.contentContext, groupTitle: title }, `posts.${index}.`),
   );
 
-  const base: By = { orgId: command.orgId, groupId: command.groupId, by: command.by, at: command.now };
+  const base: By = {
+    orgId: command.orgId,
+    groupId: command.groupId,
+    by: command.by,
+    at: command.now,
+    ...(command.assistant ? { assistant: command.assistant } : {}),
+  };
   const posts: NewPostData[] = command.posts.map((p) => ({ ...p, contentHash: contentHash(p) }));
   const events: PostGroupEvent[] = [
     {
@@ -288,6 +294,7 @@ export function decideUpdatePost(
                 type: 'ApprovePostGroup',
                 by: command.by,
                 now: command.now,
+                ...(command.assistant ? { assistant: command.assistant } : {}),
                 approvePosts: [now.id],
                 schedule: null,
                 // An edit in this patch already recorded its submission under approvalId; records need own ids.

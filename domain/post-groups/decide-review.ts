@@ -1,6 +1,6 @@
 // Review: sending posts to review, approving (with or without times), rejecting, and scheduling approved posts.
 import { deterministicUuid } from '../shared/ids.js';
-import { Conflict } from '../shared/errors.js';
+import { Conflict, Forbidden } from '../shared/errors.js';
 import type { Common, PostGroupCommand, SlotAssignment } from './commands.js';
 import type { PostGroupEvent } from './events.js';
 import {
@@ -101,12 +101,29 @@ export function scheduleTargets(group: ActivePostGroup, postIds: readonly string
   return targets;
 }
 
+/**
+ * An assistant never approves what an assistant wrote (any assistant: two connections must not approve each
+ * other's drafts either): a person must review it. What a group says (title, topic, objective) is part of what
+ * its posts publish (a YouTube post without a title goes out under the group's), so it counts too.
+ */
+function refuseAssistantWriting(group: ActivePostGroup, targets: readonly PostState[]): void {
+  const written = targets.find((p) => p.draftedByAssistant !== null);
+  if (targets.length === 0 || (!written && group.draftedByAssistant === null)) return;
+  throw new Forbidden(
+    written
+      ? `Post ${written.id} was written by an assistant; a member must approve it, not an assistant`
+      : 'What this group says was written by an assistant; a member must approve it, not an assistant',
+    'assistant_cannot_approve_assistant_content',
+  );
+}
+
 export function decideApprove(
   command: Extract<PostGroupCommand, { type: 'ApprovePostGroup' }>,
   state: PostGroupState,
 ): PostGroupEvent[] {
   const group = active(state);
   const targets = approvalTargets(group, command.approvePosts);
+  if (command.assistant !== undefined) refuseAssistantWriting(group, targets);
   const events: PostGroupEvent[] = [];
   if (targets.length > 0) {
     const level: ApprovalLevel = command.approvePosts !== undefined ? 'post' : 'group';

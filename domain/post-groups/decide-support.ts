@@ -77,7 +77,13 @@ export function postHashes(posts: readonly PostState[]) {
 }
 
 export function by(group: ActivePostGroup, command: Common): By {
-  return { orgId: group.orgId, groupId: group.id, by: command.by, at: command.now };
+  return {
+    orgId: group.orgId,
+    groupId: group.id,
+    by: command.by,
+    at: command.now,
+    ...(command.assistant ? { assistant: command.assistant } : {}),
+  };
 }
 
 /** Content rules hold for every caller; the API checks them first to name fields the way it received them. */

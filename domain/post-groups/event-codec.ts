@@ -1,14 +1,27 @@
 // The post group's events as stored: today's schema of each event's data (events.ts types it) and the upcasters
 // that read older versions. Decoded where events come in from the store (domain/shared/event-codec.ts).
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch, type Upcaster } from '../shared/event-codec.js';
+import {
+  defineEventCodec,
+  zodSpecs,
+  type EventCodec,
+  type SchemasMatch,
+  type StoredEvent,
+  type Upcaster,
+} from '../shared/event-codec.js';
 import { platforms, replySettingsValues } from './post-content.js';
 import { rejectReasons, type PostGroupEvent } from './events.js';
 import { groupStatuses } from './state.js';
 
 const nullableString = z.string().nullable();
 
-const by = { orgId: z.string(), groupId: z.string(), by: z.string(), at: z.string() };
+const by = {
+  orgId: z.string(),
+  groupId: z.string(),
+  by: z.string(),
+  at: z.string(),
+  assistant: z.object({ clientId: z.string(), clientName: z.string() }).optional(),
+};
 
 const platform = z.enum(platforms);
 const groupStatus = z.enum(groupStatuses);
@@ -258,8 +271,26 @@ const upcasters: Upcaster[] = [
   },
 ];
 
-export const postGroupEventCodec = defineEventCodec<PostGroupEvent>(
-  'post-groups',
-  zodSpecs(schemas, versions),
-  upcasters,
-);
+const stampedCodec = defineEventCodec<PostGroupEvent>('post-groups', zodSpecs(schemas, versions), upcasters);
+
+/**
+ * Events an assistant caused before their data named it carry it only in their metadata (`actor`
+ * `assistant:<clientId>`, `assistant.clientName`): they are read with it, so content an assistant drafted before
+ * the data recorded it still counts as an assistant's (no assistant may approve it).
+ */
+function withAssistantOfMetadata(stored: StoredEvent, event: PostGroupEvent): PostGroupEvent {
+  if (event.data.assistant !== undefined) return event;
+  const metadata = stored.metadata as { actor?: unknown; assistant?: { clientName?: unknown } };
+  const actor = metadata.actor;
+  if (typeof actor !== 'string' || !actor.startsWith('assistant:')) return event;
+  const clientId = actor.slice('assistant:'.length);
+  const name = metadata.assistant?.clientName;
+  const assistant = { clientId, clientName: typeof name === 'string' ? name : clientId };
+  return { ...event, data: { ...event.data, assistant } } as PostGroupEvent;
+}
+
+export const postGroupEventCodec: EventCodec<PostGroupEvent> = {
+  ...stampedCodec,
+  decode: (stored) => withAssistantOfMetadata(stored, stampedCodec.decode(stored)),
+  decodeAll: (stored) => stored.map((e) => withAssistantOfMetadata(e, stampedCodec.decode(e))),
+};

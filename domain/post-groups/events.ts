@@ -1,4 +1,5 @@
 // What a post group records: the event union and the data each event carries, as stored in its stream.
+import type { AssistantActor } from '../shared/caller.js';
 import type { Platform, MediaAsset, PlatformPayload } from './post-content.js';
 import type { ApprovalLevel, GroupFields, GroupStatus, StrategyLink } from './state.js';
 
@@ -29,6 +30,8 @@ export interface By {
   /** The user who acted (for an assistant, the user it acts for). */
   by: string;
   at: string;
+  /** The assistant that acted for `by`; absent when the user (or the service) acted. */
+  assistant?: AssistantActor;
 }
 
 export type PostGroupEvent =

@@ -16,7 +16,11 @@ import {
 /** The schedule reason of a post-now that failed and waits for its retry. */
 export const postNowRetryReason = 'Published now; retrying after a failed attempt';
 
-function newPost(group: { id: string }, p: NewPostData, at: string): PostState {
+/** Who wrote what an event carries: the assistant's client id, or null for a person (or the service). */
+const draftedBy = (data: By): string | null => data.assistant?.clientId ?? null;
+
+function newPost(group: { id: string }, p: NewPostData, data: By): PostState {
+  const at = data.at;
   return {
     id: p.postId,
     groupId: group.id,
@@ -42,6 +46,7 @@ function newPost(group: { id: string }, p: NewPostData, at: string): PostState {
     attemptOpen: false,
     publishReference: null,
     approvals: [],
+    draftedByAssistant: draftedBy(data),
     createdAt: at,
     updatedAt: at,
   };
@@ -63,6 +68,7 @@ function record(
     approvedByUserId: data.by,
     approvedAt: data.at,
     action,
+    ...(data.assistant ? { assistant: data.assistant } : {}),
   };
 }
 
@@ -118,16 +124,26 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
       strategy: d.strategy,
       approvals: [],
       posts: [],
+      draftedByAssistant: draftedBy(d),
       createdAt: d.at,
       updatedAt: d.at,
     };
-    return { ...group, posts: d.posts.map((p) => newPost(group, p, d.at)) };
+    return { ...group, posts: d.posts.map((p) => newPost(group, p, d)) };
   }
   if (state.kind === 'absent') return state;
   const group = state;
   switch (event.type) {
-    case 'PostGroupUpdated':
-      return { ...group, ...event.data.changes, updatedAt: event.data.at };
+    case 'PostGroupUpdated': {
+      const { changes } = event.data;
+      const says =
+        changes.title !== undefined || changes.topic !== undefined || changes.objective !== undefined;
+      return {
+        ...group,
+        ...changes,
+        ...(says ? { draftedByAssistant: draftedBy(event.data) } : {}),
+        updatedAt: event.data.at,
+      };
+    }
     case 'PostGroupSubmittedForApproval': {
       const d = event.data;
       const ids = d.posts.map((p) => p.postId);
@@ -237,9 +253,15 @@ export function evolvePostGroup(state: PostGroupState, event: PostGroupEvent): P
     }
     case 'PostEdited': {
       const d = event.data;
+      const { changes } = d;
+      const content =
+        changes.contentText !== undefined ||
+        changes.media !== undefined ||
+        changes.platformPayload !== undefined;
       const posts = updatePosts(group, [d.postId], d.at, () => ({
-        ...d.changes,
+        ...changes,
         contentHash: d.contentHash,
+        ...(content ? { draftedByAssistant: draftedBy(d) } : {}),
       }));
       return { ...group, updatedAt: d.at, posts };
     }

@@ -2,6 +2,7 @@
 // approval is current, the group status its posts imply, the publishing work a post needs.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../shared/canonical-json.js';
+import type { AssistantActor } from '../shared/caller.js';
 import { assertNever } from '../shared/decider.js';
 import type { MediaAsset, Platform, PlatformPayload } from './post-content.js';
 
@@ -32,6 +33,8 @@ export interface ApprovalRecord {
   approvedByUserId: string;
   approvedAt: string;
   action: ApprovalAction;
+  /** Set when an assistant acted for `approvedByUserId`: the history names it, not only the user. */
+  assistant?: AssistantActor;
 }
 
 /** Links to the strategy that motivated the content (spec: strategyId … opportunityId). */
@@ -78,6 +81,11 @@ export interface PostState {
   /** The platform's handle on a publish it is still processing (awaiting_platform). */
   publishReference: string | null;
   approvals: ApprovalRecord[];
+  /**
+   * The assistant client that last wrote the post's content (text, media, platform settings); null when a
+   * person did. No assistant may approve content an assistant wrote.
+   */
+  draftedByAssistant: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -101,6 +109,8 @@ export interface ActivePostGroup {
   approvals: ApprovalRecord[];
   /** Posts in creation order; deleted posts are removed. */
   posts: PostState[];
+  /** The assistant client that last wrote what the group says (title, topic, objective); null for a person. */
+  draftedByAssistant: string | null;
   createdAt: string;
   updatedAt: string;
 }

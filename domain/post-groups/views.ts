@@ -3,7 +3,10 @@
 import type { ActivePostGroup, PostState, StrategyLink } from './state.js';
 
 /** The group as the spec shows it: its state without internal bookkeeping, strategy links flattened. */
-export type PostGroupView = Omit<ActivePostGroup, 'kind' | 'everApproved' | 'strategy' | 'posts'> &
+export type PostGroupView = Omit<
+  ActivePostGroup,
+  'kind' | 'everApproved' | 'strategy' | 'posts' | 'draftedByAssistant'
+> &
   StrategyLink;
 
 /** A post as the spec shows it: its state with the workspace, without the approval and publish bookkeeping. */
@@ -15,6 +18,7 @@ export type PostView = Omit<
   | 'publishRequests'
   | 'attemptOpen'
   | 'publishReference'
+  | 'draftedByAssistant'
 > & {
   orgId: string;
 };

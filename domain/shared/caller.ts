@@ -14,6 +14,18 @@ export const assistantScopes = [
 ] as const;
 export type AssistantScope = (typeof assistantScopes)[number];
 
+/**
+ * Scopes whose tools act beyond recall or overwrite what the workspace has: approving and scheduling (posts
+ * then go out with no one else looking), publishing, deleting, replacing the brand kit. Never granted by
+ * default: the person ticks each one on the consent page.
+ */
+export const destructiveScopes: readonly AssistantScope[] = [
+  'posts:schedule',
+  'posts:publish',
+  'posts:delete',
+  'brand:write',
+];
+
 interface CallerBase {
   /** The user acting, or the user an assistant acts for. */
   userId: string;
@@ -36,6 +48,23 @@ export type Caller =
       /** What its user granted it; it may do what the user's role allows, narrowed to these. */
       scopes: readonly AssistantScope[];
     });
+
+/**
+ * An assistant as commands and events name it: the OAuth client acting for the command's user. Deciders use it
+ * for rules about assistants (an assistant never approves what an assistant wrote), histories to name it.
+ */
+export interface AssistantActor {
+  clientId: string;
+  /** As its user saw it on the consent page. */
+  clientName: string;
+}
+
+/** The assistant acting, for a command; undefined when a person acts. */
+export function assistantActorOf(caller: Caller): AssistantActor | undefined {
+  return caller.kind === 'assistant'
+    ? { clientId: caller.clientId, clientName: caller.clientName }
+    : undefined;
+}
 
 /** The actor events record: the user's id, or `assistant:<clientId>` (the user it acts for is in the event). */
 export function actorOf(caller: Caller): string {

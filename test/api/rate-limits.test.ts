@@ -243,6 +243,98 @@ describe('the tool server', () => {
   });
 });
 
+describe('the tool server: a JSON-RPC batch', () => {
+  const limit = 6;
+  let service: TestService;
+  let ws: TestWorkspace;
+  beforeAll(async () => {
+    service = await startTestService({
+      env: rateLimitsEnv({ mcp: { perToken: limit, perWorkspace: 1000, windowSeconds: 60 } }),
+    });
+    ws = await createTestWorkspace(service);
+  });
+  afterAll(async () => service.stop());
+
+  const draftCall = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'create_draft_post',
+      arguments: { title: `Batch ${id}`, posts: [{ platform: 'x', contentText: `Call ${id}` }] },
+    },
+  });
+  const postBatch = (accessToken: string, body: unknown) =>
+    service.runtime.app.request(mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(body),
+    });
+  /** Drafts the connection's client created: what ran. */
+  const draftsBy = async (clientId: string) =>
+    Number(
+      (
+        await service.runtime.database.pool.query<{ n: string }>(
+          `select count(*) as n from es_events where type = 'PostGroupCreated' and metadata->>'actor' = $1`,
+          [`assistant:${clientId}`],
+        )
+      ).rows[0]!.n,
+    );
+  const connect = () =>
+    connectAssistant(service, { userId: ws.userIds.editor, orgId: ws.orgId, scopes: ['posts:write'] });
+
+  test('of 100 calls in one POST with a limit of 6, none runs: the batch is refused whole (400)', async () => {
+    const assistant = await connect();
+    const res = await postBatch(
+      assistant.accessToken,
+      Array.from({ length: 100 }, (_, i) => draftCall(i + 1)),
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain('at most 20 messages');
+    expect(await draftsBy(assistant.clientId)).toBe(0);
+  });
+
+  test('each call of a batch counts: of 20 with a limit of 6, at most 6 run, the rest get a rate-limit error', async () => {
+    const assistant = await connect();
+    const res = await postBatch(
+      assistant.accessToken,
+      Array.from({ length: 20 }, (_, i) => draftCall(i + 1)),
+    );
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as Array<{
+      id: number;
+      result?: { isError?: boolean };
+      error?: { code: number; data: { status: number; code: string; retryAfterSeconds: number } };
+    }>;
+    expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    const ran = answers.filter((a) => a.result !== undefined);
+    const refused = answers.filter((a) => a.error !== undefined);
+    // Connecting (initialize, initialized) counted against the same limit already.
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.length).toBeLessThanOrEqual(limit);
+    expect(ran.every((a) => a.result!.isError !== true)).toBe(true);
+    expect(refused.length).toBe(20 - ran.length);
+    for (const a of refused) {
+      expect(a.error!.code).toBe(-32029);
+      expect(a.error!.data).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      expect(a.error!.data.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+    // The refused calls were not run: one draft per call that ran.
+    expect(await draftsBy(assistant.clientId)).toBe(ran.length);
+    // The limit is spent: the next POST is a 429 as usual.
+    await expectRateLimited(await postBatch(assistant.accessToken, [draftCall(21), draftCall(22)]));
+    expect(await draftsBy(assistant.clientId)).toBe(ran.length);
+  });
+});
+
 describe('RATE_LIMITS_ENABLED=false', () => {
   let service: TestService;
   beforeAll(async () => {

@@ -175,7 +175,14 @@ async function shot(page: Page, name: string): Promise<void> {
 async function consentInBrowser(
   page: Page,
   authorizationUrl: URL,
-  choice: { uncheck: readonly string[]; decision: 'Allow' | 'Deny'; signIn: boolean; screenshots?: string },
+  choice: {
+    uncheck: readonly string[];
+    /** Scopes that act beyond recall start unticked: the person ticks the ones to grant. */
+    check?: readonly string[];
+    decision: 'Allow' | 'Deny';
+    signIn: boolean;
+    screenshots?: string;
+  },
 ): Promise<URLSearchParams> {
   callback.last = null;
   await page.goto(authorizationUrl.toString());
@@ -194,6 +201,8 @@ async function consentInBrowser(
   await page.getByRole('radio', { name: /Assistant Co/ }).check();
   for (const scope of choice.uncheck)
     await page.locator(`input[name="granted_scope"][value="${scope}"]`).uncheck();
+  for (const scope of choice.check ?? [])
+    await page.locator(`input[name="granted_scope"][value="${scope}"]`).check();
   if (choice.screenshots) await shot(page, `${choice.screenshots}-consent`);
   await page.getByRole('button', { name: choice.decision }).click();
   await expect.poll(() => callback.last, { timeout: 15_000 }).not.toBeNull();
@@ -229,7 +238,8 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
 
       const page = await browser.newPage();
       const answer = await consentInBrowser(page, asked, {
-        uncheck: ['posts:delete', 'brand:write'],
+        uncheck: [],
+        check: ['posts:schedule', 'posts:publish'],
         decision: 'Allow',
         signIn: true,
         screenshots: 'dcr',

@@ -2,8 +2,8 @@
 // real socket. The suite's client sends no Authorization header, so a local proxy stands in for an authorized
 // client: it forwards every request to the service unchanged (method, path, body, headers including Host and
 // Origin, the answer streamed back) and only adds the bearer token of an assistant connection with every scope.
-// The DNS rebinding check therefore sees the suite's own Host/Origin: the proxy's 127.0.0.1 passes (loopback
-// names are one host with PUBLIC_BASE_URL's), the scenario's evil.example.com is refused with 403.
+// The DNS rebinding check therefore sees the suite's own Host/Origin: the proxy's origin passes (PUBLIC_BASE_URL
+// names the proxy, the service's front door), the scenario's evil.example.com is refused with 403.
 //
 // `--suite all`: the CLI's suites are "active" (the default), "pending" and "all" (both); all also runs the pending
 // json-schema-2020-12 and server-sse-polling. Scenarios that need the reference server's fixtures (test tools,
@@ -46,17 +46,9 @@ let outputDir: string;
 beforeAll(async () => {
   if (!supported) return;
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  service = await startTestService({ env: { PUBLIC_BASE_URL: base } });
-  server = serve({ fetch: service.runtime.app.fetch, port, hostname: '127.0.0.1' });
-  const ws = await createTestWorkspace(service, 'Conformance Co');
-  const { accessToken } = await connectAssistant(service, {
-    userId: ws.userIds.owner,
-    orgId: ws.orgId,
-    scopes: assistantScopes,
-    clientName: 'Conformance',
-  });
-
+  let accessToken = '';
+  // The proxy is the service's front door, as a reverse proxy would be: PUBLIC_BASE_URL names it, so the
+  // Origin the suite sends for its own address (the proxy's) is the service's own origin.
   proxy = http.createServer((req, res) => {
     const upstream = http.request(
       {
@@ -80,6 +72,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  service = await startTestService({ env: { PUBLIC_BASE_URL: proxyUrl } });
+  server = serve({ fetch: service.runtime.app.fetch, port, hostname: '127.0.0.1' });
+  const ws = await createTestWorkspace(service, 'Conformance Co');
+  ({ accessToken } = await connectAssistant(service, {
+    userId: ws.userIds.owner,
+    orgId: ws.orgId,
+    scopes: assistantScopes,
+    clientName: 'Conformance',
+  }));
   outputDir = await mkdtemp(path.join(os.tmpdir(), 'sp-mcp-conformance-'));
 }, 120_000);
 

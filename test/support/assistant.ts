@@ -13,6 +13,8 @@ export interface TestAssistant {
   clientId: string;
   connectionId: string;
   accessToken: string;
+  /** The connection's refresh token (its client is public: refresh with `client_id` alone). */
+  refreshToken: string;
   /** An MCP client connected to /mcp with the access token (through the app, no socket). */
   client: Client;
   revoke(): Promise<void>;
@@ -72,7 +74,17 @@ export async function connectAssistant(
       revoked_at: null,
     })
     .execute();
-  const { accessToken } = await issueTokens(db, connectionId, { access: scopes, refresh: scopes });
+  const { accessToken, refreshToken } = await issueTokens(db, connectionId, {
+    access: scopes,
+    refresh: scopes,
+  });
   const client = await mcpClient(service, accessToken);
-  return { clientId, connectionId, accessToken, client, revoke: () => revokeConnection(db, connectionId) };
+  return {
+    clientId,
+    connectionId,
+    accessToken,
+    refreshToken,
+    client,
+    revoke: () => revokeConnection(db, connectionId),
+  };
 }

@@ -3,6 +3,7 @@
 // errors with the HTTP error's status, message and code, the audit trail naming the assistant and its user.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { hostAllowed } from '../../../api/mcp/tool-server.js';
 import { connectAssistant, mcpClient, mcpUrl, type TestAssistant } from '../../support/assistant.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -217,6 +218,77 @@ describe('approval rules', () => {
     expect(posts.map((p) => p.status)).toEqual(['pending_approval', 'pending_approval']);
   });
 
+  test('an assistant never approves what an assistant drafted (403), a member does, and the history names who acted', async () => {
+    const drafter = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: ['posts:write', 'posts:schedule'],
+      clientName: 'Drafter',
+    });
+    const created = structured(
+      await drafter.client.callTool({ name: 'create_draft_post', arguments: draft }),
+    );
+    const groupId = created.group.id as string;
+    // Neither the drafting connection nor another assistant of the same user may approve it.
+    const another = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: ['posts:write', 'posts:schedule'],
+    });
+    for (const assistant of [drafter, another]) {
+      const refused = (await assistant.client.callTool({
+        name: 'approve_post_group',
+        arguments: { groupId, autoSchedule: false },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({
+        status: 403,
+        code: 'assistant_cannot_approve_assistant_content',
+      });
+      const patched = (await assistant.client.callTool({
+        name: 'update_post',
+        arguments: { postId: created.posts[0].id, status: 'approved' },
+      })) as CallToolResult;
+      expect(patched.structuredContent).toMatchObject({ status: 403 });
+    }
+    const unchanged = await service.request('GET', `${ws.base}/post-groups/${groupId}`, {
+      token: ws.tokens.owner,
+    });
+    expect(((await unchanged.json()) as { data: { group: { status: string } } }).data.group.status).toBe(
+      'pending_approval',
+    );
+
+    // A member's draft an assistant may approve: the approval names the assistant acting for its user.
+    const res = await service.request('POST', `${ws.base}/drafts`, { token: ws.tokens.owner, body: draft });
+    const memberGroup = ((await res.json()) as { data: { group: { id: string } } }).data.group.id;
+    const approved = structured(
+      await drafter.client.callTool({
+        name: 'approve_post_group',
+        arguments: { groupId: memberGroup, autoSchedule: false },
+      }),
+    );
+    expect((approved.approvals as Loose[]).at(-1)).toMatchObject({
+      action: 'approved',
+      approvedByUserId: ws.userIds.owner,
+      assistant: { clientId: drafter.clientId, clientName: 'Drafter' },
+    });
+    const history = await service.request('GET', `${ws.base}/post-groups/${memberGroup}/history`, {
+      token: ws.tokens.owner,
+    });
+    const entries = ((await history.json()) as { data: { entries: Array<Loose> } }).data.entries;
+    expect(entries.at(-1)).toMatchObject({
+      action: 'approved',
+      actor: { type: 'assistant', clientId: drafter.clientId, userId: ws.userIds.owner },
+    });
+
+    // The assistant's draft, approved by the member in the app.
+    const byMember = await service.request('POST', `${ws.base}/post-groups/${groupId}/approve`, {
+      token: ws.tokens.owner,
+      body: { autoSchedule: false },
+    });
+    expect(byMember.status).toBe(200);
+  });
+
   test('the role still limits an assistant: a viewer’s connection cannot draft even with posts:write', async () => {
     const assistant = await connectAssistant(service, {
       userId: ws.userIds.viewer,
@@ -266,6 +338,33 @@ test('DNS rebinding: another host or a foreign browser origin is refused (403) b
   expect((await post({ host: 'evil.example.com' })).status).toBe(403);
   expect((await post({ host: 'localhost:3000', origin: 'http://evil.example.com' })).status).toBe(403);
   expect((await post({ host: '127.0.0.1:3000', origin: 'http://localhost:3000' })).status).toBe(200);
+  // A page another program serves on another loopback port is another origin.
+  expect((await post({ host: 'localhost:3000', origin: 'http://localhost:5173' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'http://127.0.0.1:8080' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'https://localhost:3000' })).status).toBe(403);
+  expect((await post({ host: 'localhost:3000', origin: 'null' })).status).toBe(403);
+});
+
+describe('the Origin a browser may send to /mcp', () => {
+  const app = ['https://app.example.org', 'http://localhost:5173'];
+  test('a configured app origin, exactly: scheme, host and port', () => {
+    const allowed = (base: string, host: string, origin: string) => hostAllowed(base, app, host, origin);
+    expect(allowed('https://api.example.org', 'api.example.org', 'https://app.example.org')).toBe(true);
+    expect(allowed('https://api.example.org', 'api.example.org', 'https://app.example.org:8443')).toBe(false);
+    expect(allowed('https://api.example.org', 'api.example.org', 'http://app.example.org')).toBe(false);
+    expect(allowed('http://localhost:3000', 'localhost:3000', 'http://localhost:5173')).toBe(true);
+    expect(allowed('http://localhost:3000', 'localhost:3000', 'http://localhost:5174')).toBe(false);
+  });
+
+  test('its own origin only for a service on loopback (any loopback name, same port); none sent is fine', () => {
+    expect(hostAllowed('http://localhost:3000', [], 'localhost:3000', 'http://[::1]:3000')).toBe(true);
+    expect(hostAllowed('http://localhost:3000', [], 'localhost:3000', 'http://localhost:3001')).toBe(false);
+    expect(hostAllowed('http://localhost', [], 'localhost', 'http://127.0.0.1:80')).toBe(true);
+    expect(hostAllowed('https://api.example.org', [], 'api.example.org', 'https://api.example.org')).toBe(
+      false,
+    );
+    expect(hostAllowed('https://api.example.org', [], 'api.example.org', undefined)).toBe(true);
+  });
 });
 
 test('tokens do not cross over: an app token is refused at /mcp, an assistant token on the app API', async () => {

@@ -88,11 +88,12 @@ describe('the consent page', () => {
     expect(radios.sort()).toEqual([acme.orgId, globex.orgId].sort());
     expect(html).toContain('Acme Corp');
     expect(html).toContain('Globex');
-    // mcp:read always granted: a disabled checked box and a hidden field; the others checked by default.
+    // mcp:read always granted: a disabled checked box and a hidden field; drafting checked by default,
+    // publishing left for the person to tick.
     expect(html).toMatch(/<input type="checkbox" checked disabled[^>]*> <code>mcp:read<\/code>/);
     expect(hiddenFields(html)).toContainEqual(['granted_scope', 'mcp:read']);
     expect(html).toContain('name="granted_scope" value="posts:write" checked');
-    expect(html).toContain('name="granted_scope" value="posts:publish" checked');
+    expect(html).toContain('name="granted_scope" value="posts:publish"> ');
     expect(html).not.toContain('value="posts:delete"');
     // CSRF token, Allow and Deny; no script.
     expect(hiddenFields(html).some(([name, value]) => name === 'csrf_token' && value.length > 20)).toBe(true);
@@ -101,10 +102,21 @@ describe('the consent page', () => {
     expect(html).not.toContain('<script');
   });
 
-  test('an omitted scope asks for every scope', async () => {
+  test('an omitted scope asks for every scope, and only the ones that act beyond recall start unticked', async () => {
     const html = await consentPage(request({ scope: undefined }));
-    for (const scope of ['posts:write', 'posts:schedule', 'posts:publish', 'posts:delete', 'brand:write'])
-      expect(html).toContain(`value="${scope}" checked`);
+    expect(html).toContain('value="posts:write" checked');
+    // Approving and scheduling, publishing, deleting, replacing the brand kit: the person ticks each.
+    for (const scope of ['posts:schedule', 'posts:publish', 'posts:delete', 'brand:write']) {
+      expect(html).toContain(`name="granted_scope" value="${scope}">`);
+      expect(html).not.toContain(`value="${scope}" checked`);
+    }
+  });
+
+  test('destructive scopes asked for by name start unticked too', async () => {
+    const html = await consentPage(request({ scope: 'mcp:read posts:publish posts:delete' }));
+    expect(html).toContain('name="granted_scope" value="posts:publish">');
+    expect(html).toContain('name="granted_scope" value="posts:delete">');
+    expect(html).not.toMatch(/value="posts:(publish|delete)" checked/);
   });
 
   test('a person in no workspace is told so and cannot allow', async () => {

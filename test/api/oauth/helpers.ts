@@ -155,7 +155,7 @@ export interface FlowOptions {
   orgId: string;
   /** The request's scope parameter (undefined: omitted, every scope). */
   scope?: string;
-  /** The boxes left checked on the consent page (default: all that are shown). */
+  /** The boxes checked on the consent page (default: every one offered). */
   choose?: string[];
   state?: string;
   resource?: string;
@@ -184,8 +184,11 @@ export async function authorizeCode(
   );
   const html = await page.text();
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html}`);
-  const shown = [...html.matchAll(/name="granted_scope" value="([^"]+)" checked>/g)].map((m) => m[1]!);
-  const chosen = options.choose ?? shown;
+  // Without a choice the person ticks every scope offered (destructive ones start unticked).
+  const offered = [...html.matchAll(/type="checkbox" name="granted_scope" value="([^"]+)"/g)].map(
+    (m) => m[1]!,
+  );
+  const chosen = options.choose ?? offered;
   const res = await postPairs(
     service,
     '/oauth/authorize',

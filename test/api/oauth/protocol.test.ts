@@ -281,6 +281,27 @@ describe('authorization requests checked before sign-in', () => {
     }
   });
 
+  test('another client’s registered redirect URI is no return address: an error page (400), no Location', async () => {
+    // Client B registers its own return addresses; neither an unknown client nor client A may borrow them.
+    const other = await registerClient(service, {
+      redirect_uris: ['https://b.example.com/oauth/callback', 'http://127.0.0.1:33419/b-callback'],
+    });
+    for (const params of [
+      { ...valid(), client_id: 'spc_unknown', redirect_uri: other.redirect_uris[0] },
+      { ...valid(), client_id: 'spc_unknown', redirect_uri: other.redirect_uris[1] },
+      { ...valid(), redirect_uri: other.redirect_uris[0] },
+      { ...valid(), redirect_uri: other.redirect_uris[1] },
+      // Errors that would otherwise go back to the client are not sent to a borrowed address either.
+      { ...valid(), redirect_uri: other.redirect_uris[0], response_type: 'token' },
+      { ...valid(), client_id: 'spc_unknown', redirect_uri: other.redirect_uris[0], scope: 'admin:all' },
+    ]) {
+      const res = await service.request('GET', authorizeUrl(params));
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.headers.get('location'), JSON.stringify(params)).toBeNull();
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    }
+  });
+
   test('a loopback redirect URI on another port is the registered one (RFC 8252 §7.3): the request goes on', async () => {
     const res = await service.request(
       'GET',

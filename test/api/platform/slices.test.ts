@@ -140,6 +140,7 @@ describe('slices fit together', () => {
       'post-metrics-schedule',
       'billing-trial-start',
       'credit-periods',
+      'assistant-connections-end',
     ]);
   });
 

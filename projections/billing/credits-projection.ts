@@ -232,6 +232,10 @@ export const creditsProjection: Projection = {
       case 'CreditPeriodClosed':
         // Nothing to list: the next period's grant and rollover rows show what carried over.
         return;
+      case 'CreditsReserved':
+      case 'CreditReservationReleased':
+        // Holds of paid calls in flight are not transactions: a settled hold is listed as its CreditsSpent.
+        return;
       default:
         return;
     }

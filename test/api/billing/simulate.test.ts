@@ -136,6 +136,7 @@ describe('billing simulate', () => {
       commands: service.runtime.commands,
       env: service.runtime.env,
       publicBaseUrl: 'http://localhost:3000',
+      tokenCipher: service.runtime.tokenCipher,
       out: (line) => lines.push(line),
     });
     expect(code).toBe(2);

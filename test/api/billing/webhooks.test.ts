@@ -260,8 +260,11 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       providerCustomerId: 'ctm_sbx_attacker',
       providerSubscriptionId: 'sub_sbx_attacker',
     });
-    const tampered =
-      checkout.checkoutToken.slice(0, -2) + (checkout.checkoutToken.endsWith('AA') ? 'BB' : 'AA');
+    // The sealed expiry with one bit flipped (a bit of the bytes: base64url text has slack bits).
+    const parts = checkout.checkoutToken.split('.');
+    const sealed = Buffer.from(parts[3]!, 'base64url');
+    sealed[0] = sealed[0]! ^ 0x01;
+    const tampered = [...parts.slice(0, 3), sealed.toString('base64url')].join('.');
     const refusedTokens: [string, string | null][] = [
       ['none', null],
       ['another workspace', checkoutToken(other.orgId)],

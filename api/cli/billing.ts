@@ -23,6 +23,7 @@ import {
   loadBillingConfig,
   type Plan,
 } from '../../infra/billing/config.js';
+import { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
 import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js';
 import type { Env } from '../../infra/config/env.js';

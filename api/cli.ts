@@ -63,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
         commands: runtime.commands,
         env,
         publicBaseUrl: publicBaseUrl(env),
+        tokenCipher: runtime.tokenCipher,
         out,
       });
     }

@@ -18,6 +18,7 @@ import {
   type SubscriptionState,
 } from '../../domain/billing/subscription.js';
 import { authorize } from '../../domain/shared/caller.js';
+import type { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import type { BillingCatalog, Plan } from '../../infra/billing/config.js';
 import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
@@ -58,6 +59,8 @@ export interface BillingOverviewSources {
 
 export interface SubscriptionRouteDeps extends BillingOverviewSources {
   subscriptions: SubscriptionDeps;
+  /** The checkout token checkout-data answers (the webhook accepts a first binding only with it). */
+  checkoutTokens: CheckoutTokens;
 }
 
 const base = '/v1/orgs/{orgId}/billing';
@@ -86,8 +89,12 @@ const checkoutDataRoute = createRoute({
   path: `${base}/checkout-data`,
   operationId: 'getCheckoutData',
   tags: ['billing'],
-  summary: 'Plans and credit packs with their provider price ids, for the checkout',
-  description: 'Owners and admins. Prices are integers in minor units of the configured currency.',
+  summary: 'Plans and credit packs with their provider price ids, and the checkout token, for the checkout',
+  description:
+    'Owners and admins. Prices are integers in minor units of the configured currency. `checkoutToken` goes ' +
+    "into the checkout's custom data with the workspace id (`customData: { orgId, checkoutToken }`): a " +
+    'workspace not subscribed yet is bound only by a payment whose custom data carries a valid one (it expires ' +
+    'at `checkoutTokenExpiresAt`, 24 h; ask again for a later checkout).',
   request: { params: orgParams },
   responses: {
     200: jsonResponse(dataOf(checkoutDataSchema), 'What the checkout offers'),
@@ -255,10 +262,13 @@ export function subscriptionRoutes(services: RouteServices, deps: SubscriptionRo
       authorize(callerOf(c), managing(orgId));
       const { state } = await ensureStarted(billing, orgId, commandMetadata(c, { now: billing.now }));
       const config = catalog.config;
+      const checkout = deps.checkoutTokens.issue(orgId, billing.now());
       return c.json(
         {
           data: {
             providerCustomerId: state.providerCustomerId,
+            checkoutToken: checkout.token,
+            checkoutTokenExpiresAt: checkout.expiresAt,
             trialDurationDays: config.trialDays,
             plans: config.plans.map((p) => ({
               key: p.key,

@@ -159,6 +159,15 @@ export const checkoutCreditPackSchema = z
 export const checkoutDataSchema = z
   .object({
     providerCustomerId: z.string().nullable(),
+    checkoutToken: z.string().openapi({
+      description:
+        "Opaque; pass it in the checkout's custom data with the workspace id (`{ orgId, checkoutToken }`). " +
+        'A payment binds a workspace not subscribed yet only with a valid one.',
+    }),
+    checkoutTokenExpiresAt: z
+      .string()
+      .datetime()
+      .openapi({ description: 'When checkoutToken stops binding (24 h)' }),
     trialDurationDays: z.number().int(),
     plans: z.array(checkoutPlanSchema),
     creditPacks: z.array(checkoutCreditPackSchema),

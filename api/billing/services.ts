@@ -1,5 +1,6 @@
 // What the billing slice's routes, tools and workers share, built once per runtime: the configuration (loaded
 // and validated at start), the payment provider, the subscription and credit use cases.
+import { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import { BillingCatalog, defaultBillingConfigFile, loadBillingConfig } from '../../infra/billing/config.js';
 import type { PaymentProvider } from '../../infra/billing/provider.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
@@ -29,6 +30,8 @@ export interface BillingServices {
    * a debit with nothing to wait for; `summaryOf` for GET ORG/billing.
    */
   credits: CreditsService;
+  /** Issues the checkout token (checkout-data) and checks it on the notices that would bind a workspace. */
+  checkoutTokens: CheckoutTokens;
 }
 
 /**
@@ -73,6 +76,7 @@ export function billingServicesOf(ctx: SliceContext, options: BillingSliceOption
     history: billingHistoryOf(ctx.readModels),
     subscriptions,
     credits,
+    checkoutTokens: new CheckoutTokens(ctx.services.tokenCipher),
   };
   built.set(ctx.services, services);
   return services;

@@ -34,6 +34,7 @@ export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
           subscriptions: billing.subscriptions,
           history: billing.history,
           credits: billing.credits,
+          checkoutTokens: billing.checkoutTokens,
         }),
         creditRoutes(ctx.services),
         billingHistoryRoutes(ctx.services, {

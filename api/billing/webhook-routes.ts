@@ -5,11 +5,12 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { Kysely } from 'kysely';
 import { HTTPException } from 'hono/http-exception';
-import { applyNotice } from '../../commands/billing/subscription-commands.js';
+import { applyNotice, loadSubscription } from '../../commands/billing/subscription-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { ProviderNotice } from '../../domain/billing/provider-events.js';
 import { ForeignProviderNotice } from '../../domain/billing/subscription.js';
-import { NotFound, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
+import { NotFound, ValidationError } from '../../domain/shared/errors.js';
+import type { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import {
   WebhookSignatureError,
   type IncomingWebhook,
@@ -43,8 +44,9 @@ export interface WebhookReceipt {
   /** The event was applied by an earlier delivery; nothing was applied this time. */
   duplicate: boolean;
   /**
-   * Its notices name a workspace bound to another provider subscription or customer: nothing was applied, the
-   * delivery is recorded refused and answered 200 so the provider does not redeliver it.
+   * Its notices name a workspace bound to another provider subscription or customer, a workspace not bound yet
+   * without a valid checkout token, or no workspace of this service: nothing was applied, the delivery is
+   * recorded refused and answered 200 so the provider does not redeliver it.
    */
   ignored: boolean;
   eventId: string;
@@ -143,7 +145,7 @@ export async function receiveWebhook(
     });
     deps.logger?.warn(
       { provider: providerName, eventId, eventType, reasons: foreign, recorded },
-      'billing webhook names a workspace bound to another provider subscription; ignored',
+      'billing webhook not bound to the workspace it names; ignored',
     );
     return { received: true, duplicate: false, ignored: true, eventId, eventType, notices: 0 };
   }
@@ -166,7 +168,8 @@ const WebhookReceived = z
     duplicate: z.boolean().openapi({ description: 'Applied by an earlier delivery; nothing applied now' }),
     ignored: z.boolean().openapi({
       description:
-        'The notice names a workspace bound to another provider subscription or customer: recorded, nothing applied',
+        'The notice names a workspace bound to another provider subscription or customer, a workspace not ' +
+        'bound yet without a valid checkout token, or no workspace of this service: recorded, nothing applied',
     }),
   })
   .openapi('BillingWebhookReceived');
@@ -181,8 +184,10 @@ const receiveWebhookRoute = createRoute({
     'Authenticated by the provider signature over the raw body (`Paddle-Signature: ts=…;h1=…`, HMAC-SHA256 of ' +
     '`ts:body`; the sandbox signs alike in `Sandbox-Signature`). Deduplicated by the event id: a redelivery ' +
     'answers `duplicate: true` and applies nothing. A bad signature answers 400 `invalid_signature` and is recorded. ' +
-    'A notice naming a workspace bound to another provider subscription or customer is recorded refused, applies ' +
-    'nothing and answers `ignored: true` (200, so the provider does not redeliver it).',
+    'A notice naming a workspace bound to another provider subscription or customer, a workspace not bound yet ' +
+    "without a valid `checkoutToken` (GET ORG/billing/checkout-data's) in its custom data, or no workspace of " +
+    'this service is recorded refused, applies nothing and answers `ignored: true` (200, so the provider does ' +
+    'not redeliver it).',
   security: [],
   request: {
     params: z.object({
@@ -233,6 +238,8 @@ export interface ProviderServices {
   now: () => Date;
   /** The configured provider: the only one whose webhooks are taken (another provider's path answers 404). */
   provider: PaymentProvider;
+  /** Checks the checkout token a notice must carry to bind a workspace not bound yet. */
+  checkoutTokens: CheckoutTokens;
   logger?: Logger;
 }
 
@@ -240,8 +247,17 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The receiving path of this runtime (the route's, and the CLI's `billing simulate`). A notice is applied only to
- * a workspace of this service: the orgId comes from the checkout's custom data, and applying would otherwise
- * start a subscription for any id it names (422 `unknown_workspace`, recorded failed).
+ * a workspace of this service, and only when it is the workspace's own (all refused as ForeignProviderNotice:
+ * recorded refused, answered 200 ignored, never redelivered):
+ * - a notice naming no workspace of this service is refused, so custom data cannot create subscription streams
+ *   for arbitrary ids;
+ * - a workspace not bound to a provider customer or subscription yet takes a notice only when its custom data
+ *   carries a checkout token the service issued for that workspace (GET ORG/billing/checkout-data), unexpired
+ *   at the provider's time of the notice: anyone can pay a checkout naming any workspace id, only its billing
+ *   managers get its token;
+ * - a bound workspace takes only notices naming its ids (the subscription decider).
+ * A notice checked here against an unbound workspace cannot race a binding into being: a binding is never undone,
+ * and the decider checks the ids again against the state it appends to.
  */
 export function webhookReceiverOf(services: ProviderServices): WebhookReceiverDeps {
   const subscriptions = { commands: services.commands, catalog: services.catalog, now: services.now };
@@ -258,9 +274,18 @@ export function webhookReceiverOf(services: ProviderServices): WebhookReceiverDe
           .where('id', '=', notice.orgId)
           .executeTakeFirst());
       if (!known)
-        throw new Unprocessable(
+        throw new ForeignProviderNotice(
           `The notice names no workspace of this service (orgId ${JSON.stringify(notice.orgId.slice(0, 64))})`,
-          'unknown_workspace',
+        );
+      const { state } = await loadSubscription(subscriptions, notice.orgId);
+      const unbound = state.providerCustomerId === null && state.providerSubscriptionId === null;
+      if (
+        unbound &&
+        !services.checkoutTokens.valid(notice.checkoutToken, notice.orgId, new Date(notice.occurredAt))
+      )
+        throw new ForeignProviderNotice(
+          `The workspace is not bound to a provider subscription yet and the notice carries no valid checkout ` +
+            `token for it (${notice.checkoutToken ? 'invalid, expired or for another workspace' : 'none'})`,
         );
       await applyNotice(subscriptions, notice);
     },

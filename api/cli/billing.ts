@@ -1,6 +1,8 @@
 // `billing simulate <paid|payment-failed|past-due|recovered|period-end> --workspace <slug>`: the sandbox payment
 // provider's payments, driven by an operator. Each move is the webhooks the sandbox would send (a transaction, a
-// subscription snapshot), signed and taken by the same path as POST /v1/billing/webhooks/sandbox.
+// subscription snapshot), signed and taken by the same path as POST /v1/billing/webhooks/sandbox. `paid` is a
+// checkout as the web app opens it: its custom data carries the workspace id and a checkout token issued as
+// GET ORG/billing/checkout-data issues it (without one, a workspace not subscribed yet would not be bound).
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import {
@@ -21,9 +23,11 @@ import {
   loadBillingConfig,
   type Plan,
 } from '../../infra/billing/config.js';
+import { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
 import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js';
 import type { Env } from '../../infra/config/env.js';
+import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { WorkspacesTable } from '../../projections/read-models.js';
 import { receiveWebhook, webhookReceiverOf, type WebhookReceiverDeps } from '../billing/webhook-routes.js';
 
@@ -47,6 +51,8 @@ export interface BillingCliDeps {
     | 'PADDLE_API_URL'
   >;
   publicBaseUrl: string;
+  /** The service's token cipher: checkout tokens are sealed with it (as the server's checkout-data does). */
+  tokenCipher: TokenCipher;
   out: (line: string) => void;
   /** The billing clock (tests); the service's is the wall clock. */
   now?: () => Date;
@@ -58,6 +64,8 @@ interface Simulation {
   subscriptions: SubscriptionCommandDeps;
   catalog: BillingCatalog;
   orgId: string;
+  /** The checkout token of this simulation's checkout (the `paid` move's custom data). */
+  checkoutToken: string;
   out: (line: string) => void;
 }
 
@@ -87,7 +95,12 @@ async function deliver(sim: Simulation, notice: ProviderNotice): Promise<void> {
     notice.kind === 'transaction'
       ? `transaction ${notice.transactionId} (${notice.type}, ${notice.status}, ${notice.amount} ${notice.currency})`
       : `subscription snapshot (${notice.status})`;
-  sim.out(`  ${what}: ${receipt.duplicate ? 'duplicate, nothing applied' : 'applied'}`);
+  const outcome = receipt.duplicate
+    ? 'duplicate, nothing applied'
+    : receipt.ignored
+      ? 'ignored (not bound to this workspace), nothing applied'
+      : 'applied';
+  sim.out(`  ${what}: ${outcome}`);
   if (notice.kind === 'transaction' && notice.invoiceUrl) sim.out(`  invoice: ${notice.invoiceUrl}`);
 }
 
@@ -96,6 +109,7 @@ async function transaction(
   state: SubscriptionState,
   type: 'subscription' | 'renewal',
   status: 'completed' | 'failed',
+  checkoutToken?: string,
 ): Promise<void> {
   const plan = planOf(sim.catalog, state);
   const { priceId, amount } = priceOf(plan, state);
@@ -109,6 +123,7 @@ async function transaction(
       currency: sim.catalog.config.currency,
       priceId,
       description: `${plan.name} (${state.billingInterval === 'year' ? 'annual' : 'monthly'})`,
+      ...(checkoutToken ? { checkoutToken } : {}),
     }),
   );
 }
@@ -118,6 +133,7 @@ async function snapshot(
   state: SubscriptionState,
   status: 'active' | 'past_due',
   period: { start: string; end: string },
+  checkoutToken?: string,
 ): Promise<void> {
   const { priceId } = priceOf(planOf(sim.catalog, state), state);
   await deliver(
@@ -129,6 +145,7 @@ async function snapshot(
       currentPeriodStart: period.start,
       currentPeriodEnd: period.end,
       cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+      ...(checkoutToken ? { checkoutToken } : {}),
     }),
   );
 }
@@ -159,11 +176,18 @@ async function simulate(sim: Simulation, move: Move, now: Date): Promise<boolean
   const state = await load(sim);
   switch (move) {
     case 'paid': {
-      // A checkout completed: the first payment, then the provider's subscription with a new period.
+      // A checkout completed: the first payment, then the provider's subscription with a new period, both
+      // carrying the checkout's custom data (the workspace id and its checkout token).
       const start = now.toISOString();
       const interval = state.billingInterval;
-      await transaction(sim, state, 'subscription', 'completed');
-      await snapshot(sim, await load(sim), 'active', { start, end: addInterval(start, interval) });
+      await transaction(sim, state, 'subscription', 'completed', sim.checkoutToken);
+      await snapshot(
+        sim,
+        await load(sim),
+        'active',
+        { start, end: addInterval(start, interval) },
+        sim.checkoutToken,
+      );
       return true;
     }
     case 'payment-failed':
@@ -248,12 +272,21 @@ export async function billingCommand(args: string[], deps: BillingCliDeps): Prom
     return 2;
   }
   const subscriptions = { commands: deps.commands, catalog, now };
+  const checkoutTokens = new CheckoutTokens(deps.tokenCipher);
   const sim: Simulation = {
     sandbox: provider,
-    receiver: webhookReceiverOf({ db: deps.db, commands: deps.commands, catalog, now, provider }),
+    receiver: webhookReceiverOf({
+      db: deps.db,
+      commands: deps.commands,
+      catalog,
+      now,
+      provider,
+      checkoutTokens,
+    }),
     subscriptions,
     catalog,
     orgId: workspace.id,
+    checkoutToken: checkoutTokens.issue(workspace.id, now()).token,
     out: deps.out,
   };
   deps.out(`workspace ${workspace.slug} (${workspace.id}): simulate ${move}`);

@@ -15,8 +15,13 @@ export interface ProviderNoticeBase {
   eventId: string;
   /** When the provider says it happened (ISO 8601); orders snapshots. */
   occurredAt: string;
-  /** The workspace, from the checkout's custom data (`{ orgId }`). */
+  /** The workspace, from the checkout's custom data (`{ orgId, checkoutToken }`). */
   orgId: string;
+  /**
+   * The token GET ORG/billing/checkout-data gave the web app for this checkout, from the same custom data: a
+   * workspace not bound to a provider subscription yet takes a notice only with a valid one (webhook-routes.ts).
+   */
+  checkoutToken?: string | null;
 }
 
 export interface SubscriptionNotice extends ProviderNoticeBase {

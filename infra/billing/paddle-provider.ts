@@ -83,6 +83,13 @@ function orgIdOf(customData: unknown): string | null {
   return typeof orgId === 'string' && orgId.length > 0 ? orgId : null;
 }
 
+/** The service's checkout token in the custom data (checked by the receiving path), when it carries one. */
+function checkoutTokenOf(customData: unknown): { checkoutToken?: string } {
+  if (customData === null || typeof customData !== 'object') return {};
+  const token = (customData as Record<string, unknown>).checkoutToken;
+  return typeof token === 'string' && token.length > 0 ? { checkoutToken: token } : {};
+}
+
 /**
  * Paddle's timestamps carry microseconds (`…09:00:07.268117Z`); the service's are ISO 8601 in milliseconds, and
  * snapshots are ordered by comparing them, so every time is read as the service writes it.
@@ -240,6 +247,7 @@ export class PaddlePaymentProvider implements PaymentProvider {
         ...base,
         kind: 'subscription',
         orgId,
+        ...checkoutTokenOf(data.customData),
         status: data.status,
         providerCustomerId: data.customerId,
         providerSubscriptionId: data.id,
@@ -262,6 +270,7 @@ export class PaddlePaymentProvider implements PaymentProvider {
         ...base,
         kind: 'transaction',
         orgId,
+        ...checkoutTokenOf(data.customData),
         providerCustomerId: data.customerId,
         providerSubscriptionId: data.subscriptionId,
         transactionId: data.id,

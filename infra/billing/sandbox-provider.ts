@@ -36,6 +36,7 @@ const base = {
   eventId: z.string().min(1),
   occurredAt: isoDate,
   orgId: z.string().min(1),
+  checkoutToken: z.string().max(1000).nullable().optional(),
 };
 const noticeSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -94,6 +95,8 @@ export interface SandboxTransactionInput {
   currency: string;
   priceId: string | null;
   description: string;
+  /** The checkout token the checkout carried in its custom data (GET ORG/billing/checkout-data's). */
+  checkoutToken?: string | null;
 }
 
 /** The event type the sandbox names a notice with (Paddle's names). */
@@ -271,6 +274,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       eventId: `evt_sbx_${randomUUID().replace(/-/g, '')}`,
       occurredAt: at.toISOString(),
       orgId: input.orgId,
+      ...(input.checkoutToken ? { checkoutToken: input.checkoutToken } : {}),
       providerCustomerId: SandboxPaymentProvider.customerIdOf(input.orgId),
       providerSubscriptionId:
         input.type === 'credit_pack' ? null : SandboxPaymentProvider.subscriptionIdOf(input.orgId),
@@ -294,7 +298,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       SubscriptionNotice,
       'orgId' | 'status' | 'priceId' | 'currentPeriodStart' | 'currentPeriodEnd'
     > &
-      Partial<Pick<SubscriptionNotice, 'cancelAtPeriodEnd' | 'pauseAtPeriodEnd'>>,
+      Partial<Pick<SubscriptionNotice, 'cancelAtPeriodEnd' | 'pauseAtPeriodEnd' | 'checkoutToken'>>,
     at: Date = this.now(),
   ): SubscriptionNotice {
     return {
@@ -303,6 +307,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       eventId: `evt_sbx_${randomUUID().replace(/-/g, '')}`,
       occurredAt: at.toISOString(),
       orgId: input.orgId,
+      ...(input.checkoutToken ? { checkoutToken: input.checkoutToken } : {}),
       status: input.status,
       providerCustomerId: SandboxPaymentProvider.customerIdOf(input.orgId),
       providerSubscriptionId: SandboxPaymentProvider.subscriptionIdOf(input.orgId),

@@ -109,6 +109,7 @@ describe('ids of another workspace', () => {
       commands: service.runtime.commands,
       env: service.runtime.env,
       publicBaseUrl: 'http://localhost:3000',
+      tokenCipher: service.runtime.tokenCipher,
       out: () => {},
     });
     expect(simulated).toBe(0);

@@ -28,6 +28,7 @@ async function simulate(move: string, slug: string): Promise<{ code: number; lin
     commands: service.runtime.commands,
     env: service.runtime.env,
     publicBaseUrl: 'http://localhost:3000',
+    tokenCipher: service.runtime.tokenCipher,
     out: (line) => lines.push(line),
   });
   return { code, lines };
@@ -136,6 +137,7 @@ describe('billing simulate', () => {
       commands: service.runtime.commands,
       env: service.runtime.env,
       publicBaseUrl: 'http://localhost:3000',
+      tokenCipher: service.runtime.tokenCipher,
       out: (line) => lines.push(line),
     });
     expect(code).toBe(2);

@@ -1,6 +1,7 @@
 // Payment provider webhooks through HTTP (the sandbox provider, the default, signs like Paddle): applied once,
 // a redelivery answered as a duplicate and applying nothing, a bad signature refused and recorded with nothing
-// changed, an out-of-order snapshot changing nothing; unknown providers 404, oversized bodies 413.
+// changed, an out-of-order snapshot changing nothing; unknown providers 404, oversized bodies 413. A workspace
+// not bound to a provider subscription yet is bound only by a notice carrying its checkout token (finding 6).
 import { createHmac } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
 } from '../../../infra/billing/sandbox-provider.js';
 import type { IncomingWebhook } from '../../../infra/billing/provider.js';
 import { WebhookStore } from '../../../infra/billing/webhook-store.js';
+import { CheckoutTokens } from '../../../infra/billing/checkout-token.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace } from '../../support/workspace.js';
 import {
@@ -23,12 +25,14 @@ import {
 let service: TestService;
 let sandbox: SandboxPaymentProvider;
 let store: WebhookStore;
+let tokens: CheckoutTokens;
 
 beforeAll(async () => {
   service = await startTestService();
   const db = service.runtime.database.db;
   sandbox = new SandboxPaymentProvider({ db, publicBaseUrl: 'http://localhost:3000' });
   store = new WebhookStore(db);
+  tokens = new CheckoutTokens(service.runtime.tokenCipher);
 });
 
 afterAll(async () => {
@@ -53,11 +57,26 @@ async function resigned(webhook: IncomingWebhook): Promise<IncomingWebhook> {
   };
 }
 
-function activeSnapshot(orgId: string, at: Date): SubscriptionNotice {
+/** The checkout token GET ORG/billing/checkout-data would hand the web app now. */
+const checkoutToken = (orgId: string) => tokens.issue(orgId, new Date()).token;
+
+/** A snapshot of the workspace's own checkout (its custom data carries the workspace's checkout token). */
+function activeSnapshot(
+  orgId: string,
+  at: Date,
+  token: string | null = checkoutToken(orgId),
+): SubscriptionNotice {
   const start = at.toISOString();
   const end = new Date(at.getTime() + 30 * 24 * 3600 * 1000).toISOString();
   return sandbox.subscriptionNotice(
-    { orgId, status: 'active', priceId: 'pri_pro_monthly', currentPeriodStart: start, currentPeriodEnd: end },
+    {
+      orgId,
+      status: 'active',
+      priceId: 'pri_pro_monthly',
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      ...(token !== null ? { checkoutToken: token } : {}),
+    },
     at,
   );
 }
@@ -122,6 +141,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       currency: 'USD',
       priceId: 'pri_pro_monthly',
       description: 'Pro (monthly)',
+      checkoutToken: checkoutToken(ws.orgId),
     });
     const webhook = await sandbox.webhookFor(notice);
     expect((await post(webhook)).status).toBe(200);
@@ -217,6 +237,81 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     expect(await own.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
   });
 
+  it('binds a workspace not subscribed yet only with its own unexpired checkout token (finding 6, first binding)', async () => {
+    const victim = await createTestWorkspace(service);
+    const other = await createTestWorkspace(service);
+    // The victim's own checkout-data: owners and admins get the token the web app puts in the custom data.
+    const res = await service.request('GET', `/v1/orgs/${victim.orgId}/billing/checkout-data`, {
+      token: victim.tokens.owner,
+    });
+    expect(res.status).toBe(200);
+    const checkout = (
+      (await res.json()) as { data: { checkoutToken: string; checkoutTokenExpiresAt: string } }
+    ).data;
+    expect(typeof checkout.checkoutToken).toBe('string');
+    expect(Date.parse(checkout.checkoutTokenExpiresAt) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    const events = await subscriptionEvents(service, victim.orgId);
+    const before = await statusOf(victim.orgId);
+    expect(before.status).toBe('trialing');
+
+    // Someone else's payment whose custom data names the victim's workspace, as it would bind it.
+    const hostile = (token: string | null): SubscriptionNotice => ({
+      ...activeSnapshot(victim.orgId, new Date(), token),
+      providerCustomerId: 'ctm_sbx_attacker',
+      providerSubscriptionId: 'sub_sbx_attacker',
+    });
+    // The sealed expiry with one bit flipped (a bit of the bytes: base64url text has slack bits).
+    const parts = checkout.checkoutToken.split('.');
+    const sealed = Buffer.from(parts[3]!, 'base64url');
+    sealed[0] = sealed[0]! ^ 0x01;
+    const tampered = [...parts.slice(0, 3), sealed.toString('base64url')].join('.');
+    const refusedTokens: [string, string | null][] = [
+      ['none', null],
+      ['another workspace', checkoutToken(other.orgId)],
+      ['expired', tokens.issue(victim.orgId, new Date(Date.now() - 25 * 3600 * 1000)).token],
+      ['tampered', tampered],
+      ['garbage', 'v1.not.a.token'],
+    ];
+    const canceledTrial = {
+      ...hostile(null),
+      status: 'canceled' as const,
+    };
+    const creditPack = await sandbox.transactionNotice({
+      orgId: victim.orgId,
+      type: 'credit_pack',
+      status: 'completed',
+      amount: 1900,
+      currency: 'USD',
+      priceId: 'pri_credits_500',
+      description: 'Credits',
+    });
+    for (const notice of [...refusedTokens.map(([, token]) => hostile(token)), canceledTrial, creditPack]) {
+      const answer = await post(await sandbox.webhookFor(notice));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ data: { received: true, duplicate: false, ignored: true } });
+      const rows = await store.deliveriesOf('sandbox', notice.eventId);
+      expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([['refused', true]]);
+      expect(rows[0]!.error).toMatch(/checkout token/);
+    }
+    expect(await subscriptionEvents(service, victim.orgId)).toBe(events);
+    expect(await statusOf(victim.orgId)).toEqual(before);
+
+    // The victim's own checkout, carrying the token checkout-data answered, binds it.
+    const own = activeSnapshot(victim.orgId, new Date(), checkout.checkoutToken);
+    const bound = await post(await sandbox.webhookFor(own));
+    expect(await bound.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
+    const state = await statusOf(victim.orgId);
+    expect(state.status).toBe('active');
+    expect(state.providerSubscriptionId).toBe(SandboxPaymentProvider.subscriptionIdOf(victim.orgId));
+    expect(state.providerCustomerId).toBe(SandboxPaymentProvider.customerIdOf(victim.orgId));
+    // Bound now: renewals carry no fresh token and apply by the ids; the attacker's stay ignored.
+    const renewal = await post(await sandbox.webhookFor(activeSnapshot(victim.orgId, new Date(), null)));
+    expect(await renewal.json()).toEqual({ data: { received: true, duplicate: false, ignored: false } });
+    const late = await post(await sandbox.webhookFor(hostile(checkout.checkoutToken)));
+    expect(await late.json()).toEqual({ data: { received: true, duplicate: false, ignored: true } });
+    expect((await statusOf(victim.orgId)).providerSubscriptionId).toBe(state.providerSubscriptionId);
+  });
+
   it('ignores an out-of-order snapshot: an older past_due after a newer active changes nothing', async () => {
     const ws = await createTestWorkspace(service);
     const now = Date.now();
@@ -275,18 +370,18 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
     expect(res.status).toBe(413);
   });
 
-  it('records a notice for no workspace of this service as failed (422 unknown_workspace), starting nothing', async () => {
+  it('ignores a notice for no workspace of this service (200 ignored, recorded refused), starting nothing', async () => {
     const stranger = '0f0e0d0c-0000-4000-8000-0000000000ff';
     const notice = activeSnapshot(stranger, new Date());
     const events = await subscriptionEvents(service, stranger);
     const res = await post(await sandbox.webhookFor(notice));
-    expect(res.status).toBe(422);
-    expect(((await res.json()) as { code: string }).code).toBe('unknown_workspace');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: true } });
     expect(await subscriptionEvents(service, stranger)).toBe(events);
     expect(events).toBe(0);
     expect((await statusOf(stranger)).status).toBe('none');
     const rows = await store.deliveriesOf('sandbox', notice.eventId);
-    expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([['failed', true]]);
+    expect(rows.map((r) => [r.outcome, r.signature_ok])).toEqual([['refused', true]]);
     expect(rows[0]!.error).toMatch(/no workspace/);
   });
 
@@ -298,6 +393,7 @@ describe('POST /v1/billing/webhooks/{provider}', () => {
       priceId: 'pri_nobody_sells_this',
       currentPeriodStart: null,
       currentPeriodEnd: null,
+      checkoutToken: checkoutToken(ws.orgId),
     });
     const res = await post(await sandbox.webhookFor(unknownPrice));
     expect(res.status).toBe(400);
@@ -362,6 +458,28 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
     return `ts=${ts};h1=${createHmac('sha256', key).update(`${ts}:${rawBody}`).digest('hex')}`;
   }
 
+  it("ignores Paddle's first subscription.activated for a workspace when its custom data has no checkout token", async () => {
+    const ws = await createTestWorkspace(paddle);
+    const before = await subscriptionEvents(paddle, ws.orgId);
+    const rawBody = JSON.stringify({
+      event_id: 'evt_01hva10000000000000000000c',
+      event_type: 'subscription.activated',
+      occurred_at: new Date().toISOString(),
+      notification_id: 'ntf_01hva10000000000000000000d',
+      data: paddleSubscription({ custom_data: { orgId: ws.orgId } }),
+    });
+    const res = await paddle.request('POST', '/v1/billing/webhooks/paddle', {
+      body: rawBody,
+      headers: { 'paddle-signature': paddleSigned(rawBody) },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { received: true, duplicate: false, ignored: true } });
+    expect(await subscriptionEvents(paddle, ws.orgId)).toBe(before);
+    expect((await loadSubscription({ commands: paddle.runtime.commands }, ws.orgId)).state.status).toBe(
+      'trialing',
+    );
+  });
+
   it("applies Paddle's subscription.activated signed with the notification secret, once", async () => {
     const ws = await createTestWorkspace(paddle);
     const rawBody = JSON.stringify({
@@ -369,7 +487,12 @@ describe('POST /v1/billing/webhooks/paddle (BILLING_PROVIDER=paddle)', () => {
       event_type: 'subscription.activated',
       occurred_at: new Date().toISOString(),
       notification_id: 'ntf_01hva10000000000000000000b',
-      data: paddleSubscription({ custom_data: { orgId: ws.orgId } }),
+      data: paddleSubscription({
+        custom_data: {
+          orgId: ws.orgId,
+          checkoutToken: new CheckoutTokens(paddle.runtime.tokenCipher).issue(ws.orgId, new Date()).token,
+        },
+      }),
     });
     const send = (signature: string) =>
       paddle.request('POST', '/v1/billing/webhooks/paddle', {

@@ -413,6 +413,22 @@ describe('Paddle adapter: webhooks', () => {
     expect((await provider().readWebhook(webhook(orphan, sign(orphan)))).notices).toEqual([]);
   });
 
+  it("reads the service's checkout token from the custom data, and nothing when there is none or it is not text", async () => {
+    const withToken = notification(
+      'subscription.activated',
+      subscription({ custom_data: { orgId, checkoutToken: 'v1.aaa.bbb.ccc' } }),
+    );
+    const [notice] = (await provider().readWebhook(webhook(withToken, sign(withToken)))).notices;
+    expect(notice?.checkoutToken).toBe('v1.aaa.bbb.ccc');
+    const odd = notification(
+      'subscription.activated',
+      subscription({ custom_data: { orgId, checkoutToken: 7 } }),
+    );
+    const [plain] = (await provider().readWebhook(webhook(odd, sign(odd)))).notices;
+    expect(plain).toBeDefined();
+    expect(plain).not.toHaveProperty('checkoutToken');
+  });
+
   it('refuses a missing, wrong, other-secret or stale signature', async () => {
     const body = notification('subscription.updated', subscription());
     const p = provider();

@@ -54,6 +54,21 @@ describe('sandbox payment provider', () => {
     expect(read).toEqual({ eventId: notice.eventId, eventType: 'subscription.updated', notices: [notice] });
   });
 
+  it('carries the checkout token of the custom data through its webhook, and refuses an oversized one', async () => {
+    const notice = sandbox.subscriptionNotice({
+      orgId,
+      status: 'active',
+      priceId: 'pri_pro_monthly',
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+      checkoutToken: 'v1.aaa.bbb.ccc',
+    });
+    const read = await sandbox.readWebhook(await sandbox.webhookFor(notice));
+    expect(read.notices[0]?.checkoutToken).toBe('v1.aaa.bbb.ccc');
+    const oversized = await sandbox.webhookFor({ ...notice, checkoutToken: 'x'.repeat(5000) });
+    await expect(sandbox.readWebhook(oversized)).rejects.toThrow(ValidationError);
+  });
+
   it('refuses a webhook whose signature is stale or dated in the future, or whose body does not match what it claims', async () => {
     const notice = sandbox.subscriptionNotice({
       orgId,

@@ -137,11 +137,17 @@ describe('what a PATCH of a group needs depends on what it changes', () => {
       updatePostGroup(untouchable(), writer, { ...ref, status: 'approved' }, writeRequest()),
     ).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
     const both = assistant(ws, 'owner', ['posts:write', 'posts:schedule']);
-    const approved = await updatePostGroup(deps, both, { ...ref, status: 'approved' }, writeRequest());
+    // With the scope, an assistant still never approves what an assistant wrote (audit finding 15) ...
+    await expect(
+      updatePostGroup(deps, both, { ...ref, status: 'approved' }, writeRequest()),
+    ).rejects.toMatchObject({ status: 403, code: 'assistant_cannot_approve_assistant_content' });
+    // ... but approves, through a PATCH, a group a person wrote.
+    const written = { orgId: ws.orgId, groupId: await pendingGroup() };
+    const approved = await updatePostGroup(deps, both, { ...written, status: 'approved' }, writeRequest());
     expect(approved.output.status).toBe('approved');
     // The approval is the user's, given through their assistant: the trail names both.
     expect(approved.output.approvedBy).toBe(ws.userIds.owner);
-    const history = await getPostGroupHistory(service.runtime.eventStore, member(ws, 'owner'), ref);
+    const history = await getPostGroupHistory(service.runtime.eventStore, member(ws, 'owner'), written);
     expect(history.entries.at(-1)).toMatchObject({
       action: 'approved',
       actor: { type: 'assistant', clientId: 'claude', userId: ws.userIds.owner },

@@ -59,7 +59,13 @@ describe('update_post', () => {
       updatePost(untouchable(), writer, { ...ref, status: 'approved' }, writeRequest()),
     ).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
     const approver = assistant(ws, 'reviewer', ['posts:write', 'posts:schedule']);
-    const approved = await updatePost(deps, approver, { ...ref, status: 'approved' }, writeRequest());
+    // With the scope, an assistant still never approves what an assistant wrote (audit finding 15) ...
+    await expect(
+      updatePost(deps, approver, { ...ref, status: 'approved' }, writeRequest()),
+    ).rejects.toMatchObject({ status: 403, code: 'assistant_cannot_approve_assistant_content' });
+    // ... but approves what a person wrote.
+    const written = await newPost();
+    const approved = await updatePost(deps, approver, { ...written, status: 'approved' }, writeRequest());
     expect(approved.output.status).toBe('approved');
   });
 

@@ -47,6 +47,8 @@ beforeAll(async () => {
     env: {
       IMAGE_GENERATION_URL: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`,
       IMAGE_GENERATION_API_KEY: 'sk-local',
+      // Ten renders of one workspace at once: the render queue must admit them all, so credits decide.
+      RENDER_QUEUE_PER_WORKSPACE: '10',
     },
   });
   const catalog = new BillingCatalog(loadBillingConfig(defaultBillingConfigFile));

@@ -46,7 +46,6 @@ test('three posts of each of two groups due at once: one call per group at a tim
   const accounts = await Promise.all(
     (['x', 'linkedin', 'bluesky'] as const).map((p) => connectSandboxAccount(service, owner, p)),
   );
-  const at = new Date(Date.now() + 1500).toISOString();
   const groups: string[] = [];
   for (const title of ['One', 'Two']) {
     const created = await service.request('POST', `${ws.base}/post-groups`, {
@@ -60,13 +59,16 @@ test('three posts of each of two groups due at once: one call per group at a tim
         })),
       },
     });
-    const groupId = ((await created.json()) as { data: { group: { id: string } } }).data.group.id;
+    groups.push(((await created.json()) as { data: { group: { id: string } } }).data.group.id);
+  }
+  // Both groups due at the same moment, set once both exist (a loaded machine may take seconds to draft them).
+  const at = new Date(Date.now() + 2500).toISOString();
+  for (const groupId of groups) {
     const approved = await service.request('POST', `${ws.base}/post-groups/${groupId}/approve`, {
       token: ws.tokens.owner,
       body: { scheduledForUtc: at },
     });
-    expect(approved.status).toBe(200);
-    groups.push(groupId);
+    expect(approved.status, await approved.clone().text()).toBe(200);
   }
   await waitUntil(
     async () => {

@@ -8,6 +8,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { ServiceUnavailable } from '../../domain/shared/errors.js';
 import { ProbeFailed, runProbe } from '../../infra/media-probe/pool.js';
 import { DEFAULT_MEDIA_LIMITS, formatBytes } from '../../infra/connectors/media-file.js';
+import { maxImagePixels, maxImageSide } from '../../infra/images/dimensions.js';
 
 export const uploadKinds = ['image', 'video'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
@@ -62,8 +63,8 @@ export async function sniffContentType(bytes: Uint8Array): Promise<string | null
  * render, a platform's) holds width × height × 4 bytes, so a tiny compressed file of 20000 × 20000 would need
  * 1.6 GB; every image is measured from its header (no decoding) and refused beyond these before it is kept.
  */
-export const MAX_IMAGE_SIDE = 16_384;
-export const MAX_IMAGE_PIXELS = 50_000_000;
+export const MAX_IMAGE_SIDE = maxImageSide;
+export const MAX_IMAGE_PIXELS = maxImagePixels;
 
 /** Why an image of this size is refused, or null when it is within the caps. */
 export function imageSizeProblem(size: { width: number; height: number }): string | null {

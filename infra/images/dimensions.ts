@@ -2,8 +2,11 @@
 // decodes it: a 48 KB PNG may declare 20000×20000 and take gigabytes to decode. Shared by visuals, brand and media.
 import { imageSize } from 'image-size';
 
-/** The most pixels an image handed to a decoder may have (40 megapixels: a 7300×5500 photo; 160 MB as RGBA). */
-export const maxImagePixels = 40_000_000;
+/**
+ * The most pixels an image handed to a decoder may have: 50 megapixels (a 48 MP phone photo fits; 200 MB as RGBA).
+ * One cap for every way an image enters (media library, visuals, brand), so what the library keeps can be drawn.
+ */
+export const maxImagePixels = 50_000_000;
 /** The longest side an image handed to a decoder may have, in pixels. */
 export const maxImageSide = 16_384;
 

@@ -237,7 +237,7 @@ export function describeBytes(
 /**
  * `describeBytes` for a file spooled to disk (an import), never holding a video whole: the type is read from
  * the file's first bytes, an image's size from the image read whole (images are at most 20 MiB), a video's
- * length and frame size by streaming the file through mp4box.
+ * length and frame size from its movie header (infra/media-probe, read in the probe thread).
  */
 export function describeSpooled(file: MediaFile, declaredType: string, path: string): Promise<DescribedFile> {
   return describeFile(

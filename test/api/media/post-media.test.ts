@@ -141,7 +141,7 @@ describe('finding 5: the approval covers the media’s bytes', () => {
     const expected = [
       { ...photo, sha256: hashes.get(photo.assetId) },
       { kind: 'images', images: [{ ...item, sha256: hashes.get(photo.assetId) }] },
-      { ...clip, sha256: hashes.get(clip.assetId) },
+      hashed(clip),
     ];
     expect(posts.map((p) => p.media)).toEqual(expected);
     const read = await dataOf<{ posts: Array<{ id: string; media: unknown }> }>(

@@ -11,11 +11,13 @@ import type { MediaFetcher, MediaFile } from '../../../infra/connectors/port.js'
 import { ConnectorError } from '../../../infra/connectors/port.js';
 import { sandboxPublicationsOf } from '../../../infra/connectors/sandbox/index.js';
 import { approvedMediaFetcher } from '../../../processes/publishing/media-fetcher.js';
-import { pngOf, upload } from '../../api/media/support.js';
+import { pngOf, upload as uploadAny } from '../../api/media/support.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
+const upload = async (...args: Parameters<typeof uploadAny>) =>
+  (await uploadAny(...args)) as Extract<MediaAsset, { kind: 'image' }>;
 const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('publishing media swapped in storage after approval', () => {

@@ -15,6 +15,21 @@ export const instantSchema = z.iso
   .transform((value) => new Date(value).toISOString())
   .openapi({ type: 'string', format: 'date-time', example: '2026-12-01T09:00:00Z' });
 
+/**
+ * Set by the service from the media library, never taken from the caller: a value sent is replaced (a GET's
+ * media can be sent back as it is). The approval's content hash covers it, so it covers the file's bytes.
+ */
+const sha256Field = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .optional()
+  .openapi({
+    readOnly: true,
+    description:
+      'Hex SHA-256 of the file as the media library recorded it; set by the service (a value sent is ignored), ' +
+      'absent for assets recorded before hashes were kept. Publishing refuses bytes that no longer match.',
+  });
+
 const imageItemShape = {
   assetId: z.uuid(),
   url: z.url(),
@@ -23,6 +38,7 @@ const imageItemShape = {
   width: z.number().int().min(1).optional(),
   height: z.number().int().min(1).optional(),
   altText: z.string().max(inputLimits.altText).optional(),
+  sha256: sha256Field,
 };
 const imageItemSchema = z.object(imageItemShape).strict();
 
@@ -40,6 +56,7 @@ export const mediaAssetSchema = z
         title: z.string().min(1).max(400),
         pageCount: z.number().int().min(1).optional(),
         previewImageUrls: z.array(z.url()).max(300).optional(),
+        sha256: sha256Field,
       })
       .strict(),
     z
@@ -52,6 +69,7 @@ export const mediaAssetSchema = z
         durationSeconds: z.number().min(0),
         width: z.number().int().min(1),
         height: z.number().int().min(1),
+        sha256: sha256Field,
       })
       .strict(),
   ])

@@ -4,8 +4,10 @@
 // Fields are named as the caller gave them (`posts.0.socialAccountId`).
 import type { Kysely } from 'kysely';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
-import type { MediaAsset, Platform } from '../../domain/post-groups/post-content.js';
+import { withAssetHashes, type MediaAsset, type Platform } from '../../domain/post-groups/post-content.js';
 import { InvalidFields, Unprocessable, type ErrorDetail } from '../../domain/shared/errors.js';
+import type { CommandDeps } from '../shared/command-handler.js';
+import { loadMediaAsset } from '../media/media-commands.js';
 import { existingMediaAssetIds } from '../../projections/media/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { existingTagIds } from '../../projections/tags/queries.js';
@@ -79,22 +81,33 @@ function assetIdsOf({ media, path }: NamedMedia): Array<{ assetId: string; path:
 
 /**
  * A post's media must be assets of the workspace's media library (uploaded, imported or rendered there): 422
- * with one error per asset id that is not (another workspace's assets are unknown here alike).
+ * with one error per asset id that is not (another workspace's assets are unknown here alike). Answers each
+ * media as it is kept, in the order given: every file carries the SHA-256 of its bytes as the library recorded
+ * it (read from the asset's own stream), never a value the caller sent, so the content hash an approval is bound
+ * to covers the bytes. An asset recorded before the library kept hashes carries none.
  */
-export async function checkPostMedia(
+export async function resolvePostMedia(
   db: Kysely<ReadModels>,
+  library: Pick<CommandDeps, 'eventStore'>,
   orgId: string,
   named: readonly NamedMedia[],
-): Promise<void> {
+): Promise<Array<MediaAsset | undefined>> {
   const ids = named.flatMap(assetIdsOf);
-  if (ids.length === 0) return;
+  if (ids.length === 0) return named.map(({ media }) => media ?? undefined);
   const known = await existingMediaAssetIds(
     db,
     orgId,
     ids.map((i) => i.assetId),
   );
+  const hashes = new Map<string, string | undefined>();
+  await Promise.all(
+    [...known].map(async (assetId) => {
+      const stored = await loadMediaAsset(library, orgId, assetId.toLowerCase());
+      if (stored) hashes.set(assetId, stored.sha256);
+    }),
+  );
   const details: ErrorDetail[] = ids
-    .filter((i) => !known.has(i.assetId))
+    .filter((i) => !hashes.has(i.assetId))
     .map((i) => ({
       path: `body.${i.path}`,
       message: 'No such asset in the media library of this workspace (upload, import or render it first)',
@@ -105,4 +118,5 @@ export async function checkPostMedia(
       'unknown_media_asset',
       details,
     );
+  return named.map(({ media }) => (media ? withAssetHashes(media, (id) => hashes.get(id)) : undefined));
 }

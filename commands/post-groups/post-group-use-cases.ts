@@ -50,7 +50,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from './post-group-commands.js';
-import { checkPostAccounts, checkPostMedia, checkTags } from './post-group-checks.js';
+import { checkPostAccounts, checkTags, resolvePostMedia } from './post-group-checks.js';
 
 export interface PostGroupUseCaseDeps {
   postGroups: PostGroupDeps;
@@ -227,11 +227,13 @@ async function create(
       path: `posts.${index}.socialAccountId`,
     })),
   );
-  await checkPostMedia(
+  const media = await resolvePostMedia(
     deps.readModels,
+    deps.postGroups,
     orgId,
     input.posts.map((p, index) => ({ media: p.media, path: `posts.${index}.media` })),
   );
+  const posts = input.posts.map((p, index) => ({ ...p, media: media[index] }));
   return groupWrite(
     deps,
     caller,
@@ -261,7 +263,7 @@ async function create(
             opportunityId: planning.opportunityId ?? null,
           },
           posts: toNewPosts(
-            input.posts,
+            posts,
             input.title,
             (i) => newId(seed ? [seed, 'post', String(i)] : undefined),
             accounts,
@@ -522,7 +524,10 @@ export async function updatePost(
         },
       ])
     : {};
-  if (row) await checkPostMedia(deps.readModels, orgId, [{ media: content.media, path: 'media' }]);
+  if (row && content.media !== undefined)
+    [content.media] = await resolvePostMedia(deps.readModels, deps.postGroups, orgId, [
+      { media: content.media, path: 'media' },
+    ]);
   return groupWrite(
     deps,
     caller,

@@ -36,6 +36,7 @@ const imageItem = {
   width: z.number().optional(),
   height: z.number().optional(),
   altText: z.string().optional(),
+  sha256: z.string().optional(),
 };
 /** A MediaAsset as events store it (post content, the media library's assets). */
 export const mediaAssetEventSchema = z.discriminatedUnion('kind', [
@@ -50,6 +51,7 @@ export const mediaAssetEventSchema = z.discriminatedUnion('kind', [
     title: z.string(),
     pageCount: z.number().optional(),
     previewImageUrls: z.array(z.string()).optional(),
+    sha256: z.string().optional(),
   }),
   z.object({
     kind: z.literal('video'),
@@ -60,6 +62,7 @@ export const mediaAssetEventSchema = z.discriminatedUnion('kind', [
     durationSeconds: z.number(),
     width: z.number(),
     height: z.number(),
+    sha256: z.string().optional(),
   }),
 ]);
 const platformPayload = z.object({

@@ -37,6 +37,8 @@ export interface ImageItem {
   width?: number;
   height?: number;
   altText?: string;
+  /** Hex SHA-256 of the asset's bytes as the media library recorded them; absent when it recorded none. */
+  sha256?: string;
 }
 
 export type MediaAsset =
@@ -51,6 +53,7 @@ export type MediaAsset =
       title: string;
       pageCount?: number;
       previewImageUrls?: string[];
+      sha256?: string;
     }
   | {
       kind: 'video';
@@ -61,7 +64,45 @@ export type MediaAsset =
       durationSeconds: number;
       width: number;
       height: number;
+      sha256?: string;
     };
+
+/** One file a post's media names (each image of a set is one). */
+export interface MediaFileRef {
+  assetId: string;
+  url: string;
+  contentType: string;
+  sha256?: string;
+}
+
+/** The files a post's media names, in order. */
+export function mediaFilesOf(media: MediaAsset | null): MediaFileRef[] {
+  if (!media) return [];
+  const items: Array<MediaFileRef> = media.kind === 'images' ? media.images : [media];
+  return items.map(({ assetId, url, contentType, sha256 }) => ({
+    assetId,
+    url,
+    contentType,
+    ...(sha256 !== undefined ? { sha256 } : {}),
+  }));
+}
+
+/**
+ * The media with each file's `sha256` set to what `hashOf` answers for its asset (the library's record), and
+ * left out where it answers undefined: whatever sha256 the media carried before is never kept.
+ */
+export function withAssetHashes(
+  media: MediaAsset,
+  hashOf: (assetId: string) => string | undefined,
+): MediaAsset {
+  const stamp = <T extends { assetId: string; sha256?: string }>(item: T): T => {
+    const { sha256: _given, ...rest } = item;
+    const sha256 = hashOf(item.assetId);
+    return (sha256 !== undefined ? { ...rest, sha256 } : rest) as T;
+  };
+  if (media.kind === 'images') return { ...media, images: media.images.map(stamp) };
+  return stamp(media);
+}
 
 export const replySettingsValues = ['everyone', 'following', 'mentionedUsers', 'verified'] as const;
 export type ReplySettings = (typeof replySettingsValues)[number];
@@ -90,7 +131,11 @@ export interface PostContent {
   platformPayload: PlatformPayload | null;
 }
 
-/** `sha256:<hex>` of what an approval covers: platform, text, media and platform settings. */
+/**
+ * `sha256:<hex>` of what an approval covers: platform, text, media and platform settings. Media files carry the
+ * SHA-256 of their bytes (when the library recorded one), so the hash covers the bytes too; a file without one
+ * (content stored before) serialises, and so hashes, exactly as it always did.
+ */
 export function contentHash(content: PostContent): string {
   const { platform, contentText, media, platformPayload } = content;
   const digest = createHash('sha256')

@@ -6,9 +6,13 @@
 // A URL on our own origin is never fetched over HTTP: it is read from storage only when it is a signed object
 // URL whose signature verifies, or a stable asset URL (`/v1/assets/<key>`, a media library asset), and its key
 // lies under the post's workspace prefix; anything else on our origin is refused.
+// Before a platform hears of a post, every file its approved content names with a SHA-256 is read and must hash
+// to it (approvedMediaFetcher): bytes swapped in storage after the approval fail the post, and nothing is sent.
+import { createHash } from 'node:crypto';
+import { mediaFilesOf, type MediaAsset } from '../../domain/post-groups/post-content.js';
 import { assetsPath, isPublicImageKey, publicObjectProblem } from '../../commands/shared/image-uploads.js';
 import { Forbidden } from '../../domain/shared/errors.js';
-import { ConnectorError, type MediaFetcher } from '../../infra/connectors/port.js';
+import { ConnectorError, type MediaFetcher, type MediaFile } from '../../infra/connectors/port.js';
 import {
   DEFAULT_MEDIA_LIMITS,
   mediaKindOf,
@@ -154,4 +158,39 @@ function ownStorageReader(
     if (!object) throw new ConnectorError('permanent', `Media ${item.assetId} is no longer in storage`);
     return object;
   };
+}
+
+/**
+ * Reads every file of the approved media that names a SHA-256 (through `fetchMedia`, which spools it) and checks
+ * its bytes hash to it; throws a permanent ConnectorError naming the first that does not ("changed since
+ * approval"), before anything reaches the platform. Answers a fetcher that hands the connector those very files
+ * (what was checked is what is uploaded) and fetches any other item as before. Files without a SHA-256 (content
+ * approved before hashes were kept) are left to the connector, unchecked, as they always were.
+ */
+export async function approvedMediaFetcher(
+  fetchMedia: MediaFetcher,
+  media: MediaAsset | null,
+  orgId: string,
+): Promise<MediaFetcher> {
+  const keyOf = (item: { assetId: string; url: string }) => `${item.assetId}\n${item.url}`;
+  const checked = new Map<string, MediaFile>();
+  for (const ref of mediaFilesOf(media)) {
+    if (ref.sha256 === undefined || checked.has(keyOf(ref))) continue;
+    const file = await fetchMedia({
+      url: ref.url,
+      contentType: ref.contentType,
+      assetId: ref.assetId,
+      orgId,
+    });
+    const hash = createHash('sha256');
+    for await (const chunk of file.stream()) hash.update(chunk as Buffer);
+    if (hash.digest('hex') !== ref.sha256)
+      throw new ConnectorError(
+        'permanent',
+        `Media ${ref.assetId} changed since approval: its bytes no longer match the SHA-256 the approval ` +
+          'covers, so nothing was sent; upload the file again and have the post approved again',
+      );
+    checked.set(keyOf(ref), file);
+  }
+  return async (item) => checked.get(keyOf(item)) ?? fetchMedia(item);
 }

@@ -23,6 +23,7 @@ import {
   type TokenSet,
 } from '../../infra/connectors/port.js';
 import { mediaScope } from '../../infra/connectors/media-file.js';
+import { approvedMediaFetcher } from './media-fetcher.js';
 import type { PublishMetrics } from '../../infra/metrics/metrics.js';
 import type { Logger } from '../../infra/logging/logger.js';
 
@@ -152,8 +153,10 @@ export class Publisher {
     const media = mediaScope(this.options.fetchMedia);
     let outcome;
     try {
+      // The approved media's bytes are checked against the hashes the approval covers before any call.
+      const fetchMedia = await approvedMediaFetcher(media.fetchMedia, claimed.media, resolved.account.orgId);
       outcome = await accounts.withTokens(resolved.account, (tokens) =>
-        connector.publish(this.context(resolved.account, tokens, media.fetchMedia), {
+        connector.publish(this.context(resolved.account, tokens, fetchMedia), {
           postId: post.id,
           idempotencyKey: claim.idempotencyKey,
           groupTitle: claim.group.title,

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { postGroupDecider, postGroupEventTypes } from '../../domain/post-groups/post-group.js';
+import { contentHash, type PostContent } from '../../domain/post-groups/post-content.js';
 import type { PostGroupCommand, PostGroupEvent } from '../../domain/post-groups/post-group.js';
 import type { Decider, DomainEvent } from '../../domain/shared/decider.js';
 import {
@@ -254,6 +255,33 @@ describe('each slice reads back what its decider writes', () => {
       data: { ...(stray!.data as { changes: object }), changes: { kind: 'absent' } },
     };
     expect(() => postGroupDecider.codec.decode(withStray)).toThrow(/data\.changes/);
+  });
+
+  test('post groups: media carrying the library’s sha256 read back with it; media stored without one as before', () => {
+    const sha256 = 'c'.repeat(64);
+    const { kind: _kind, ...item } = image;
+    const hashed = decideAll(postGroupDecider, [
+      create('drafts', [
+        { ...linkedinPost, media: { ...image, sha256 } },
+        { ...xPost, media: { kind: 'images', images: [{ ...item, sha256 }, item] } },
+      ]),
+      updatePost(linkedinPostId, { media: { ...image, sha256: 'd'.repeat(64) } }),
+    ]);
+    const decoded = postGroupDecider.codec.decodeAll(stored(postGroupDecider.codec, hashed));
+    expect(decoded).toEqual(hashed);
+    const state = decoded.reduce(postGroupDecider.evolve, postGroupDecider.initialState);
+    const posts = state.kind === 'absent' ? [] : state.posts;
+    expect(posts.map((p) => p.media)).toEqual([
+      { ...image, sha256: 'd'.repeat(64) },
+      { kind: 'images', images: [{ ...item, sha256 }, item] },
+    ]);
+    // An event stored before media carried hashes: no sha256 appears, and its stored hash is still the content's.
+    const [old] = decideAll(postGroupDecider, [create('drafts', [{ ...linkedinPost, media: image }])]);
+    const [oldDecoded] = postGroupDecider.codec.decodeAll(stored(postGroupDecider.codec, [old!]));
+    const oldPost = (oldDecoded!.data as { posts: Array<PostContent & { contentHash: string }> }).posts[0]!;
+    expect(oldPost.media).toEqual(image);
+    expect(Object.keys(oldPost.media!)).not.toContain('sha256');
+    expect(contentHash(oldPost)).toBe(oldPost.contentHash);
   });
 
   test('workspaces, slugs, users, e-mails, tags and social accounts', () => {

@@ -4,7 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { Conflict, NotFound, ValidationError } from '../../domain/shared/errors.js';
-import { contentHash, type PostContent } from '../../domain/post-groups/post-content.js';
+import {
+  contentHash,
+  withAssetHashes,
+  type MediaAsset,
+  type PostContent,
+} from '../../domain/post-groups/post-content.js';
 import {
   postGroupDecider,
   type PostGroupEvent,
@@ -1490,5 +1495,67 @@ describe('approval records over a whole review cycle', () => {
           true,
         );
       });
+  });
+});
+
+describe('finding 5: the approval covers the media’s bytes (each file carries the library’s SHA-256)', () => {
+  const bytesA = 'a'.repeat(64);
+  const bytesB = 'b'.repeat(64);
+  const post = { ...linkedinPost, media: image } satisfies PostContent;
+
+  test('two contents that differ only in a media file’s sha256 hash differently', () => {
+    const withImage = (media: MediaAsset) => contentHash({ ...post, media });
+    expect(withImage({ ...image, sha256: bytesA })).not.toBe(withImage({ ...image, sha256: bytesB }));
+    expect(withImage({ ...image, sha256: bytesA })).not.toBe(withImage(image));
+    const { kind: _kind, ...item } = image;
+    expect(withImage({ kind: 'images', images: [item, { ...item, sha256: bytesA }] })).not.toBe(
+      withImage({ kind: 'images', images: [item, { ...item, sha256: bytesB }] }),
+    );
+    expect(withImage({ ...video, sha256: bytesA })).not.toBe(withImage({ ...video, sha256: bytesB }));
+  });
+
+  test('content without a sha256 (stored before) hashes exactly as it always did', () => {
+    // Computed by the code before media carried hashes: approvals recorded then stay current.
+    expect(contentHash({ ...post, contentText: 'Launch day', media: image })).toBe(
+      'sha256:d4b1b75bd4e3321022800dc3ca1a6e6487a02f5a8920af898fcb43cde37d62cb',
+    );
+    expect(contentHash({ ...post, media: { ...image, sha256: undefined } })).toBe(contentHash(post));
+  });
+
+  test('the library’s hash replaces whatever the media carried, and none is kept where it has none', () => {
+    const { kind: _kind, ...item } = image;
+    const library = (assetId: string) => (assetId === image.assetId ? bytesA : undefined);
+    expect(withAssetHashes({ ...image, sha256: bytesB }, library)).toEqual({ ...image, sha256: bytesA });
+    expect(withAssetHashes({ ...video, sha256: bytesB }, library)).toEqual(video);
+    expect(
+      withAssetHashes({ kind: 'images', images: [item, { ...item, assetId: video.assetId }] }, library),
+    ).toEqual({
+      kind: 'images',
+      images: [
+        { ...item, sha256: bytesA },
+        { ...item, assetId: video.assetId },
+      ],
+    });
+  });
+
+  test('media naming other bytes is an edit: the scheduled post goes back to review', () => {
+    const ids = [xPostId, linkedinPostId];
+    const hashed = { ...linkedinPost, media: { ...image, sha256: bytesA } };
+    const scheduledWithMedia = history(
+      create('drafts', [xPost, hashed]),
+      approve({ schedule: slots(ids, tomorrow) }),
+    );
+    given(scheduledWithMedia)
+      .when(updatePost(linkedinPostId, { media: { ...image, sha256: bytesB } }))
+      .thenState((s) => {
+        expect(postOf(s, linkedinPostId)).toMatchObject({
+          status: 'pending_approval',
+          approvedContentHash: null,
+          contentHash: hashOf(hashed, { media: { ...image, sha256: bytesB } }),
+        });
+      });
+    given(scheduledWithMedia)
+      .when(updatePost(linkedinPostId, { media: { ...image, sha256: bytesA } }))
+      .thenState((s) => expect(postOf(s, linkedinPostId).status).toBe('scheduled'));
   });
 });

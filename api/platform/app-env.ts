@@ -1,6 +1,6 @@
 // The hono environment shared by every route: what middleware puts on the context for handlers to read.
 // requestId, logger and auth are set for every request; principal only behind authenticate().
-import type { ClientOrigin } from '../../infra/http/trusted-proxies.js';
+import type { ClientOrigin, TrustedProxies } from '../../infra/http/trusted-proxies.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { Principal } from '../auth/principal.js';
@@ -14,8 +14,10 @@ export interface AppVariables {
   auth: AuthService;
   /** Present only on routes behind `authenticate()`; read it with `principalOf(c)`. */
   principal: Principal;
-  /** Who sent the request (the client behind TRUSTED_PROXIES); read it with `clientOf(c)`. */
+  /** Who sent the request (the client behind TRUSTED_PROXIES), worked out on first use; read it with `clientOf(c)`. */
   client: ClientOrigin;
+  /** The trusted proxies the client is worked out through (set first by `clientAddress`). */
+  clientProxies: TrustedProxies;
   /** Counts authenticated requests per token and workspace; absent when rate limiting is off. */
   rateLimiter?: RequestRateLimiter;
 }

@@ -23,18 +23,31 @@ function resolve(c: Context, proxies: TrustedProxies): ClientOrigin {
   );
 }
 
-/** Works out the client once per request (createApp installs it first) for `clientOf` to read. */
+/**
+ * Hands each request the trusted proxies (createApp installs it first); the client is worked out on first use
+ * by `clientOf` and kept, so requests that never ask (most of them) pay nothing.
+ */
 export function clientAddress(options: { trustedProxies?: readonly string[] } = {}): MiddlewareHandler {
   const proxies = new TrustedProxies(options.trustedProxies ?? []);
   return async function clientAddressMiddleware(c, next) {
-    c.set('client', resolve(c, proxies));
+    c.set('clientProxies', proxies);
     await next();
   };
 }
 
 /** This request's client; outside createApp (no middleware ran) the socket peer, forwarded headers ignored. */
 export function clientOf(c: Context): ClientOrigin {
-  return (c.get('client') as ClientOrigin | undefined) ?? resolve(c, noProxies);
+  const known = c.get('client') as ClientOrigin | undefined;
+  if (known) return known;
+  const client = resolve(c, (c.get('clientProxies') as TrustedProxies | undefined) ?? noProxies);
+  c.set('client', client);
+  return client;
+}
+
+/** Whether a trusted proxy said the request came over https (never, and nothing read, without trusted proxies). */
+export function forwardedHttpsOf(c: Context): boolean {
+  const proxies = c.get('clientProxies') as TrustedProxies | undefined;
+  return proxies !== undefined && proxies.any && clientOf(c).forwardedHttps;
 }
 
 /**

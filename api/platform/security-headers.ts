@@ -2,7 +2,7 @@
 // the service is served over https. A route's own header wins (the pages' and /docs' CSP, the consent page's).
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { clientOf } from './client-address.js';
+import { forwardedHttpsOf } from './client-address.js';
 
 /** A year, the usual HSTS lifetime; no includeSubDomains: the operator's other hosts are not ours to pin. */
 export const strictTransportSecurity = 'max-age=31536000';
@@ -29,7 +29,7 @@ export function securityHeaders(options: { publicBaseUrl?: string }): Middleware
   return async function securityHeadersMiddleware(c, next) {
     // Browsers ignore HSTS over plain http, so sending it whenever the service is https is enough; a trusted
     // proxy saying https (X-Forwarded-Proto) counts too.
-    const https = httpsAlways || clientOf(c).forwardedHttps;
+    const https = httpsAlways || forwardedHttpsOf(c);
     return (https ? withHsts : withoutHsts)(c, next);
   };
 }

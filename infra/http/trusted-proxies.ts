@@ -63,6 +63,11 @@ export class TrustedProxies {
     this.ranges = ranges.map((range) => ipaddr.parseCIDR(range));
   }
 
+  /** Whether any proxy is trusted (with none, forwarded headers are never read). */
+  get any(): boolean {
+    return this.ranges.length > 0;
+  }
+
   has(address: Address): boolean {
     return this.ranges.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   }

@@ -1,9 +1,8 @@
 // The website parser pool: piscina threads running website-worker.ts, so HTML and CSS nobody vouches for are
 // parsed off the request thread, each task under a deadline (the thread is ended on overrun) and memory limits.
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { workerPool } from '../async/worker-pool.js';
 import type { WebsiteParseResult, WebsiteParseTask } from './website-worker.js';
 
 /** One parse (the page, or its stylesheets) may take this long, waiting for a thread included. */
@@ -34,15 +33,6 @@ export interface WebsiteParserOptions {
   onThreadError?: (error: unknown) => void;
 }
 
-const require = createRequire(import.meta.url);
-
-/** execArgv for the threads: the parent's, plus tsx's loader (the worker is TypeScript), as infra/visuals/pool.ts. */
-function workerExecArgv(): string[] {
-  const inherited = process.execArgv;
-  if (inherited.some((arg) => /[\\/]tsx[\\/]/.test(arg) || arg === 'tsx')) return [...inherited];
-  return [...inherited, '--import', pathToFileURL(require.resolve('tsx')).href];
-}
-
 export class WebsiteParser {
   private readonly piscina: Piscina;
   readonly deadlineMs: number;
@@ -50,21 +40,19 @@ export class WebsiteParser {
   constructor(options: WebsiteParserOptions = {}) {
     this.deadlineMs = options.deadlineMs ?? websiteParseDeadlineMs;
     const heapMb = options.heapMb ?? websiteParseHeapMb;
-    this.piscina = new Piscina({
+    this.piscina = workerPool({
       filename: new URL('./website-worker.ts', import.meta.url).href,
       minThreads: 0,
       maxThreads: Math.max(1, options.threads ?? Math.min(2, availableParallelism())),
       idleTimeout: options.idleTimeoutMs ?? 30_000,
       maxQueue: websiteParseMaxQueue,
-      execArgv: workerExecArgv(),
       resourceLimits: {
         maxOldGenerationSizeMb: heapMb,
         maxYoungGenerationSizeMb: Math.max(8, Math.floor(heapMb / 8)),
         stackSizeMb: 4,
       },
+      ...(options.onThreadError ? { onThreadError: options.onThreadError } : {}),
     });
-    // Without a listener, piscina's 'error' (a thread lost between tasks) would end the whole process.
-    this.piscina.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
   /** Parses counted by thread: every parse ends up here, so a test can see that none ran on its own thread. */

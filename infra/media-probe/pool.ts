@@ -1,8 +1,7 @@
 // The media probe pool: one piscina thread (started on demand, ended when idle) that reads untrusted image and
 // movie headers with a heap cap and a deadline, so no file can block the request thread or exhaust the process.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { workerPool } from '../async/worker-pool.js';
 import type { ProbeResult, ProbeTask } from './worker.js';
 
 /** Heap of the probe thread: a movie header is at most MAX_MOVIE_HEADER_BYTES, an image at most 20 MiB. */
@@ -23,26 +22,16 @@ export class ProbeFailed extends Error {
   }
 }
 
-const require = createRequire(import.meta.url);
-
-/** execArgv for the thread: the parent's, plus tsx's loader unless already there (as in infra/visuals/pool.ts). */
-function workerExecArgv(): string[] {
-  const inherited = process.execArgv;
-  if (inherited.some((arg) => /[\\/]tsx[\\/]/.test(arg) || arg === 'tsx')) return [...inherited];
-  return [...inherited, '--import', pathToFileURL(require.resolve('tsx')).href];
-}
-
 let pool: Piscina | undefined;
 
 function probePool(): Piscina {
-  pool ??= new Piscina({
+  pool ??= workerPool({
     filename: new URL('./worker.ts', import.meta.url).href,
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 30_000,
     maxQueue: PROBE_MAX_QUEUE,
     resourceLimits: { maxOldGenerationSizeMb: PROBE_HEAP_MB, maxYoungGenerationSizeMb: 32 },
-    execArgv: workerExecArgv(),
   });
   return pool;
 }

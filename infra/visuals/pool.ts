@@ -5,9 +5,8 @@
 // thread takes it: past it the task is aborted, piscina ends its thread, and the pool starts a fresh one.
 
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { workerPool } from '../async/worker-pool.js';
 import type {
   CarouselRenderRequest,
   ImageRenderRequest,
@@ -65,16 +64,6 @@ function weightOf(task: RenderTask): number {
   return task.kind === 'slides' ? Math.max(1, task.to - task.from) : 1;
 }
 
-const require = createRequire(import.meta.url);
-
-/** execArgv for the worker threads: the parent's, plus tsx's loader unless it is already among them. */
-function workerExecArgv(): string[] {
-  const inherited = process.execArgv;
-  const hasTsx = inherited.some((arg) => /[\\/]tsx[\\/]/.test(arg) || arg === 'tsx');
-  if (hasTsx) return [...inherited];
-  return [...inherited, '--import', pathToFileURL(require.resolve('tsx')).href];
-}
-
 export class RenderPool {
   private readonly piscina: Piscina;
   private readonly deadlineMs: number;
@@ -86,16 +75,13 @@ export class RenderPool {
     const threads = Math.max(1, options.threads ?? availableParallelism());
     this.deadlineMs = options.taskDeadlineMs ?? defaultRenderTaskDeadlineMs;
     this.maxWaiting = options.maxWaitingTasks ?? 512;
-    this.piscina = new Piscina({
+    this.piscina = workerPool({
       filename: new URL('./worker.ts', import.meta.url).href,
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: options.idleTimeoutMs ?? 60_000,
-      execArgv: workerExecArgv(),
+      ...(options.onThreadError ? { onThreadError: options.onThreadError } : {}),
     });
-    // Without a listener, piscina's 'error' (a thread lost between tasks, e.g. out of memory) would be an
-    // unhandled 'error' event and end the whole process.
-    this.piscina.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
   get threads(): number {

@@ -59,19 +59,14 @@ export async function sniffContentType(bytes: Uint8Array): Promise<string | null
 }
 
 /**
- * Largest image the library takes, by its header: 16384 px a side and 50 megapixels. A decoder (a preview, a
- * render, a platform's) holds width × height × 4 bytes, so a tiny compressed file of 20000 × 20000 would need
- * 1.6 GB; every image is measured from its header (no decoding) and refused beyond these before it is kept.
+ * Why an image of this size is refused (the shared caps of infra/images/dimensions.ts, read from its header:
+ * a decoder holds width × height × 4 bytes), or null when it is within them.
  */
-export const MAX_IMAGE_SIDE = maxImageSide;
-export const MAX_IMAGE_PIXELS = maxImagePixels;
-
-/** Why an image of this size is refused, or null when it is within the caps. */
 export function imageSizeProblem(size: { width: number; height: number }): string | null {
-  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE)
-    return `The image is ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_SIDE} pixels a side are allowed`;
-  if (size.width * size.height > MAX_IMAGE_PIXELS)
-    return `The image is ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels are allowed`;
+  if (size.width > maxImageSide || size.height > maxImageSide)
+    return `The image is ${size.width} × ${size.height} pixels; at most ${maxImageSide} pixels a side are allowed`;
+  if (size.width * size.height > maxImagePixels)
+    return `The image is ${size.width} × ${size.height} pixels; at most ${maxImagePixels / 1_000_000} megapixels are allowed`;
   return null;
 }
 

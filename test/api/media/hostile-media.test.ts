@@ -5,7 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../../commands/media/media-files.js';
+import {
+  maxImagePixels as MAX_IMAGE_PIXELS,
+  maxImageSide as MAX_IMAGE_SIDE,
+} from '../../../infra/images/dimensions.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { mp4Of, sampleBombMp4 } from './mp4-bytes.js';

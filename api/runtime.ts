@@ -47,7 +47,8 @@ import type {
 import { Metrics } from '../infra/metrics/metrics.js';
 import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
-import { installBillingAccess } from './billing/access-middleware.js';
+import { installBillingAccess, registeredBillingAccess } from './billing/access-middleware.js';
+import { bindOperations } from './shared/operation-adapters.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
 import { createRateLimiter, rateLimitsFromEnv } from './platform/rate-limits.js';
@@ -368,7 +369,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       publicBaseUrl: publicBaseUrl(env),
       options,
       roleOf: memberships.roleOf,
-      tools: () => (tools ??= sliceList.flatMap((slice) => slice.tools?.(context) ?? [])),
+      tools: () =>
+        (tools ??= sliceList.flatMap((slice) => [
+          ...operationsOf(slice).tools,
+          ...(slice.tools?.(context) ?? []),
+        ])),
+    };
+    /** Each slice's operations bound to this runtime (their use cases' dependencies built once). */
+    const bound = new Map<Slice, ReturnType<typeof bindOperations>>();
+    const operationsOf = (slice: Slice) => {
+      let found = bound.get(slice);
+      if (!found) {
+        found = bindOperations(slice.operations ?? [], context, () => registeredBillingAccess(context));
+        bound.set(slice, found);
+      }
+      return found;
     };
     /** Workers of the slices that run in this process, by name, once started. */
     const running = new Map<string, RunningWorker>();
@@ -398,7 +413,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         return { ok: Object.values(checks).every((c) => c.ok), checks };
       },
       // The billing policy goes on every request's context before any route (api/billing/access-middleware.ts).
-      routes: [installBillingAccess(context), ...sliceList.flatMap((slice) => slice.routes?.(context) ?? [])],
+      routes: [
+        installBillingAccess(context),
+        ...sliceList.flatMap((slice) => [...operationsOf(slice).routes, ...(slice.routes?.(context) ?? [])]),
+      ],
     });
 
     const runtime: Runtime = {

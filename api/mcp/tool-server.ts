@@ -112,7 +112,7 @@ function serverFor(
     if (!parsed.success)
       return toolError(400, { error: 'Invalid request', details: zodDetails(parsed.error, 'arguments') });
     try {
-      await options.billingAccess?.(caller.orgId!, tool, parsed.data);
+      if (!tool.checksAccess) await options.billingAccess?.(caller.orgId!, tool, parsed.data);
       const output = await tool.run(
         {
           caller,

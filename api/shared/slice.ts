@@ -22,6 +22,7 @@ import type { AuthService } from '../auth/auth-service.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { RouteServices } from './services.js';
+import type { OperationGroup } from './operation.js';
 import type { AnyTool } from './tools.js';
 
 /** One migration: `<4-digit number>_<name>`, run in number order with every slice's migrations. */
@@ -83,6 +84,11 @@ export interface Slice {
   /** Read models; also what read-your-writes waits for. */
   projections?: readonly Projection[];
   processManagers?: readonly ProcessManager[];
+  /**
+   * The slice's operations (api/shared/operation.ts): each one declaration from which its route and, where it
+   * has one, its tool are made. Their routes go into the app before the slice's other `routes`.
+   */
+  operations?: readonly OperationGroup[];
   /** Route installers, in the order they go into the app (the OpenAPI document lists paths in that order). */
   routes?(ctx: SliceContext): readonly RouteInstaller[];
   workers?: readonly BackgroundWorker[];

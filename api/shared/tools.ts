@@ -34,6 +34,11 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   /** The fields a model sends (an object schema): the route's query, path (except the workspace) and body fields. */
   input: Input;
   hints?: ToolHints;
+  /**
+   * True for the tools of operations (api/shared/operation.ts): they run the operation's access check (scope,
+   * then the subscription's 402) themselves, so the tool server does not check the subscription again.
+   */
+  checksAccess?: boolean;
   run(call: ToolCall, input: z.output<Input>): Promise<Output>;
   /** A sentence or two for the model beside the structured output. */
   summary(output: Output): string;

@@ -20,6 +20,15 @@ export abstract class AppError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** The same error naming its fields otherwise (an entry point names them where its caller sent them). */
+  withDetails(details: ErrorDetail[]): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this, { details });
+    Object.defineProperty(copy, 'message', { value: this.message, writable: true, configurable: true });
+    Object.defineProperty(copy, 'stack', { value: this.stack, writable: true, configurable: true });
+    return copy;
+  }
 }
 
 export class ValidationError extends AppError {

@@ -53,7 +53,7 @@ export async function startTestService(
   const env = loadEnv({
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_BASE_URL: 'http://localhost:3000',
     ...options.env,
   });

@@ -1,8 +1,10 @@
 // Adding a slice is one registration: the service built with the tests' notes slice appended to api/slices.ts
-// runs its migration, serves its route (in the OpenAPI document too), folds its projection and waits for it
-// on writes (read-your-writes), with nothing else edited.
+// runs its migration, serves its operation as a route (in the OpenAPI document too) and as an assistant tool,
+// folds its projection and waits for it on writes (read-your-writes), with nothing else edited. Its operation is
+// one declaration and one use case (notes-slice.ts).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { slices } from '../../../api/slices.js';
+import { connectAssistant } from '../../support/assistant.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { Unprocessable } from '../../../domain/shared/errors.js';
@@ -76,5 +78,42 @@ describe('a slice added in one registration', () => {
       paths: Record<string, Record<string, unknown>>;
     };
     expect(Object.keys(doc.paths['/v1/orgs/{orgId}/notes'] ?? {})).toEqual(['post']);
+  });
+
+  test('its operation is an assistant tool too: listed with its scope, refused without it, checked alike', async () => {
+    const writer = await connectAssistant(service, {
+      userId: workspace.userIds.editor,
+      orgId: workspace.orgId,
+      scopes: ['posts:write'],
+    });
+    const { tools } = await writer.client.listTools();
+    const tool = tools.find((t) => t.name === 'add_note');
+    expect(tool?.inputSchema.required).toEqual(['text']);
+    expect(tool?.inputSchema.properties).not.toHaveProperty('orgId');
+    const added = await writer.client.callTool({ name: 'add_note', arguments: { text: 'Tool' } });
+    expect(added.isError).toBeFalsy();
+    expect(added.structuredContent).toMatchObject({ text: 'Tool' });
+    // The same use case's refusal (the limit is 5 here), and a bad field named in the tool's terms.
+    const tooLong = await writer.client.callTool({ name: 'add_note', arguments: { text: 'x'.repeat(10) } });
+    expect(tooLong.structuredContent).toMatchObject({ status: 422 });
+    const invalid = await writer.client.callTool({ name: 'add_note', arguments: { text: '' } });
+    expect(invalid.structuredContent).toMatchObject({ status: 400, details: [{ path: 'arguments.text' }] });
+
+    const reader = await connectAssistant(service, {
+      userId: workspace.userIds.editor,
+      orgId: workspace.orgId,
+      scopes: [],
+    });
+    expect((await reader.client.listTools()).tools.map((t) => t.name)).not.toContain('add_note');
+    const refused = await reader.client.callTool({ name: 'add_note', arguments: { text: 'No scope' } });
+    expect(refused.structuredContent).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    // The viewer's role may not draft, whatever the connection's scopes.
+    const viewer = await connectAssistant(service, {
+      userId: workspace.userIds.viewer,
+      orgId: workspace.orgId,
+      scopes: ['posts:write'],
+    });
+    const byViewer = await viewer.client.callTool({ name: 'add_note', arguments: { text: 'Viewer' } });
+    expect(byViewer.structuredContent).toMatchObject({ status: 403 });
   });
 });

@@ -1,27 +1,33 @@
 // A tiny slice that lives only in the tests, to show that adding a slice is one module and one registration:
 // one event (NoteAdded) with its decider, one migration (a workspace's note length limit), one projection
-// (`notes`) and one route (POST ORG/notes, answering from the read model it has just caught up).
+// (`notes`), one use case and one operation (POST ORG/notes and the add_note tool, answering from the read model
+// the write has just caught up).
 // A real slice spreads the same parts over domain/, commands/, projections/ and api/ (docs/adding-a-slice.md).
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { secured } from '../../../api/auth/middleware.js';
-import type { AppEnv } from '../../../api/platform/app-env.js';
-import { errorResponses } from '../../../api/platform/errors.js';
-import { dataOf, jsonBody, jsonResponse } from '../../../api/platform/responses.js';
+import { operationGroup, operationsWith } from '../../../api/shared/operation.js';
 import { orgParams } from '../../../api/shared/params.js';
+import type { RouteServices } from '../../../api/shared/services.js';
 import type { Slice } from '../../../api/shared/slice.js';
-import { commandMetadata } from '../../../api/shared/write.js';
 import {
   handleCommand,
   type CommandDeps,
   type CommandMetadata,
 } from '../../../commands/shared/command-handler.js';
 import { newId } from '../../../commands/shared/ids.js';
+import {
+  runWrite,
+  type WriteDeps,
+  type WriteRequest,
+  type Written,
+} from '../../../commands/shared/write-pipeline.js';
+import type { Caller } from '../../../domain/shared/caller.js';
 import type { Decider, DomainEvent } from '../../../domain/shared/decider.js';
 import { defineEventCodec, zodSpecs } from '../../../domain/shared/event-codec.js';
 import { Unprocessable } from '../../../domain/shared/errors.js';
 import { streamName, type RecordedEvent } from '../../../infra/event-store/port.js';
 import type { Projection } from '../../../projections/engine/projection.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 
 // Domain: the decider. Time, ids and the limit come in the command, so decide stays pure.
 export type NoteAdded = DomainEvent<
@@ -108,62 +114,86 @@ export const notesProjection: Projection = {
   },
 };
 
-// Route.
+// Use case: reads the workspace's limit, decides through the write pipeline (Idempotency-Key, metadata), and
+// answers from the slice's read model, which the write has caught up.
+export interface AddNoteInput {
+  orgId: string;
+  text: string;
+}
+
+export interface NoteView {
+  id: string;
+  text: string;
+  notesInWorkspace: number;
+}
+
+export async function addNoteUseCase(
+  deps: WriteDeps & { readModels: Kysely<ReadModels> },
+  caller: Caller,
+  input: AddNoteInput,
+  request: WriteRequest,
+): Promise<Written<NoteView>> {
+  const db = deps.readModels.withTables<NotesReadModels>();
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, idempotencySeed }) => {
+    const limit = await db
+      .selectFrom('note_limits')
+      .select('max_length')
+      .where('org_id', '=', input.orgId)
+      .executeTakeFirst();
+    const noteId = newId(idempotencySeed ? [idempotencySeed, 'note'] : undefined);
+    const { orgId, text } = input;
+    await addNote(
+      deps.commands,
+      { noteId, orgId, text, maxLength: limit?.max_length ?? 280, now: metadata.now },
+      metadata,
+    );
+    // The write waited for every slice's read models, this one's included.
+    const { n } = await db
+      .selectFrom('notes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    return { id: noteId, text, notesInWorkspace: Number(n) };
+  });
+}
+
+// Operation: one declaration makes the route (POST ORG/notes, in the OpenAPI document) and the assistant tool
+// (add_note); both check the role or scope and the subscription before the use case.
 const noteSchema = z
   .object({ id: z.uuid(), text: z.string(), notesInWorkspace: z.number().int() })
   .openapi('TestNote');
 
-const addNoteRoute = createRoute({
-  ...secured({ permission: 'posts:draft' }),
+const operation = operationsWith<RouteServices>();
+
+export const addNoteOperation = operation({
+  name: 'add_note',
+  kind: 'write',
   method: 'post',
   path: '/v1/orgs/{orgId}/notes',
   tags: ['notes'],
   summary: 'Add a note (a slice of the tests)',
-  request: {
-    params: orgParams,
-    body: jsonBody(
-      z
-        .object({ text: z.string().min(1) })
-        .strict()
-        .openapi('AddTestNote'),
-    ),
+  params: orgParams,
+  body: z
+    .object({ text: z.string().min(1) })
+    .strict()
+    .openapi('AddTestNote'),
+  output: noteSchema,
+  outputDescription: 'The note, and how many the workspace has',
+  status: 201,
+  errors: [400, 401, 403, 422, 503],
+  access: { permission: 'posts:draft', scope: 'posts:write' },
+  tool: {
+    title: 'Add a note',
+    description: 'Adds a short note to the workspace (a slice of the tests).',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    summary: (note) => `Added note ${note.id}; the workspace has ${note.notesInWorkspace}.`,
   },
-  responses: {
-    201: jsonResponse(dataOf(noteSchema), 'The note, and how many the workspace has'),
-    ...errorResponses(400, 401, 403, 422, 503),
-  },
+  run: (services, { caller, request }, input) => addNoteUseCase(services, caller, input, request),
 });
 
 export const notesSlice: Slice = {
   name: 'notes',
   migrations: Object.entries(notesMigrations),
   projections: [notesProjection],
-  routes: ({ services }) => [
-    (app: OpenAPIHono<AppEnv>) => {
-      const db = services.readModels.withTables<NotesReadModels>();
-      app.openapi(addNoteRoute, async (c) => {
-        const { orgId } = c.req.valid('param');
-        const { text } = c.req.valid('json');
-        const metadata = commandMetadata(c, services);
-        const limit = await db
-          .selectFrom('note_limits')
-          .select('max_length')
-          .where('org_id', '=', orgId)
-          .executeTakeFirst();
-        const noteId = newId();
-        await addNote(
-          services.commands,
-          { noteId, orgId, text, maxLength: limit?.max_length ?? 280, now: metadata.now },
-          metadata,
-        );
-        // The write waited for every slice's read models, this one's included.
-        const { n } = await db
-          .selectFrom('notes')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('org_id', '=', orgId)
-          .executeTakeFirstOrThrow();
-        return c.json({ data: { id: noteId, text, notesInWorkspace: Number(n) } }, 201);
-      });
-    },
-  ],
+  operations: [operationGroup((ctx) => ctx.services, [addNoteOperation])],
 };

@@ -246,27 +246,24 @@ function flattenQueries(queries: Record<string, string[]>): Record<string, strin
   );
 }
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-}
-
-export function toPage<T>(items: T[], total: number, page: number, limit: number): Page<T> {
-  return { items, page, limit, total, hasMore: page * limit < total };
+/**
+ * The fields of the paged list object (domain/shared/page.ts), in the document's order. `bounds: false` leaves out
+ * the minimums of page, limit and total (MediaPage was published without them).
+ */
+export function pageShape<T extends z.ZodType>(item: T, options: { bounds?: boolean } = {}) {
+  const bounded = options.bounds ?? true;
+  return {
+    items: z.array(item),
+    page: bounded ? z.number().int().min(1) : z.number().int(),
+    limit: bounded ? z.number().int().min(1) : z.number().int(),
+    total: bounded ? z.number().int().min(0) : z.number().int(),
+    hasMore: z.boolean(),
+  };
 }
 
 /** The paged list object: `{ items, page, limit, total, hasMore }`. */
 export function pageSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-    total: z.number().int().min(0),
-    hasMore: z.boolean(),
-  });
+  return z.object(pageShape(item));
 }
 
 /** The success body of a paged list endpoint: `{ data: { items, page, limit, total, hasMore } }`. */

@@ -2,7 +2,8 @@
 // refusals with 400 + details, and the page envelope.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../domain/shared/errors.js';
-import { defineListQuery, toPage } from '../../../api/platform/paging.js';
+import { defineListQuery } from '../../../api/platform/paging.js';
+import { toPage } from '../../../domain/shared/page.js';
 import { z } from '@hono/zod-openapi';
 import { orgA, sampleApp, tokenFor, widgetListQuery } from './support.js';
 

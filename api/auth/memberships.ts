@@ -1,6 +1,6 @@
 // The caller's current role in the workspace of their token, checked on every request (not read from the
 // token), so a demotion, suspension or removal applies to tokens already issued. Answers come from the
-// workspaces read model and are cached briefly in this process:
+// workspaces read model and are cached briefly in this process (infra/db/notified-cache.ts):
 // - every process LISTENs on the channel the workspaces projection notifies in the transaction that changes a
 //   member, and drops that member's entry when the notification arrives (at the commit);
 // - the process folding the change also hears of it before the commit (membership-changes.ts) and reads that
@@ -12,7 +12,7 @@
 // A refusal the look-up explains (403 `membership_suspended`, 410 `workspace_deleted`) is cached like a role and
 // thrown to every caller, so each entry point answers it alike.
 import { AppError } from '../../domain/shared/errors.js';
-import { PgListener } from '../../infra/db/pg-listener.js';
+import { NotifiedCache } from '../../infra/db/notified-cache.js';
 import { isRole, type Role } from '../../domain/workspaces/roles.js';
 import {
   MEMBERSHIP_CHANNEL,
@@ -45,157 +45,65 @@ export interface MembershipDirectoryOptions {
   now?: () => number;
 }
 
-interface Entry {
+/** A cached answer: the role, or the refusal the look-up threw instead. */
+interface Answer {
   role: Role | null;
-  /** The refusal the look-up threw instead of a role. */
   refusal?: AppError;
-  expiresAt: number;
 }
-
-/** Changes this process folded whose notifications have not arrived yet. */
-interface Unsettled {
-  pending: number;
-  until: number;
-}
-
-const retryListenAfterMs = 1_000;
 
 export class MembershipDirectory {
-  private readonly entries = new Map<string, Entry>();
-  private readonly unsettled = new Map<string, Unsettled>();
-  private readonly listener: PgListener | null;
-  private readonly ttlMs: number;
-  private readonly settleMs: number;
-  private readonly maxEntries: number;
-  private readonly now: () => number;
+  private readonly cache: NotifiedCache<Answer>;
   private readonly unsubscribe: () => void;
-  /** Bumped by every invalidation, so a read that started before one does not store its answer. */
-  private epoch = 0;
-  private connection: Promise<void> | null = null;
-  private listenFailedAt = -Infinity;
 
   constructor(private readonly options: MembershipDirectoryOptions) {
-    this.ttlMs = options.ttlMs ?? 30_000;
-    this.settleMs = options.settleMs ?? 10_000;
-    this.maxEntries = options.maxEntries ?? 50_000;
-    this.now = options.now ?? Date.now;
-    this.listener = options.url
-      ? new PgListener(
-          options.url,
-          MEMBERSHIP_CHANNEL,
-          (payload) => {
-            const change = parseMembershipChange(payload);
-            if (!change) return this.clear();
-            this.settle(key(change.orgId, change.userId));
-            this.forget(change.orgId, change.userId);
-          },
-          'membership-cache',
-        )
-      : null;
+    this.cache = new NotifiedCache<Answer>({
+      channel: MEMBERSHIP_CHANNEL,
+      name: 'membership-cache',
+      keyOf: (payload) => {
+        const change = parseMembershipChange(payload);
+        return change ? key(change.orgId, change.userId) : null;
+      },
+      ttlMs: options.ttlMs,
+      settleMs: options.settleMs,
+      maxEntries: options.maxEntries,
+      now: options.now,
+    });
     this.unsubscribe =
       options.followLocalChanges === false
         ? () => undefined
-        : onLocalMembershipChange(({ orgId, userId }) => {
-            const now = this.now();
-            if (this.unsettled.size >= 1_000) {
-              for (const [k, u] of this.unsettled) if (u.until <= now) this.unsettled.delete(k);
-            }
-            const k = key(orgId, userId);
-            const pending = this.isUnsettled(k) ? this.unsettled.get(k)!.pending : 0;
-            this.unsettled.set(k, { pending: pending + 1, until: now + this.settleMs });
-            this.forget(orgId, userId);
-          });
+        : onLocalMembershipChange(({ orgId, userId }) => this.cache.changing(key(orgId, userId)));
     // Listening from the start: a change this process folds before the first request would otherwise be
     // announced before anyone listens, and its member read uncached for `settleMs` (no notification settles it).
-    if (this.listener) void this.listening();
+    if (options.url) void this.cache.listen(options.url);
   }
 
   /** The user's current role in the workspace, or null when they are not an active member. */
   readonly roleOf: MembershipLookup = async (userId, orgId) => {
-    const k = key(orgId, userId);
-    const cacheable = (await this.listening()) && !this.isUnsettled(k);
-    if (cacheable) {
-      const hit = this.entries.get(k);
-      if (hit && hit.expiresAt > this.now()) {
-        if (hit.refusal) throw hit.refusal;
-        return hit.role;
+    const answer = await this.cache.get(key(orgId, userId), async () => {
+      try {
+        const stored = await this.options.load(userId, orgId);
+        return { role: stored !== null && isRole(stored) ? stored : null };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return { role: null, refusal: error };
       }
-    }
-    const epoch = this.epoch;
-    let entry: Omit<Entry, 'expiresAt'>;
-    try {
-      const stored = await this.options.load(userId, orgId);
-      entry = { role: stored !== null && isRole(stored) ? stored : null };
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      entry = { role: null, refusal: error };
-    }
-    if (cacheable && epoch === this.epoch && !this.isUnsettled(k)) {
-      if (this.entries.size >= this.maxEntries) this.prune();
-      this.entries.set(k, { ...entry, expiresAt: this.now() + this.ttlMs });
-    }
-    if (entry.refusal) throw entry.refusal;
-    return entry.role;
+    });
+    if (answer.refusal) throw answer.refusal;
+    return answer.role;
   };
 
   /** Drops one member's cached answer. */
   forget(orgId: string, userId: string): void {
-    this.epoch += 1;
-    this.entries.delete(key(orgId, userId));
+    this.cache.forget(key(orgId, userId));
   }
 
   clear(): void {
-    this.epoch += 1;
-    this.entries.clear();
+    this.cache.clear();
   }
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.clear();
-    await this.listener?.close();
-  }
-
-  /** True while notifications arrive; a new connection first drops what was cached without them. */
-  private async listening(): Promise<boolean> {
-    if (!this.listener) return false;
-    if (this.now() - this.listenFailedAt < retryListenAfterMs) return false;
-    const ready = this.listener.ensure();
-    try {
-      await ready;
-    } catch {
-      this.listenFailedAt = this.now();
-      this.connection = null;
-      this.clear();
-      return false;
-    }
-    if (ready !== this.connection) {
-      // First answer on this connection: anything cached before it may have missed a notification.
-      this.connection = ready;
-      this.clear();
-    }
-    return true;
-  }
-
-  private isUnsettled(k: string): boolean {
-    const unsettled = this.unsettled.get(k);
-    if (unsettled === undefined) return false;
-    if (unsettled.pending > 0 && unsettled.until > this.now()) return true;
-    this.unsettled.delete(k);
-    return false;
-  }
-
-  /** A change of this member committed (its notification arrived): one fewer to wait for. */
-  private settle(k: string): void {
-    const unsettled = this.unsettled.get(k);
-    if (!unsettled) return;
-    unsettled.pending -= 1;
-    if (unsettled.pending <= 0) this.unsettled.delete(k);
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const [k, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(k);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    await this.cache.close();
   }
 }
 

@@ -6,7 +6,7 @@ import { uploadKinds } from '../../commands/media/media-files.js';
 import { visualFormatIds } from '../../infra/visuals/contract.js';
 import { mediaListKinds } from '../../projections/media/media-projection.js';
 import { mediaCollections } from '../../projections/media/queries.js';
-import { defineListQuery } from '../platform/paging.js';
+import { defineListQuery, pageShape } from '../platform/paging.js';
 import { mediaAssetSchema } from '../post-groups/schemas.js';
 import { canonicalUuid, orgParams } from '../shared/params.js';
 
@@ -81,11 +81,7 @@ export const mediaItemSchema = z
 
 export const mediaPageSchema = z
   .object({
-    items: z.array(mediaItemSchema),
-    page: z.number().int(),
-    limit: z.number().int(),
-    total: z.number().int(),
-    hasMore: z.boolean(),
+    ...pageShape(mediaItemSchema, { bounds: false }),
     counts: z.object({ all: z.number().int(), uploads: z.number().int(), onBrand: z.number().int() }),
   })
   .openapi('MediaPage');

@@ -17,6 +17,7 @@ import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
+import { pageShape } from '../platform/paging.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { canonicalUuid, idempotencyHeaders, orgParams } from '../shared/params.js';
 import { answered, writeRequest } from '../shared/write.js';
@@ -41,14 +42,16 @@ const notificationSchema = z
   })
   .openapi('Notification');
 
+// The page's fields with the unread count, in the order the document has always listed them.
+const inboxPage = pageShape(notificationSchema);
 const inboxSchema = z
   .object({
-    items: z.array(notificationSchema),
-    total: z.number().int().min(0),
+    items: inboxPage.items,
+    total: inboxPage.total,
     unreadCount: z.number().int().min(0),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-    hasMore: z.boolean(),
+    page: inboxPage.page,
+    limit: inboxPage.limit,
+    hasMore: inboxPage.hasMore,
   })
   .openapi('NotificationPage');
 
@@ -212,7 +215,7 @@ export function notificationRoutes(services: NotificationDeps & { now?: () => Da
         page,
         limit,
       });
-      return c.json({ data: { ...inbox, hasMore: page * limit < inbox.total } }, 200);
+      return c.json({ data: inbox }, 200);
     });
 
     app.openapi(readAllRouteDef, async (c) => {

@@ -2,7 +2,7 @@
 // OAuth callbacks and authorization redirects carry secrets, and so may any answer about a workspace.
 import type { Context, MiddlewareHandler } from 'hono';
 
-/** Marks this answer as never to be stored (`Cache-Control: no-store`, and `Pragma` for HTTP/1.0 caches). */
+/** Marks this answer not to be stored (`Cache-Control: no-store`, and `Pragma` for HTTP/1.0 caches). */
 export function preventCaching(c: Context): void {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');

@@ -1,8 +1,8 @@
 // Paged, filtered, sorted list queries as the spec shapes them: page, limit, sortBy, sortDir,
-// filter[field] and filterOp[field]; one definition gives the OpenAPI parameters, the parser and SQL.
+// filter[field] and filterOp[field]; one definition gives the OpenAPI parameters and the parser (each read
+// model turns the parsed query into its own SQL).
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ExpressionBuilder, ReferenceExpression, SelectQueryBuilder } from 'kysely';
 import { ValidationError } from '../../domain/shared/errors.js';
 import { zodDetails } from './errors.js';
 
@@ -246,86 +246,27 @@ function flattenQueries(queries: Record<string, string[]>): Record<string, strin
   );
 }
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-}
-
-export function toPage<T>(items: T[], total: number, page: number, limit: number): Page<T> {
-  return { items, page, limit, total, hasMore: page * limit < total };
+/**
+ * The fields of the paged list object (domain/shared/page.ts), in the document's order. `bounds: false` leaves out
+ * the minimums of page, limit and total (MediaPage was published without them).
+ */
+export function pageShape<T extends z.ZodType>(item: T, options: { bounds?: boolean } = {}) {
+  const bounded = options.bounds ?? true;
+  return {
+    items: z.array(item),
+    page: bounded ? z.number().int().min(1) : z.number().int(),
+    limit: bounded ? z.number().int().min(1) : z.number().int(),
+    total: bounded ? z.number().int().min(0) : z.number().int(),
+    hasMore: z.boolean(),
+  };
 }
 
 /** The paged list object: `{ items, page, limit, total, hasMore }`. */
 export function pageSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    page: z.number().int().min(1),
-    limit: z.number().int().min(1),
-    total: z.number().int().min(0),
-    hasMore: z.boolean(),
-  });
+  return z.object(pageShape(item));
 }
 
 /** The success body of a paged list endpoint: `{ data: { items, page, limit, total, hasMore } }`. */
 export function pagedResponse<T extends z.ZodType>(item: T) {
   return z.object({ data: pageSchema(item) });
-}
-
-/** Maps each filterable / sortable field to its column, e.g. `{ name: 'workspaces.name' }`. */
-export type ColumnMap<DB, TB extends keyof DB, Field extends string> = Record<
-  Field,
-  ReferenceExpression<DB, TB>
->;
-
-/** Escapes LIKE wildcards so `contains` matches the text literally. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-/** Adds the parsed filters as WHERE conditions (use it for both the page query and its count query). */
-export function applyFilters<DB, TB extends keyof DB, O, Field extends string>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  filters: readonly ParsedFilter<Field>[],
-  columns: ColumnMap<DB, TB, Field>,
-): SelectQueryBuilder<DB, TB, O> {
-  let out = qb;
-  for (const filter of filters) {
-    const column = columns[filter.field];
-    out = out.where((eb: ExpressionBuilder<DB, TB>) => {
-      // Values were validated against the field's schema; kysely cannot know their type statically.
-      switch (filter.op) {
-        case 'eq':
-          return eb(column, '=', filter.value as never);
-        case 'in':
-          return eb(column, 'in', filter.values as never);
-        case 'gte':
-          return eb(column, '>=', filter.value as never);
-        case 'lte':
-          return eb(column, '<=', filter.value as never);
-        case 'contains':
-          return eb(column, 'ilike', `%${escapeLike(String(filter.value))}%` as never);
-        default: {
-          const never: never = filter;
-          throw new Error(`unknown filter ${JSON.stringify(never)}`);
-        }
-      }
-    });
-  }
-  return out;
-}
-
-/** Adds ORDER BY (with a unique tie-breaker so pages do not overlap), LIMIT and OFFSET. */
-export function applySortAndPage<DB, TB extends keyof DB, O, Field extends string, Sort extends string>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  query: ListQuery<Field, Sort>,
-  columns: Record<Sort, ReferenceExpression<DB, TB>>,
-  tieBreaker?: ReferenceExpression<DB, TB>,
-): SelectQueryBuilder<DB, TB, O> {
-  let out = qb;
-  if (query.sortBy !== undefined) out = out.orderBy(columns[query.sortBy] as never, query.sortDir);
-  if (tieBreaker !== undefined) out = out.orderBy(tieBreaker as never, query.sortDir);
-  return out.limit(query.limit).offset(query.offset);
 }

@@ -6,6 +6,7 @@ import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import { asJsonText, type JsonText } from '../../domain/shared/json-text.js';
+import type { Page } from '../../domain/shared/page.js';
 
 /** The success body `{ data: T }`. */
 export function dataOf<T extends z.ZodType>(schema: T) {
@@ -30,13 +31,7 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
  * `{ data: page }` written around items that are JSON text already (stored JSON passed on as it is), as c.json
  * would write it: the items first, then where the page is.
  */
-export function dataPageJson<T>(page: {
-  items: readonly JsonText<T>[];
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-}): JsonText<{ data: { items: T[]; page: number; limit: number; total: number; hasMore: boolean } }> {
+export function dataPageJson<T>(page: Page<JsonText<T>>): JsonText<{ data: Page<T> }> {
   const { items, ...where } = page;
   return asJsonText(`{"data":{"items":[${items.join(',')}],${JSON.stringify(where).slice(1)}}`);
 }

@@ -5,7 +5,8 @@
 // or deleting the workspace and one's own notifications stay writable.
 //
 // The answer comes from the subscriptions read model, evaluated with the clock (`accessOf`: past due and past
-// its grace is read-only before the restricting event), cached per workspace in this process:
+// its grace is read-only before the restricting event), cached per workspace in this process
+// (infra/db/notified-cache.ts):
 // - every process LISTENs on the channel the subscriptions projection notifies in the transaction that changes
 //   a row, and drops that workspace when the notification arrives (at the commit);
 // - the process folding the change hears of it before the commit and reads that workspace from the database
@@ -21,7 +22,7 @@ import {
 import { initialSubscriptionState } from '../../domain/billing/subscription.js';
 import { PaymentRequired } from '../../domain/shared/errors.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
-import { PgListener } from '../../infra/db/pg-listener.js';
+import { NotifiedCache } from '../../infra/db/notified-cache.js';
 import {
   BILLING_ACCESS_CHANNEL,
   onLocalAccessChange,
@@ -214,61 +215,33 @@ export interface BillingAccessOptions {
   followLocalChanges?: boolean;
 }
 
-interface Entry {
-  state: SubscriptionState | null;
-  expiresAt: number;
-}
-
-const retryListenAfterMs = 1_000;
-
 export class BillingAccess {
-  private readonly entries = new Map<string, Entry>();
-  private readonly unsettled = new Map<string, { pending: number; until: number }>();
-  private listener: PgListener | null = null;
-  private connection: Promise<void> | null = null;
-  private listenFailedAt = -Infinity;
-  private epoch = 0;
+  private readonly cache: NotifiedCache<SubscriptionState | null>;
   private readonly unsubscribe: () => void;
-  private readonly ttlMs: number;
-  private readonly settleMs: number;
-  private readonly maxEntries: number;
 
   constructor(private readonly options: BillingAccessOptions) {
-    this.ttlMs = options.ttlMs ?? 30_000;
-    this.settleMs = options.settleMs ?? 10_000;
-    this.maxEntries = options.maxEntries ?? 50_000;
+    this.cache = new NotifiedCache<SubscriptionState | null>({
+      channel: BILLING_ACCESS_CHANNEL,
+      name: 'billing-access-cache',
+      keyOf: (orgId) => orgId,
+      ttlMs: options.ttlMs,
+      settleMs: options.settleMs,
+      maxEntries: options.maxEntries,
+    });
     this.unsubscribe =
       options.followLocalChanges === false
         ? () => undefined
-        : onLocalAccessChange((orgId) => {
-            const now = Date.now();
-            if (this.unsettled.size >= 1_000)
-              for (const [k, u] of this.unsettled) if (u.until <= now) this.unsettled.delete(k);
-            const pending = this.isUnsettled(orgId) ? this.unsettled.get(orgId)!.pending : 0;
-            this.unsettled.set(orgId, { pending: pending + 1, until: now + this.settleMs });
-            this.forget(orgId);
-          });
+        : onLocalAccessChange((orgId) => this.cache.changing(orgId));
   }
 
   /** Starts caching: LISTENs for the subscriptions projection's notifications (until `close`). */
   async listen(url: string): Promise<void> {
-    if (this.listener) return;
-    this.listener = new PgListener(
-      url,
-      BILLING_ACCESS_CHANNEL,
-      (payload) => {
-        if (!payload) return this.clear();
-        this.settle(payload);
-        this.forget(payload);
-      },
-      'billing-access-cache',
-    );
-    await this.listening();
+    await this.cache.listen(url);
   }
 
   /** The workspace's access now (a workspace without a subscription yet: a trial starting now, full). */
   async accessOf(orgId: string): Promise<SubscriptionAccess> {
-    const state = await this.stateOf(orgId);
+    const state = await this.cache.get(orgId, () => subscriptionStateFromReadModel(this.options.db, orgId));
     return accessOf(state ?? { ...initialSubscriptionState, orgId }, this.options.now());
   }
 
@@ -278,79 +251,15 @@ export class BillingAccess {
   }
 
   forget(orgId: string): void {
-    this.epoch += 1;
-    this.entries.delete(orgId);
+    this.cache.forget(orgId);
   }
 
   clear(): void {
-    this.epoch += 1;
-    this.entries.clear();
+    this.cache.clear();
   }
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.clear();
-    const listener = this.listener;
-    this.listener = null;
-    this.connection = null;
-    await listener?.close();
-  }
-
-  private async stateOf(orgId: string): Promise<SubscriptionState | null> {
-    const cacheable = (await this.listening()) && !this.isUnsettled(orgId);
-    if (cacheable) {
-      const hit = this.entries.get(orgId);
-      if (hit && hit.expiresAt > Date.now()) return hit.state;
-    }
-    const epoch = this.epoch;
-    const state = await subscriptionStateFromReadModel(this.options.db, orgId);
-    if (cacheable && epoch === this.epoch && !this.isUnsettled(orgId)) {
-      if (this.entries.size >= this.maxEntries) this.prune();
-      this.entries.set(orgId, { state, expiresAt: Date.now() + this.ttlMs });
-    }
-    return state;
-  }
-
-  /** True while notifications arrive; a new connection first drops what was cached without them. */
-  private async listening(): Promise<boolean> {
-    const listener = this.listener;
-    if (!listener) return false;
-    if (Date.now() - this.listenFailedAt < retryListenAfterMs) return false;
-    const ready = listener.ensure();
-    try {
-      await ready;
-    } catch {
-      this.listenFailedAt = Date.now();
-      this.connection = null;
-      this.clear();
-      return false;
-    }
-    if (this.listener !== listener) return false;
-    if (ready !== this.connection) {
-      this.connection = ready;
-      this.clear();
-    }
-    return true;
-  }
-
-  private isUnsettled(orgId: string): boolean {
-    const unsettled = this.unsettled.get(orgId);
-    if (unsettled === undefined) return false;
-    if (unsettled.pending > 0 && unsettled.until > Date.now()) return true;
-    this.unsettled.delete(orgId);
-    return false;
-  }
-
-  private settle(orgId: string): void {
-    const unsettled = this.unsettled.get(orgId);
-    if (!unsettled) return;
-    unsettled.pending -= 1;
-    if (unsettled.pending <= 0) this.unsettled.delete(orgId);
-  }
-
-  private prune(): void {
-    const now = Date.now();
-    for (const [k, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(k);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    await this.cache.close();
   }
 }

@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields, NotFound, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
+import { toPage, type Page } from '../../domain/shared/page.js';
 import { spoolMedia } from '../../infra/connectors/media-file.js';
 import { ConnectorError, type MediaFile } from '../../infra/connectors/port.js';
 import type { MediaAsset } from '../../domain/post-groups/post-content.js';
@@ -549,14 +550,8 @@ export interface ListMediaInput {
   limit: number;
 }
 
-export interface MediaListPage {
-  items: MediaItem[];
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-  counts: { all: number; uploads: number; onBrand: number };
-}
+/** A page of media, and the counts of every collection (of the kind asked). */
+export type MediaListPage = Page<MediaItem> & { counts: { all: number; uploads: number; onBrand: number } };
 
 /** Tool: list_media. Newest first; counts are of the kind asked, per collection. */
 export async function listMedia(
@@ -572,12 +567,5 @@ export async function listMedia(
     limit: input.limit,
     offset,
   });
-  return {
-    items,
-    page: input.page,
-    limit: input.limit,
-    total,
-    hasMore: offset + items.length < total,
-    counts,
-  };
+  return { ...toPage(items, total, input.page, input.limit), counts };
 }

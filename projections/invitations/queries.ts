@@ -6,6 +6,7 @@ import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { isRole, roleNames, roles, type Role } from '../../domain/workspaces/roles.js';
 import { normaliseInvitedEmail, type InvitationStatus } from '../../domain/invitations/invitation.js';
 import type { InvitationListItem } from '../../domain/invitations/views.js';
+import { escapeLike } from '../../infra/db/like.js';
 import type { ReadModels } from '../read-models.js';
 import type { InvitationsTables } from './invitations-projection.js';
 
@@ -32,8 +33,6 @@ function effectiveStatus(now: string, table?: string) {
   const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
   return sql<string>`case when ${column('status')} = 'pending' and ${column('expires_at')} <= ${now}::timestamptz then 'expired' else ${column('status')} end`;
 }
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function condition(filter: InvitationFilter, now: string): Expression<SqlBool> {
   const status = effectiveStatus(now);

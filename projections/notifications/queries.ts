@@ -10,6 +10,7 @@ import {
   type PreferenceValues,
 } from '../../domain/notifications/inbox.js';
 import type { NotificationView, PreferencesView } from '../../domain/notifications/views.js';
+import { toPage, type Page } from '../../domain/shared/page.js';
 import type { NotificationCausesTable, NotificationsTable, NotificationTables } from './tables.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -52,13 +53,8 @@ export function notificationView(row: Row, now = Date.now()): NotificationView {
   };
 }
 
-export interface InboxPage {
-  items: NotificationView[];
-  total: number;
-  unreadCount: number;
-  page: number;
-  limit: number;
-}
+/** A page of the inbox, and how many of its notifications are unread in all. */
+export type InboxPage = Page<NotificationView> & { unreadCount: number };
 
 /** The member's notifications, newest first, dismissed (and in-app-off) ones left out. */
 export async function listNotifications(
@@ -84,11 +80,13 @@ export async function listNotifications(
   ]);
   const { total, unread } = counts.rows[0] ?? { total: 0, unread: 0 };
   return {
-    items: items.rows.map((row) => notificationView(row)),
-    total: unreadOnly ? unread : total,
+    ...toPage(
+      items.rows.map((row) => notificationView(row)),
+      unreadOnly ? unread : total,
+      page,
+      limit,
+    ),
     unreadCount: unread,
-    page,
-    limit,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Platform } from '../../domain/post-groups/post-content.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { asJsonText, type JsonText } from '../../domain/shared/json-text.js';
+import { toPage, type Page } from '../../domain/shared/page.js';
 import type { EventStore } from '../../infra/event-store/port.js';
 import type { ReadModels } from '../read-models.js';
 import { postGroupAuditTrail, type AuditEntry } from './audit-trail.js';
@@ -168,15 +169,6 @@ export async function findPosts(
   return { items: items.map((item) => JSON.parse(item) as PostView), total };
 }
 
-/** A page of a list: its items, where it is, and whether more follow. */
-export interface PostPage<Item = PostView> {
-  items: Item[];
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-}
-
 /** A page of the list, from page 1 (`offset` is where it starts). */
 export type PostListInput = { orgId: string; page: number } & PostQuery;
 
@@ -187,7 +179,7 @@ export async function listPosts(
   db: Kysely<ReadModels>,
   caller: Caller,
   input: PostListInput,
-): Promise<PostPage> {
+): Promise<Page<PostView>> {
   const { items, ...page } = await listPostsJson(db, caller, input);
   return { items: items.map((item) => JSON.parse(item) as PostView), ...page };
 }
@@ -197,11 +189,11 @@ export async function listPostsJson(
   db: Kysely<ReadModels>,
   caller: Caller,
   input: PostListInput,
-): Promise<PostPage<JsonText<PostView>>> {
+): Promise<Page<JsonText<PostView>>> {
   const { orgId, page, ...query } = input;
   authorize(caller, readingPosts(orgId));
   const { items, total } = await findPostsJson(db, orgId, query);
-  return { items, page, limit: query.limit, total, hasMore: query.offset + items.length < total };
+  return toPage(items, total, page, query.limit);
 }
 
 /** The calendar: the posts that have a time, with the list's query (a plain list, no total). */

@@ -11,6 +11,7 @@ import {
   type WorkspaceView,
 } from '../../domain/workspaces/views.js';
 import { workspaceDeleted } from '../../domain/workspaces/workspace.js';
+import { escapeLike } from '../../infra/db/like.js';
 import type { ReadModels, WorkspacesTable } from '../read-models.js';
 
 export interface ListFilter {
@@ -36,8 +37,6 @@ export interface WorkspaceOfUser {
   avatar_url: string | null;
   role: string;
 }
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function listWorkspacesOfUser(
   db: Kysely<ReadModels>,

@@ -3,6 +3,7 @@
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
 // The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
 import { randomUUID } from 'node:crypto';
+import { escapeLike } from '../../db/like.js';
 import { PgListener } from '../../db/pg-listener.js';
 import { Wakeups } from '../../async/wakeups.js';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
@@ -440,7 +441,7 @@ function filterSql(filter: EventFilter | undefined, values: unknown[]): string {
   if (filter?.eventTypes && filter.eventTypes.length > 0)
     parts.push(`and type = any($${values.push([...filter.eventTypes])}::text[])`);
   if (filter?.streamPrefixes && filter.streamPrefixes.length > 0) {
-    const patterns = filter.streamPrefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const patterns = filter.streamPrefixes.map((p) => `${escapeLike(p)}%`);
     parts.push(`and stream_name like any($${values.push(patterns)}::text[])`);
   }
   return parts.join(' ');

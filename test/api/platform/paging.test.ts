@@ -1,9 +1,9 @@
 // List queries as the spec shapes them: page/limit/sortBy/sortDir/filter[field]/filterOp[field], the
-// refusals with 400 + details, the page envelope, and the SQL the kysely helpers produce.
+// refusals with 400 + details, and the page envelope.
 import { describe, expect, it } from 'vitest';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { ValidationError } from '../../../domain/shared/errors.js';
-import { applyFilters, applySortAndPage, defineListQuery, toPage } from '../../../api/platform/paging.js';
+import { defineListQuery } from '../../../api/platform/paging.js';
+import { toPage } from '../../../domain/shared/page.js';
 import { z } from '@hono/zod-openapi';
 import { orgA, sampleApp, tokenFor, widgetListQuery } from './support.js';
 
@@ -161,47 +161,5 @@ describe('toPage', () => {
     });
     expect(toPage(['e'], 5, 3, 2).hasMore).toBe(false);
     expect(toPage(['c', 'd'], 4, 2, 2).hasMore).toBe(false);
-  });
-});
-
-describe('kysely helpers', () => {
-  interface DB {
-    widgets: { id: string; name: string; status: string; count: number };
-  }
-  const db = new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-
-  it('turns parsed filters, sort and page into parameterised SQL', () => {
-    const query = widgetListQuery.parse({
-      page: '2',
-      limit: '10',
-      sortBy: 'name',
-      sortDir: 'desc',
-      'filter[name]': '50%_off',
-      'filterOp[name]': 'contains',
-      'filter[status]': 'draft,published',
-      'filterOp[status]': 'in',
-      'filter[count]': '3',
-      'filterOp[count]': 'lte',
-    });
-    const columns = { name: 'widgets.name', status: 'widgets.status', count: 'widgets.count' } as const;
-    const qb = applySortAndPage(
-      applyFilters(db.selectFrom('widgets').selectAll(), query.filters, columns),
-      query,
-      { name: 'widgets.name', count: 'widgets.count' },
-      'widgets.id',
-    );
-    const compiled = qb.compile();
-    expect(compiled.sql).toBe(
-      'select * from "widgets" where "widgets"."name" ilike $1 and "widgets"."status" in ($2, $3) ' +
-        'and "widgets"."count" <= $4 order by "widgets"."name" desc, "widgets"."id" desc limit $5 offset $6',
-    );
-    expect(compiled.parameters).toEqual(['%50\\%\\_off%', 'draft', 'published', 3, 10, 10]);
   });
 });

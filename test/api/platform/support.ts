@@ -13,7 +13,8 @@ import {
 import { principalOf, secured } from '../../../api/auth/middleware.js';
 import type { AppEnv } from '../../../api/platform/app-env.js';
 import { errorResponses } from '../../../api/platform/errors.js';
-import { defineListQuery, pagedResponse, toPage } from '../../../api/platform/paging.js';
+import { defineListQuery, pagedResponse } from '../../../api/platform/paging.js';
+import { toPage } from '../../../domain/shared/page.js';
 import { dataOf, jsonBody, jsonResponse } from '../../../api/platform/responses.js';
 import { Conflict, TooManyRequests } from '../../../domain/shared/errors.js';
 import { createLogger } from '../../../infra/logging/logger.js';

@@ -8,7 +8,7 @@ import { getPath } from 'hono/utils/url';
 import type { Logger } from '../infra/logging/logger.js';
 import type { Metrics } from '../infra/metrics/metrics.js';
 import type { AuthService } from './auth/auth-service.js';
-import type { AppEnv } from './platform/app-env.js';
+import type { AppEnv, RouteInstaller } from './platform/app-env.js';
 import type { RequestRateLimiter } from './platform/rate-limits.js';
 import { clientAddress } from './platform/client-address.js';
 import { createErrorHandler, defaultHook, type ErrorMapper } from './platform/errors.js';
@@ -21,9 +21,7 @@ import { requestLogger } from './platform/request-logger.js';
 import { securityHeaders } from './platform/security-headers.js';
 import { canonicalIdsPath } from './shared/params.js';
 
-export type { AppEnv } from './platform/app-env.js';
-
-export type RouteInstaller = (app: OpenAPIHono<AppEnv>) => void;
+export type { AppEnv, RouteInstaller } from './platform/app-env.js';
 
 export interface AppDeps {
   logger: Logger;

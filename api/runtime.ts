@@ -26,7 +26,6 @@ import type { ConnectorRegistry } from '../infra/connectors/port.js';
 import { liveConnectorFactories } from '../infra/connectors/live.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
-import type { OutboundPolicy } from '../infra/http/safe-fetch.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
 import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
 import type { CommandDeps } from '../commands/shared/command-handler.js';
@@ -39,11 +38,7 @@ import { requireMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
 import { AccountAccess } from '../commands/social-accounts/account-access.js';
 import { tokenStoreFor } from '../commands/social-accounts/social-account-commands.js';
-import type { PublisherOptions } from '../processes/publishing/publisher.js';
-import type {
-  PublishingService,
-  PublishingServiceOptions,
-} from '../processes/publishing/publishing-service.js';
+import type { PublishingService } from '../processes/publishing/publishing-service.js';
 import { Metrics } from '../infra/metrics/metrics.js';
 import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
@@ -53,7 +48,15 @@ import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/
 import { MembershipDirectory } from './auth/memberships.js';
 import { createRateLimiter, rateLimitsFromEnv } from './platform/rate-limits.js';
 import type { RouteServices } from './shared/services.js';
-import { composeSlices, type RunningWorker, type Slice, type SliceContext } from './shared/slice.js';
+import {
+  composeSlices,
+  type RunningWorker,
+  type RuntimeOptions,
+  type Slice,
+  type SliceContext,
+} from './shared/slice.js';
+
+export type { RuntimeOptions } from './shared/slice.js';
 import { slices } from './slices.js';
 import type { AnyTool } from './shared/tools.js';
 import { PUBLISHING_WORKER } from './publishing/slice.js';
@@ -68,29 +71,6 @@ export const projections: readonly Projection[] = composed.projections;
 
 /** Process managers react to events. */
 export const processManagers: readonly ProcessManager[] = composed.processManagers;
-
-export interface RuntimeOptions {
-  env: Env;
-  logger: Logger;
-  /** `server` runs projections, processes and the outbox; `cli` only writes and reads. */
-  mode: 'server' | 'cli';
-  /** Replaces the slices of api/slices.ts (tests add one to show a slice is one registration). */
-  slices?: readonly Slice[];
-  /** Replaces the registered projections (tests slow them down to prove read-your-writes). */
-  projections?: readonly Projection[];
-  /**
-   * Seams of the publishing pipeline: a clock, randomness and hooks around the platform call (tests), and each
-   * job's result (the worker counts them).
-   */
-  publishing?: Pick<PublisherOptions, 'now' | 'random' | 'hooks'> &
-    Pick<PublishingServiceOptions, 'onJobDone'> & { sweep?: boolean; work?: boolean };
-  /**
-   * Tests only: the policy of fetches of user-supplied URLs (media import, logo links, website reading), so a
-   * test can serve a "public" site from loopback (`allowPrivate` for named origins) or make a public name resolve
-   * to a private address (`resolve`). Never set from configuration; production uses the default policy.
-   */
-  outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
-}
 
 export interface Runtime {
   env: Env;

@@ -21,7 +21,7 @@ import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js'
 import { WebhookStore } from '../../infra/billing/webhook-store.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { WorkspacesTable } from '../../projections/read-models.js';
-import type { RouteInstaller } from '../app.js';
+import type { RouteInstaller } from '../platform/app-env.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
 import { dataOf, jsonResponse } from '../platform/responses.js';

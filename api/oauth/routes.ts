@@ -12,7 +12,7 @@ import { assistantScopes, type AssistantScope } from '../../domain/shared/caller
 import { AppError } from '../../domain/shared/errors.js';
 import type { Role } from '../../domain/workspaces/roles.js';
 import { findMembershipRole, listWorkspacesOfUser } from '../../projections/workspaces/queries.js';
-import type { RouteInstaller } from '../app.js';
+import type { RouteInstaller } from '../platform/app-env.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { browserSessionsOf } from '../sign-in/sessions.js';
 import type { SliceContext } from '../shared/slice.js';

@@ -1,5 +1,6 @@
 // The hono environment shared by every route: what middleware puts on the context for handlers to read.
 // requestId, logger and auth are set for every request; principal only behind authenticate().
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ClientOrigin, TrustedProxies } from '../../infra/http/trusted-proxies.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AuthService } from '../auth/auth-service.js';
@@ -25,3 +26,6 @@ export interface AppVariables {
 export interface AppEnv {
   Variables: AppVariables;
 }
+
+/** What a slice gives the app for each of its raw routes: a function installing them. */
+export type RouteInstaller = (app: OpenAPIHono<AppEnv>) => void;

@@ -14,7 +14,7 @@ import { errorResponses, requestPathOf } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
 import type { AnyOperation, ObjectSchema, OperationCall, OperationGroup } from './operation.js';
-import type { SliceContext } from './slice.js';
+import type { SliceContext } from './slice-context.js';
 import type { AnyTool, Tool } from './tools.js';
 import { answered, writeRequest } from './write.js';
 

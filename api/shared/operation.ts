@@ -13,7 +13,7 @@ import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
 import type { AppEnv } from '../platform/app-env.js';
 import type { ErrorStatus } from '../platform/errors.js';
-import type { SliceContext } from './slice.js';
+import type { SliceContext } from './slice-context.js';
 import type { ToolHints } from './tools.js';
 
 export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,69 +1,25 @@
 // What a slice brings to the service, declared once in its own module (api/<slice>/slice.ts): migrations,
 // projections, process managers, routes, background workers and settings. The runtime (api/runtime.ts) loops
 // over the list in api/slices.ts instead of naming each piece; docs/adding-a-slice.md says how to add one.
-import type { Kysely, Migration } from 'kysely';
-import type { CommandDeps } from '../../commands/shared/command-handler.js';
-import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
-import type { AccountAccess } from '../../commands/social-accounts/account-access.js';
-import { settingsFragments, type Env, type Settings } from '../../infra/config/env.js';
-import type { Bus } from '../../infra/bus/port.js';
-import type { ConnectorRegistry } from '../../infra/connectors/port.js';
-import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
-import type { Database } from '../../infra/db/database.js';
-import type { EventStore } from '../../infra/event-store/port.js';
-import type { Logger } from '../../infra/logging/logger.js';
-import type { Metrics } from '../../infra/metrics/metrics.js';
-import type { ObjectStorage } from '../../infra/object-storage/port.js';
+import type { Migration } from 'kysely';
+import { settingsFragments, type Settings } from '../../infra/config/env.js';
 import type { Projection } from '../../projections/engine/projection.js';
-import type { ReadModels } from '../../projections/read-models.js';
 import type { ProcessManager } from '../../processes/runner/process-manager.js';
-import type { RouteInstaller } from '../app.js';
-import type { AuthService } from '../auth/auth-service.js';
-import type { MembershipLookup } from '../auth/memberships.js';
-import type { RuntimeOptions } from '../runtime.js';
-import type { RouteServices } from './services.js';
+import type { RouteInstaller } from '../platform/app-env.js';
 import type { OperationGroup } from './operation.js';
+import type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 import type { AnyTool } from './tools.js';
+
+export type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
+
+/** What a runtime is built with (api/runtime.ts). */
+export interface RuntimeOptions extends RuntimeSettings {
+  /** Replaces the slices of api/slices.ts (tests add one to show a slice is one registration). */
+  slices?: readonly Slice[];
+}
 
 /** One migration: `<4-digit number>_<name>`, run in number order with every slice's migrations. */
 export type SliceMigration = readonly [name: string, migration: Migration];
-
-/** What the runtime has built, for a slice's routes and workers. */
-export interface SliceContext {
-  env: Env;
-  logger: Logger;
-  mode: RuntimeOptions['mode'];
-  database: Database<ReadModels>;
-  readModels: Kysely<ReadModels>;
-  eventStore: EventStore<unknown>;
-  /** Null in `cli` mode. */
-  bus: Bus | null;
-  storage: ObjectStorage;
-  auth: AuthService;
-  commands: CommandDeps;
-  idempotency: IdempotencyStore;
-  connectors: ConnectorRegistry;
-  accounts: AccountAccess;
-  tokenCipher: TokenCipher;
-  metrics: Metrics;
-  /** The user's current role in a workspace (cached, dropped on every membership change), or null. */
-  roleOf: MembershipLookup;
-  /** Every slice's assistant tools, in slice order (for the tool server; built once, on first call). */
-  tools(): readonly AnyTool[];
-  /** What every slice's routes share; a slice adds its own services in its module (`{ ...services, mine }`). */
-  services: RouteServices;
-  publicBaseUrl: string;
-  /** The options the runtime was built with (e.g. the publishing seams tests pass). */
-  options: RuntimeOptions;
-}
-
-/** What a worker starts with: the context, plus every slice's projections and process managers. */
-export interface BackgroundContext extends SliceContext {
-  /** Lease owner name of this process (`host:pid`). */
-  owner: string;
-  projections: readonly Projection[];
-  processManagers: readonly ProcessManager[];
-}
 
 export interface RunningWorker {
   stop(): Promise<void>;

@@ -8,7 +8,7 @@ import { oauthStateMigrations } from '../../infra/social-accounts/oauth-state-st
 import { socialAccountTokenMigrations } from '../../infra/social-accounts/token-store.js';
 import { socialAccountsProjection } from '../../projections/social-accounts/social-accounts-projection.js';
 import { TokenRefresher } from '../../processes/social-accounts/token-refresher.js';
-import type { RouteInstaller } from '../app.js';
+import type { RouteInstaller } from '../platform/app-env.js';
 import { createSandboxRoutes } from '../sandbox/routes.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthRoutes } from './oauth-routes.js';

@@ -4,13 +4,11 @@ import {
   postGroupCategory,
   postGroupDecider,
   approvalTargets,
-  isApprovalCurrent,
   scheduleTargets,
   type ActivePostGroup,
   type GroupFields,
   type GroupStatus,
   type PostGroupCommand,
-  type PostGroupEvent,
   type PostGroupState,
   type PostState,
   type RejectReason,
@@ -18,8 +16,8 @@ import {
 } from '../../domain/post-groups/post-group.js';
 import type { Platform } from '../../domain/post-groups/post-content.js';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
-import type { Decider } from '../../domain/shared/decider.js';
-import { Forbidden, InvalidFields, NotFound } from '../../domain/shared/errors.js';
+import { decideAll, inSequence } from '../../domain/shared/decider.js';
+import { Forbidden, NotFound } from '../../domain/shared/errors.js';
 import { streamName } from '../../infra/event-store/port.js';
 import {
   handleCommand,
@@ -64,21 +62,7 @@ function inWorkspace(state: PostGroupState, orgId: string): ActivePostGroup {
 }
 
 /** Several decisions on one group taken in order and appended together: all of them or nothing. */
-const stepsDecider: Decider<PostGroupState, PostGroupCommand[], PostGroupEvent> = {
-  initialState: postGroupDecider.initialState,
-  evolve: postGroupDecider.evolve,
-  codec: postGroupDecider.codec,
-  decide(commands, state) {
-    const events: PostGroupEvent[] = [];
-    let current = state;
-    for (const command of commands) {
-      const decided = postGroupDecider.decide(command, current);
-      events.push(...decided);
-      current = decided.reduce(postGroupDecider.evolve, current);
-    }
-    return events;
-  },
-};
+const stepsDecider = inSequence(postGroupDecider);
 
 /**
  * The one append of every post-group command: decides the commands in order against the group's stream
@@ -187,17 +171,13 @@ async function runSteps(
   steps: readonly Step[],
 ): Promise<WriteResult> {
   return appendToGroup(deps, orgId, groupId, metadata, options, async (state) => {
-    let current = inWorkspace(state, orgId);
+    let current: PostGroupState = inWorkspace(state, orgId);
     const commands: PostGroupCommand[] = [];
     for (const [index, step] of steps.entries()) {
-      const built = await step(current);
+      const built = await step(inWorkspace(current, orgId));
       commands.push(...built);
       // The next step builds on what this one decided (the last needs no look-ahead).
-      if (index < steps.length - 1)
-        for (const command of built)
-          current = postGroupDecider
-            .decide(command, current)
-            .reduce(postGroupDecider.evolve, current as PostGroupState) as ActivePostGroup;
+      if (index < steps.length - 1) current = decideAll(postGroupDecider, built, current).state;
     }
     return commands;
   });
@@ -215,39 +195,20 @@ export async function updatePostGroup(
   options: WriteOptions = {},
 ): Promise<WriteResult> {
   const { status } = input;
-  const simple = status === 'draft' || status === 'pending_approval' || status === 'canceled';
+  // Moving to approved is decided whole by the aggregate; scheduled needs times from the slot finder first.
+  const decided = status !== undefined && status !== 'scheduled';
   const steps: Step[] = [
     (group) => [
       {
         type: 'UpdatePostGroup',
         changes: input.changes,
-        ...(simple ? { status } : {}),
+        ...(decided ? { status } : {}),
         ...actingOf(metadata),
         now: metadata.now,
         approvalId: approvalIdFor(options, `update:${group.updatedAt}`),
       },
     ],
   ];
-  if (status === 'approved') {
-    steps.push(
-      async (group) =>
-        group.status === 'approved'
-          ? []
-          : [await approveCommand(deps, group, { autoSchedule: false }, metadata, options)],
-      (group) =>
-        group.posts
-          .filter((p) => p.status === 'scheduled' && isApprovalCurrent(p))
-          .map((p) => ({
-            type: 'UpdatePost' as const,
-            postId: p.id,
-            changes: {},
-            status: 'approved' as const,
-            ...actingOf(metadata),
-            now: metadata.now,
-            approvalId: approvalIdFor(options, `unschedule:${p.id}:${p.updatedAt}`),
-          })),
-    );
-  }
   if (status === 'scheduled') {
     steps.push(async (group) =>
       group.status === 'scheduled' ? [] : [await scheduleCommand(deps, group, {}, metadata)],
@@ -319,12 +280,8 @@ async function approveCommand(
     now: metadata.now,
     approvalId: approvalIdFor(options, `approve:${group.updatedAt}`),
     schedule: null,
+    ...(input.scheduledForUtc !== undefined ? { requestedTime: input.scheduledForUtc } : {}),
   };
-  // A past time is refused even when nothing is left to approve (the decider checks only times it uses).
-  if (input.scheduledForUtc !== undefined && !(Date.parse(input.scheduledForUtc) > Date.parse(metadata.now)))
-    throw new InvalidFields('The time must be in the future', [
-      { path: 'scheduledForUtc', message: `must be later than now (${metadata.now})` },
-    ]);
   const scheduling = input.scheduledForUtc !== undefined || input.autoSchedule !== false;
   if (!scheduling) return base;
   const posts = approvalTargets(group, input.approvePosts);

@@ -49,8 +49,11 @@ export type PostGroupCommand =
       type: 'UpdatePostGroup';
       changes: Partial<GroupFields>;
       contentContext?: ContentContext;
-      /** Only the moves that need no approval or slot; approve and schedule have their own commands. */
-      status?: 'draft' | 'pending_approval' | 'canceled';
+      /**
+       * The moves that need no slot. `approved` approves what waits for review (without a time) and takes the
+       * scheduled posts back to approved; scheduling has its own command (its times come from the slot finder).
+       */
+      status?: 'draft' | 'pending_approval' | 'canceled' | 'approved';
       approvalId: string;
     })
   | (Common & {
@@ -58,6 +61,8 @@ export type PostGroupCommand =
       approvePosts?: string[];
       /** Times for the posts being approved, or null to approve without scheduling. */
       schedule: Record<string, SlotAssignment> | null;
+      /** The time the request asked for: refused unless in the future, even when nothing is left to approve. */
+      requestedTime?: string;
       timezone?: string;
       approvalId: string;
     })

@@ -134,8 +134,10 @@ export function decideUpdateGroup(
     current = simulate(group, events);
   }
 
-  if (command.status !== undefined && command.status !== current.status) {
-    events.push(...decideGroupStatus(current, command, command.status));
+  // Moving to approved is decided whole in post-group.ts (the edit, the approval, the unscheduling).
+  const status = command.status;
+  if (status !== undefined && status !== 'approved' && status !== current.status) {
+    events.push(...decideGroupStatus(current, command, status));
   }
   return events;
 }

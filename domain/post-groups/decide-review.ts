@@ -122,6 +122,8 @@ export function decideApprove(
   state: PostGroupState,
 ): PostGroupEvent[] {
   const group = active(state);
+  if (command.requestedTime !== undefined)
+    assertFuture(command.requestedTime, command.now, 'scheduledForUtc');
   const targets = approvalTargets(group, command.approvePosts);
   if (command.assistant !== undefined) refuseAssistantWriting(group, targets);
   const events: PostGroupEvent[] = [];

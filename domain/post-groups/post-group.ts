@@ -4,10 +4,12 @@
 // This module is the aggregate's public surface: the decider, and the types and views its importers use. The
 // parts live beside it: state.ts (state and views of it), events.ts, commands.ts, evolve.ts, and decide by
 // concern (decide-editing.ts, decide-review.ts, decide-publishing.ts, decide-deleting.ts, decide-support.ts).
-import { assertNever, type Decider } from '../shared/decider.js';
+import { assertNever, decideAll, type Decider } from '../shared/decider.js';
+import { deterministicUuid } from '../shared/ids.js';
 import type { PostGroupCommand } from './commands.js';
 import { decideCreate, decideUpdateGroup, decideUpdatePost } from './decide-editing.js';
 import { decideDeletePost } from './decide-deleting.js';
+import { active } from './decide-support.js';
 import {
   decidePublishNow,
   decidePublishOutcome,
@@ -18,7 +20,7 @@ import { decideApprove, decideReject, decideSchedule } from './decide-review.js'
 import { postGroupEventCodec } from './event-codec.js';
 import type { PostGroupEvent } from './events.js';
 import { evolvePostGroup } from './evolve.js';
-import type { PostGroupState } from './state.js';
+import { isApprovalCurrent, type PostGroupState } from './state.js';
 
 export {
   groupStatuses,
@@ -71,7 +73,9 @@ export const postGroupDecider: Decider<PostGroupState, PostGroupCommand, PostGro
       case 'CreatePostGroup':
         return decideCreate(command, state);
       case 'UpdatePostGroup':
-        return decideUpdateGroup(command, state);
+        return command.status === 'approved'
+          ? decideMoveToApproved(command, state)
+          : decideUpdateGroup(command, state);
       case 'ApprovePostGroup':
         return decideApprove(command, state);
       case 'RejectPostGroup':
@@ -95,3 +99,45 @@ export const postGroupDecider: Decider<PostGroupState, PostGroupCommand, PostGro
     }
   },
 };
+
+/**
+ * Editing a group and moving it to approved, as one decision: the edit, then approving what waits for review
+ * (without a time) unless the group is approved already, then taking its scheduled posts whose approval is
+ * current back to approved (unscheduled). Ids of the approvals derive from the edit's.
+ */
+function decideMoveToApproved(
+  command: Extract<PostGroupCommand, { type: 'UpdatePostGroup' }>,
+  state: PostGroupState,
+): PostGroupEvent[] {
+  const { status: _approved, ...edit } = command;
+  const acting = {
+    by: command.by,
+    now: command.now,
+    ...(command.assistant !== undefined ? { assistant: command.assistant } : {}),
+  };
+  const edited = decideAll(postGroupDecider, [edit], state);
+  const approve: PostGroupCommand[] =
+    active(edited.state).status === 'approved'
+      ? []
+      : [
+          {
+            type: 'ApprovePostGroup',
+            ...acting,
+            schedule: null,
+            approvalId: deterministicUuid(command.approvalId, 'approve'),
+          },
+        ];
+  const approved = decideAll(postGroupDecider, approve, edited.state);
+  const unschedule: PostGroupCommand[] = active(approved.state)
+    .posts.filter((p) => p.status === 'scheduled' && isApprovalCurrent(p))
+    .map((p) => ({
+      type: 'UpdatePost',
+      postId: p.id,
+      changes: {},
+      status: 'approved',
+      ...acting,
+      approvalId: deterministicUuid(command.approvalId, `unschedule:${p.id}`),
+    }));
+  const unscheduled = decideAll(postGroupDecider, unschedule, approved.state);
+  return [...edited.events, ...approved.events, ...unscheduled.events];
+}

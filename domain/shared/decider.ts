@@ -22,6 +22,37 @@ export function fold<State, Event extends DomainEvent>(
   return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
 }
 
+/**
+ * Decides commands in order, each against the state the ones before it left, as one decision: every event of
+ * all of them (appended together: all or nothing) and the state they lead to. A refusal of any refuses all.
+ */
+export function decideAll<State, Command, Event extends DomainEvent>(
+  decider: Pick<Decider<State, Command, Event>, 'decide' | 'evolve'>,
+  commands: readonly Command[],
+  state: State,
+): { events: Event[]; state: State } {
+  const events: Event[] = [];
+  let current = state;
+  for (const command of commands) {
+    const decided = decider.decide(command, current);
+    events.push(...decided);
+    current = decided.reduce(decider.evolve, current);
+  }
+  return { events, state: current };
+}
+
+/** The decider of a list of commands decided in order (`decideAll`), for a handler that appends them together. */
+export function inSequence<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+): Decider<State, readonly Command[], Event> {
+  return {
+    initialState: decider.initialState,
+    evolve: decider.evolve,
+    codec: decider.codec,
+    decide: (commands, state) => decideAll(decider, commands, state).events,
+  };
+}
+
 /** Exhaustiveness guard for `switch` over a discriminated union. */
 export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${JSON.stringify(value)}`);

@@ -1559,3 +1559,56 @@ describe('finding 5: the approval covers the media’s bytes (each file carries 
       .thenState((s) => expect(postOf(s, linkedinPostId).status).toBe('scheduled'));
   });
 });
+
+describe('moves decided whole by the aggregate (issue 25: rules that lived in the command handler)', () => {
+  const scheduledGroup = history(create('drafts'), approve({ schedule: slots(both, tomorrow) }));
+
+  test('PATCH group to approved: approves what waits for review, without a time', () => {
+    given(history(create('drafts')))
+      .when(updateGroup({}, 'approved'))
+      .thenState((s, events) => {
+        expect(events.map((e) => e.type)).toEqual(['PostGroupApproved']);
+        expect(s.status).toBe('approved');
+        expect(s.posts.map((p) => [p.status, p.scheduledForUtc])).toEqual([
+          ['approved', null],
+          ['approved', null],
+        ]);
+        // The approval's id derives from the edit's: a retry with the same key records the same approval.
+        const approved = events[0] as Extract<PostGroupEvent, { type: 'PostGroupApproved' }>;
+        expect(approved.data.records[0]!.approvalId).toBe(deterministicUuid(approvalId, 'approve'));
+      });
+  });
+
+  test('PATCH group to approved: a scheduled group is taken back to approved, its posts unscheduled', () => {
+    given(scheduledGroup)
+      .when(updateGroup({}, 'approved'))
+      .thenState((s, events) => {
+        expect(events.map((e) => e.type)).not.toContain('PostGroupApproved');
+        expect(s.status).toBe('approved');
+        expect(s.posts.map((p) => p.status)).toEqual(['approved', 'approved']);
+      });
+  });
+
+  test('PATCH group to approved with an edit of what it says: re-approved after the withdrawal, in one decision', () => {
+    given(scheduledGroup)
+      .when(updateGroup({ title: 'A new title' }, 'approved'))
+      .thenState((s, events) => {
+        expect(events[0]!.type).toBe('PostGroupUpdated');
+        expect(events.map((e) => e.type)).toContain('PostGroupApproved');
+        expect(s.title).toBe('A new title');
+        expect(s.status).toBe('approved');
+      });
+  });
+
+  test('POST approve with a time not in the future is refused, even when nothing is left to approve', () => {
+    given(history(create('drafts'), approve()))
+      .when(approve({ requestedTime: past, schedule: {} }))
+      .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
+    given(history(create('drafts')))
+      .when(approve({ requestedTime: now, schedule: slots(both, now) }))
+      .thenRefuses(ValidationError, undefined, ['scheduledForUtc']);
+    given(history(create('drafts')))
+      .when(approve({ requestedTime: tomorrow, schedule: slots(both, tomorrow) }))
+      .thenTypes(['PostGroupApproved', 'PostsScheduled']);
+  });
+});

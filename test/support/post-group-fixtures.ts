@@ -124,7 +124,7 @@ export function create(
 
 export function updateGroup(
   changes: Partial<GroupFields>,
-  status?: 'draft' | 'pending_approval' | 'canceled',
+  status?: 'draft' | 'pending_approval' | 'canceled' | 'approved',
 ): Cmd<'UpdatePostGroup'> {
   return {
     type: 'UpdatePostGroup',
@@ -149,6 +149,7 @@ export function approve(
     approvePosts?: string[];
     schedule?: Record<string, SlotAssignment> | null;
     timezone?: string;
+    requestedTime?: string;
   } = {},
 ): Cmd<'ApprovePostGroup'> {
   const { schedule = null, ...rest } = options;

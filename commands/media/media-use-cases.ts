@@ -8,7 +8,7 @@ import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields, NotFound, ServiceUnavailable, ValidationError } from '../../domain/shared/errors.js';
 import { spoolMedia } from '../../infra/connectors/media-file.js';
 import { ConnectorError, type MediaFile } from '../../infra/connectors/port.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import {
   checkUrl,
   FetchDeadlineError,

@@ -1,6 +1,6 @@
 // The post metrics' events as stored (domain/shared/event-codec.ts).
 import { z } from 'zod';
-import { platforms } from '../post-groups/post-content.js';
+import { platforms } from '../shared/platforms.js';
 import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
 import type { PostMetricsEvent } from './post-metrics.js';
 

@@ -1,7 +1,7 @@
 // A published post's engagement as read from its platform: one stream per post (`postMetrics-<postId>`), one
 // `PostMetricsFetched` per reading (lifetime totals at that time; the latest one is the post's numbers).
 // Where the numbers come from and when they are read is the metrics process's business (processes/analytics).
-import type { Platform } from '../post-groups/post-content.js';
+import type { Platform } from '../shared/platforms.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { Conflict, InvalidFields, type ErrorDetail } from '../shared/errors.js';
 import { postMetricsEventCodec } from './event-codec.js';

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
 import type { MediaEvent } from './media-asset.js';
 import { mediaSources } from './media-sources.js';
-import { mediaAssetEventSchema } from '../post-groups/event-codec.js';
+import { mediaAssetSchema } from '../shared/media-asset.js';
 
 const schemas = {
   MediaAssetStored: z.object({
     orgId: z.string(),
     assetId: z.string(),
     source: z.enum(mediaSources),
-    asset: mediaAssetEventSchema,
+    asset: mediaAssetSchema,
     key: z.string(),
     contentType: z.string(),
     sizeBytes: z.number(),

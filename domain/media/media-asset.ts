@@ -1,7 +1,7 @@
 // A media asset of a workspace's library: one stream per asset (`media-<assetId>`), recorded once when the
 // file is in storage and checked (an upload completed, a URL imported, a render or a downloaded logo stored).
 // Storing the same asset again records nothing; an asset id that belongs to another workspace is refused.
-import type { MediaAsset } from '../post-groups/post-content.js';
+import type { MediaAsset } from '../shared/media-asset.js';
 import { NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { mediaEventCodec } from './event-codec.js';

@@ -1,6 +1,6 @@
 // The social account aggregate: one connected platform account of a workspace, its status and token health.
 // One stream per platform account and workspace (`socialAccount-<id>`, id derived from both), so reconnecting finds it.
-import type { Platform } from '../post-groups/post-content.js';
+import type { Platform } from '../shared/platforms.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { InvalidFields, NotFound } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';

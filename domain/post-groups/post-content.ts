@@ -8,7 +8,7 @@ import type { Platform } from '../shared/platforms.js';
 // Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
 export { platforms, platformNames, type Platform } from '../shared/platforms.js';
 // Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
-export type { ImageItem, MediaAsset } from '../shared/media-asset.js';
+export type { MediaAsset } from '../shared/media-asset.js';
 
 /** One file a post's media names (each image of a set is one). */
 export interface MediaFileRef {

@@ -1,6 +1,6 @@
-// Reading a slice's events back from the store. Each slice declares, per event type, the current schema version of
-// its data and a check of that shape, and registers upcasters that bring data stored in an older version to the
-// next one. Events are decoded once where they come in from the store (aggregate loading, projections, processes):
+// A slice's events and reading them back from the store. Each slice declares its events once, as a zod schema of
+// each type's data (`EventsOf` reads the union off them), with the current schema version of each type, and
+// registers upcasters that bring data stored in an older version to the next one. Events are decoded once where they come in from the store (aggregate loading, projections, processes):
 // an unknown type or data that does not hold is refused with an error naming the stream, revision and type, instead
 // of being cast to the union and failing somewhere later. Writers stamp each event with its type's current version.
 import type { z } from 'zod';
@@ -162,10 +162,17 @@ export function zodSpecs<Event extends DomainEvent>(
   schemas: { readonly [T in Event['type']]: z.ZodType<DataOf<Event, T>> },
   versions: { readonly [T in Event['type']]?: number } = {},
 ): Specs<Event> {
+  return specsOf(schemas, versions) as Specs<Event>;
+}
+
+function specsOf(
+  schemas: { readonly [type: string]: z.ZodType },
+  versions: { readonly [type: string]: number | undefined },
+): Record<string, EventTypeSpec> {
   const specs: Record<string, EventTypeSpec> = {};
-  for (const [type, schema] of Object.entries<z.ZodType>(schemas))
-    specs[type] = { version: (versions as Record<string, number>)[type] ?? 1, check: zodCheck(schema) };
-  return specs as Specs<Event>;
+  for (const [type, schema] of Object.entries(schemas))
+    specs[type] = { version: versions[type] ?? 1, check: zodCheck(schema) };
+  return specs;
 }
 
 /**
@@ -177,18 +184,14 @@ export function zodEventCodec<S extends EventSchemas>(
   schemas: S,
   options: { versions?: { readonly [T in keyof S]?: number }; upcasters?: readonly Upcaster[] } = {},
 ): EventCodec<EventsOf<S>> {
-  const specs: Record<string, EventTypeSpec> = {};
-  for (const [type, schema] of Object.entries<z.ZodType>(schemas))
-    specs[type] = {
-      version: (options.versions as Record<string, number> | undefined)?.[type] ?? 1,
-      check: zodCheck(schema),
-    };
-  return defineEventCodec<EventsOf<S>>(slice, specs as Specs<EventsOf<S>>, options.upcasters);
+  const specs = specsOf(schemas, options.versions ?? {}) as Specs<EventsOf<S>>;
+  return defineEventCodec<EventsOf<S>>(slice, specs, options.upcasters);
 }
 
 /**
- * For a union declared apart from its schemas (post-groups/events.ts): `true` when every schema's output is exactly its event's data type, else `never`:
- * `const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;` fails to compile when they drift apart.
+ * For a union declared apart from its schemas (post-groups/events.ts): `true` when every schema's output is
+ * exactly its event's data type, else `never`: `const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;`
+ * fails to compile when they drift apart.
  */
 export type SchemasMatch<Event extends DomainEvent, S extends { [T in Event['type']]: z.ZodType }> = {
   [T in Event['type']]: [z.output<S[T]>] extends [DataOf<Event, T>]

@@ -2,7 +2,7 @@
 // reads an asset it is pointed at, and the post-group commands check that a post's media is the workspace's.
 // Implemented by the media slice (commands/media/, api/media/); built once per runtime by `mediaLibraryOf(ctx)`.
 import type { Caller } from '../../domain/shared/caller.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { VisualFormatId } from '../../infra/visuals/contract.js';
 
 export const mediaSources = ['upload', 'import', 'branded_image', 'carousel', 'screenshot'] as const;

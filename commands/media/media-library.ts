@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaSource, StoredMediaAsset } from '../../domain/media/media-asset.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import { requireWorkspace } from '../../domain/shared/caller.js';
 import { ContentTooLarge, Unprocessable } from '../../domain/shared/errors.js';
 import type { MediaFile } from '../../infra/connectors/port.js';

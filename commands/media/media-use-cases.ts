@@ -9,7 +9,7 @@ import { InvalidFields, NotFound, ServiceUnavailable, ValidationError } from '..
 import { toPage, type Page } from '../../domain/shared/page.js';
 import { spoolMedia } from '../../infra/connectors/media-file.js';
 import { ConnectorError, type MediaFile } from '../../infra/connectors/port.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import {
   checkUrl,
   FetchDeadlineError,

@@ -4,7 +4,9 @@
 // Fields are named as the caller gave them (`posts.0.socialAccountId`).
 import type { Kysely } from 'kysely';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
-import { withAssetHashes, type MediaAsset, type Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import { withAssetHashes } from '../../domain/post-groups/post-content.js';
 import { InvalidFields, Unprocessable, type ErrorDetail } from '../../domain/shared/errors.js';
 import type { CommandDeps } from '../shared/command-handler.js';
 import { loadMediaAsset } from '../media/media-commands.js';

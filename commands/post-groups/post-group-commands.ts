@@ -14,7 +14,7 @@ import {
   type RejectReason,
   type SlotAssignment,
 } from '../../domain/post-groups/post-group.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import type { ContentContext } from '../../domain/post-groups/content-rules.js';
 import { decideAll, inSequence } from '../../domain/shared/decider.js';
 import { Forbidden, NotFound } from '../../domain/shared/errors.js';

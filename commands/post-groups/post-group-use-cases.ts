@@ -5,7 +5,9 @@
 // the state the command left.
 import type { Kysely } from 'kysely';
 import { checkPostContent, type ContentContext } from '../../domain/post-groups/content-rules.js';
-import type { MediaAsset, Platform, PlatformPayload } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import type {
   ActivePostGroup,
   GroupStatus,

@@ -2,7 +2,7 @@
 // workspace's time zone (read by members and assistants; changed by owners and admins only), the ranked slots,
 // the suggested times of one day and the schedule coverage.
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields } from '../../domain/shared/errors.js';
 import { assessCoverage, type ScheduleCoverage } from '../../domain/scheduling/coverage.js';

@@ -2,7 +2,7 @@
 // ahead of expiry and after an auth error (once per account at a time), and marks the account `error` when refused.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import {
   accountLabel,
   type SocialAccount,

@@ -4,7 +4,7 @@
 // with the API, which shares the platform-failure mapping and the secrets below.
 import { pkceChallenge } from '../../infra/crypto/digests.js';
 import { randomBytes } from 'node:crypto';
-import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
+import { platformNames, type Platform } from '../../domain/shared/platforms.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
   NotFound,

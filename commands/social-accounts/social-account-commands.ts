@@ -1,7 +1,7 @@
 // Social account commands: connect (tokens sealed first, then the event), profile URL, delete, disconnect, and
 // the token-health records (refreshed, refresh failed, expiring) the publishing pipeline and refresher append.
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import {
   socialAccountCategory,

@@ -12,7 +12,7 @@ import {
   Unprocessable,
   ValidationError,
 } from '../../domain/shared/errors.js';
-import type { ImageItem, MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { ImageItem, MediaAsset } from '../../domain/shared/media-asset.js';
 import {
   checkUrl,
   fetchFailedMessage,

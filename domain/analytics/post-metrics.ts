@@ -1,40 +1,18 @@
 // A published post's engagement as read from its platform: one stream per post (`postMetrics-<postId>`), one
 // `PostMetricsFetched` per reading (lifetime totals at that time; the latest one is the post's numbers).
 // Where the numbers come from and when they are read is the metrics process's business (processes/analytics).
-import type { Platform } from '../post-groups/post-content.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { Conflict, InvalidFields, type ErrorDetail } from '../shared/errors.js';
-import { postMetricsEventCodec } from './event-codec.js';
+import {
+  postMetricsEventCodec,
+  type MetricsReading,
+  type MetricsSubject,
+  type PostMetricsEvent,
+} from './event-codec.js';
+
+export type { MetricsReading, MetricsSubject, PostMetricsEvent } from './event-codec.js';
 
 export const postMetricsCategory = 'postMetrics';
-
-/**
- * The numbers a platform gave (the connector port's PostMetricsReading): counts it does not have are 0,
- * `bookmarks` and `impressions` null when it does not say.
- */
-export interface MetricsReading {
-  likes: number;
-  reposts: number;
-  replies: number;
-  quotes: number;
-  bookmarks: number | null;
-  impressions: number | null;
-}
-
-/** The post a reading is of, as it was published. */
-export interface MetricsSubject {
-  orgId: string;
-  postId: string;
-  groupId: string;
-  platform: Platform;
-  /** The account it was published with. */
-  socialAccountId: string;
-  externalId: string;
-  /** When it was published (ISO). */
-  publishedAt: string;
-  /** The group's content type (strategy link), when it has one. */
-  contentType: string | null;
-}
 
 export type PostMetricsCommand = {
   type: 'RecordPostMetrics';
@@ -42,18 +20,6 @@ export type PostMetricsCommand = {
   /** When the platform was read (ISO); a reading not newer than the last one decides nothing. */
   fetchedAt: string;
 } & MetricsSubject;
-
-export type PostMetricsEvent = {
-  type: 'PostMetricsFetched';
-  data: MetricsSubject & {
-    metrics: MetricsReading;
-    /** likes + reposts + replies + quotes + (bookmarks ?? 0). */
-    engagement: number;
-    /** 1 for the post's first reading, then 2, 3, … */
-    fetchNumber: number;
-    fetchedAt: string;
-  };
-};
 
 export type PostMetricsState =
   | { kind: 'untracked' }

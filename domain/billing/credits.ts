@@ -3,7 +3,10 @@
 // paid calls in flight (reserved before the call, settled as the debit of the same key, or released).
 import { assertNever, type Decider } from '../shared/decider.js';
 import { Conflict, InvalidFields, PaymentRequired } from '../shared/errors.js';
-import { creditEventCodec } from './credits-codec.js';
+import type { DataOf } from '../shared/event-codec.js';
+import { creditEventCodec, type CreditEvent, type SpendDetails } from './credits-codec.js';
+
+export type { CreditEvent, SpendDetails } from './credits-codec.js';
 
 export const creditsCategory = 'credits';
 
@@ -15,106 +18,8 @@ export function periodKeyOf(periodStart: string | Date): string {
 
 export const creditStreamId = (orgId: string, periodKey: string) => `${orgId}_${periodKey}`;
 
-/** What one debit records, beside the credits (the spec's credit usage row). */
-export interface SpendDetails {
-  metricKey: string;
-  quantity: number;
-  /** The creditActionCosts key it was priced by, if any. */
-  actionKey: string | null;
-  feature: string | null;
-  provider: string | null;
-  model: string | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  totalTokens: number | null;
-  creditsUsedMilli: number | null;
-  pricingVersion: string | null;
-  usedFallbackEstimate: boolean;
-  metadata: Record<string, unknown> | null;
-}
-
-export interface CreditPeriodOpenedData {
-  orgId: string;
-  periodKey: string;
-  periodStart: string;
-  periodEnd: string;
-  planKey: string;
-  /** The plan's monthly credits (the trial plan's during a trial). */
-  allowance: number;
-  /** Unused monthly credits of the previous period carried in (capped by the rollover rule). */
-  rolledOver: number;
-  /** Purchased credits left in the previous period; they never expire. */
-  purchasedCarried: number;
-  previousPeriodKey: string | null;
-  at: string;
-}
-
-export interface CreditsSpentData extends SpendDetails {
-  orgId: string;
-  periodKey: string;
-  /** The caller's idempotency key: the same key again answers this debit and records nothing. */
-  spendKey: string;
-  credits: number;
-  fromMonthly: number;
-  fromPurchased: number;
-  monthlyAfter: number;
-  purchasedAfter: number;
-  at: string;
-}
-
-export interface CreditPackPurchasedData {
-  orgId: string;
-  periodKey: string;
-  /** The provider's transaction: a pack is added once per transaction. */
-  transactionId: string;
-  packKey: string;
-  credits: number;
-  monthlyAfter: number;
-  purchasedAfter: number;
-  at: string;
-}
-
-/** Credits held for a paid call in flight: they count against the balance at once, until settled or released. */
-export interface CreditsReservedData {
-  orgId: string;
-  periodKey: string;
-  /** The debit's key: settling is the SpendCredits of this key. */
-  reservationKey: string;
-  credits: number;
-  /** A hold not settled or released by then (its caller crashed) no longer counts and is released. */
-  expiresAt: string;
-  at: string;
-}
-
-export interface CreditReservationReleasedData {
-  orgId: string;
-  periodKey: string;
-  reservationKey: string;
-  credits: number;
-  /** `failed`: the paid call failed, nothing is charged; `expired`: its holder never came back. */
-  reason: 'failed' | 'expired';
-  at: string;
-}
-
-export interface CreditPeriodClosedData {
-  orgId: string;
-  periodKey: string;
-  monthlyLeft: number;
-  purchasedLeft: number;
-  nextPeriodKey: string;
-  at: string;
-}
-
 /** What a period is opened with: the command gives it, the event records it, the ledger keeps it. */
-type PeriodTerms = Omit<CreditPeriodOpenedData, 'at'>;
-
-export type CreditEvent =
-  | { type: 'CreditPeriodOpened'; data: CreditPeriodOpenedData }
-  | { type: 'CreditsSpent'; data: CreditsSpentData }
-  | { type: 'CreditPackPurchased'; data: CreditPackPurchasedData }
-  | { type: 'CreditsReserved'; data: CreditsReservedData }
-  | { type: 'CreditReservationReleased'; data: CreditReservationReleasedData }
-  | { type: 'CreditPeriodClosed'; data: CreditPeriodClosedData };
+type PeriodTerms = Omit<DataOf<CreditEvent, 'CreditPeriodOpened'>, 'at'>;
 
 export type CreditCommand =
   | ({ type: 'OpenCreditPeriod'; now: string } & PeriodTerms)

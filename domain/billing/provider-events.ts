@@ -5,7 +5,8 @@
 // renewed, past due, recovered, paused, canceled). Each notice carries the provider's event id: a notice applied
 // once decides nothing the second time, and a snapshot older than the last one applied changes nothing.
 
-export type ProviderName = 'sandbox' | 'paddle';
+export const providerNames = ['sandbox', 'paddle'] as const;
+export type ProviderName = (typeof providerNames)[number];
 
 export type ProviderSubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'paused' | 'canceled';
 
@@ -39,8 +40,15 @@ export interface SubscriptionNotice extends ProviderNoticeBase {
   pauseAtPeriodEnd: boolean;
 }
 
-export type BillingTransactionType = 'subscription' | 'renewal' | 'credit_pack' | 'payment_method_update';
-export type BillingTransactionStatus = 'pending' | 'completed' | 'failed' | 'canceled';
+export const billingTransactionTypes = [
+  'subscription',
+  'renewal',
+  'credit_pack',
+  'payment_method_update',
+] as const;
+export type BillingTransactionType = (typeof billingTransactionTypes)[number];
+export const billingTransactionStatuses = ['pending', 'completed', 'failed', 'canceled'] as const;
+export type BillingTransactionStatus = (typeof billingTransactionStatuses)[number];
 
 export interface TransactionNotice extends ProviderNoticeBase {
   kind: 'transaction';

@@ -6,115 +6,25 @@
 import { Conflict, InvalidFields } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { deterministicUuid } from '../shared/ids.js';
-import type {
-  BillingTransactionStatus,
-  BillingTransactionType,
-  ProviderName,
-  ProviderNotice,
-  SubscriptionNotice,
-  TransactionNotice,
-} from './provider-events.js';
-import { subscriptionEventCodec } from './event-codec.js';
+import type { ProviderNotice, SubscriptionNotice, TransactionNotice } from './provider-events.js';
+import { subscriptionEventCodec, type BillingInterval, type SubscriptionEvent } from './event-codec.js';
+
+export type {
+  BillingInterval,
+  BillingTransactionRecord,
+  ResumedFrom,
+  SubscriptionEvent,
+} from './event-codec.js';
 
 export const subscriptionCategory = 'subscription';
 
 export type SubscriptionStatus =
   'none' | 'trialing' | 'active' | 'pausing' | 'paused' | 'past_due' | 'canceled';
-export type BillingInterval = 'month' | 'year';
-export type ResumedFrom = 'pausing' | 'paused' | 'cancel_scheduled';
 
 /** How many provider event ids (and transaction records) the state remembers to refuse repeats. */
 export const rememberedProviderEvents = 500;
 
 const dayMs = 24 * 3600 * 1000;
-
-interface At {
-  orgId: string;
-  at: string;
-}
-
-export interface BillingTransactionRecord extends At {
-  provider: ProviderName;
-  transactionId: string;
-  type: BillingTransactionType;
-  status: BillingTransactionStatus;
-  /** Minor units. */
-  amount: number;
-  currency: string;
-  priceId: string | null;
-  invoiceId: string | null;
-  invoiceNumber: string | null;
-  invoiceUrl: string | null;
-  paidAt: string | null;
-  createdAt: string;
-  providerEventId: string;
-}
-
-export type SubscriptionEvent =
-  | {
-      type: 'SubscriptionTrialStarted';
-      data: At & { planKey: string; trialStart: string; trialEndsAt: string };
-    }
-  | {
-      type: 'SubscriptionActivated';
-      data: At & {
-        providerCustomerId: string;
-        providerSubscriptionId: string;
-        planKey: string;
-        billingInterval: BillingInterval;
-        periodStart: string;
-        periodEnd: string;
-        providerEventId: string;
-      };
-    }
-  | {
-      type: 'SubscriptionRenewed';
-      /** `providerEventId` null for a renewal decided here (the sandbox's period end). */
-      data: At & { periodStart: string; periodEnd: string; providerEventId: string | null };
-    }
-  | {
-      type: 'SubscriptionPaymentFailed';
-      data: At & { pastDueSince: string; graceEndsAt: string; providerEventId: string };
-    }
-  | { type: 'SubscriptionAccessRestricted'; data: At }
-  | {
-      type: 'SubscriptionRecovered';
-      data: At & { periodStart: string | null; periodEnd: string | null; providerEventId: string };
-    }
-  | { type: 'SubscriptionCancelScheduled'; data: At }
-  /** `immediately`: a trial (or a paused subscription) ends at once; a paid one at its period end. */
-  | { type: 'SubscriptionCanceled'; data: At & { immediately: boolean } }
-  | { type: 'SubscriptionPauseScheduled'; data: At }
-  | { type: 'SubscriptionPaused'; data: At }
-  | {
-      type: 'SubscriptionResumed';
-      /** A paused subscription resumes into a new period (given); the others keep theirs (null). */
-      data: At & { from: ResumedFrom; periodStart: string | null; periodEnd: string | null };
-    }
-  | {
-      type: 'SubscriptionPlanChanged';
-      data: At & {
-        fromPlanKey: string | null;
-        toPlanKey: string;
-        billingInterval: BillingInterval;
-        priceId: string;
-      };
-    }
-  | { type: 'BillingTransactionRecorded'; data: BillingTransactionRecord }
-  /**
-   * Every provider notice applied, after the events it caused (none when the snapshot matched the state): the
-   * event ids remembered against repeats and, for subscription snapshots, the newest snapshot time (an older
-   * snapshot arriving later decides nothing).
-   */
-  | {
-      type: 'SubscriptionNoticeApplied';
-      data: At & {
-        provider: ProviderName;
-        providerEventId: string;
-        kind: 'subscription' | 'transaction';
-        occurredAt: string;
-      };
-    };
 
 export type SubscriptionEventType = SubscriptionEvent['type'];
 

@@ -3,7 +3,14 @@
 // changed; an edit that changes nothing records nothing. `ifUpdatedAt` refuses an edit made against an older kit.
 import { assertNever, type Decider } from '../shared/decider.js';
 import { Conflict, InvalidFields, type ErrorDetail } from '../shared/errors.js';
-import { brandKitEventCodec } from './event-codec.js';
+import {
+  brandKitEventCodec,
+  type BrandKitChanges,
+  type BrandKitEvent,
+  type BrandLogo,
+} from './event-codec.js';
+
+export type { BrandKitChanges, BrandKitEvent, BrandLogo } from './event-codec.js';
 
 export const brandKitCategory = 'brandKit';
 
@@ -13,18 +20,6 @@ export type BrandColorKey = (typeof brandColorKeys)[number];
 /** Stored colours are `#rrggbb`, lower-case. */
 export const storedColorPattern = /^#[0-9a-f]{6}$/;
 export const maxTaglineLength = 200;
-
-export interface BrandLogo {
-  /** The media-library asset holding the logo (an image of the workspace). */
-  assetId: string | null;
-  /** Where the stored logo can be fetched. */
-  url: string | null;
-  /** The link it was downloaded from (a logo given by `url`); null for one picked from the library. */
-  sourceUrl: string | null;
-  width: number | null;
-  height: number | null;
-  contentType: string | null;
-}
 
 export type BrandColors = Record<BrandColorKey, string | null>;
 
@@ -38,25 +33,10 @@ export interface BrandKitFields {
   website: string | null;
 }
 
-/** The new values of an edit's fields: omitted fields stay, null clears. */
-export interface BrandKitChanges {
-  colors?: Partial<BrandColors>;
-  headingFont?: string | null;
-  bodyFont?: string | null;
-  logo?: BrandLogo | null;
-  tagline?: string | null;
-  website?: string | null;
-}
-
 export interface BrandKitState extends BrandKitFields {
   /** When the kit was last changed; null before the first edit. */
   updatedAt: string | null;
 }
-
-export type BrandKitEvent = {
-  type: 'BrandKitUpdated';
-  data: { orgId: string; changes: BrandKitChanges; by: string; at: string };
-};
 
 export type BrandKitCommand = {
   type: 'UpdateBrandKit';

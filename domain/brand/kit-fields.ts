@@ -2,14 +2,14 @@
 // (all of them are collected), the good ones come out in their stored form. The logo is checked by the use case
 // (it is fetched or looked up); this file reads only the shape of its reference.
 import { formatHex, parse, wcagContrast } from 'culori';
+import type { ErrorDetail } from '../shared/errors.js';
 import {
   defaultBodyFont,
   defaultHeadingFont,
-  fontFamilies,
+  fontFamilyNames,
   installedFontFamily,
   type FontFamily,
-} from '../../infra/visuals/contract.js';
-import type { ErrorDetail } from '../shared/errors.js';
+} from './fonts.js';
 import {
   brandColorKeys,
   maxTaglineLength,
@@ -48,12 +48,9 @@ export function normalizeColor(input: string): { hex: string } | { problem: stri
 export function normalizeFont(input: string): { family: FontFamily } | { problem: string } {
   const family = installedFontFamily(input);
   if (family) return { family };
-  const some = fontFamilies
-    .slice(0, 6)
-    .map((f) => f.family)
-    .join(', ');
+  const some = fontFamilyNames.slice(0, 6).join(', ');
   return {
-    problem: `"${input}" is not an installed font; choose one of the ${fontFamilies.length} installed families, e.g. ${some} (all are listed by list_visual_options)`,
+    problem: `"${input}" is not an installed font; choose one of the ${fontFamilyNames.length} installed families, e.g. ${some} (all are listed by list_visual_options)`,
   };
 }
 

@@ -1,13 +1,15 @@
-// The invitations' events as stored (domain/shared/event-codec.ts).
+// The invitations' events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event union read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
+import { zodEventCodec, type DataOf, type EventsOf } from '../shared/event-codec.js';
 import { roles } from '../workspaces/roles.js';
-import type { InvitationEvent } from './invitation.js';
 
 const schemas = {
+  /** An invitation's state is what this records and what happened to it since. */
   InvitationCreated: z.object({
     invitationId: z.string(),
     orgId: z.string(),
+    /** Lower-cased, like users' addresses. */
     email: z.string(),
     roleKey: z.enum(roles),
     tokenHash: z.string(),
@@ -28,7 +30,8 @@ const schemas = {
     acceptedAt: z.string(),
   }),
 };
-const exact: SchemasMatch<InvitationEvent, typeof schemas> = true;
-void exact;
+export type InvitationEvent = EventsOf<typeof schemas>;
+/** What `InvitationCreated` records. */
+export type InvitationCreatedData = DataOf<InvitationEvent, 'InvitationCreated'>;
 
-export const invitationEventCodec = defineEventCodec<InvitationEvent>('invitations', zodSpecs(schemas));
+export const invitationEventCodec = zodEventCodec('invitations', schemas);

@@ -3,7 +3,9 @@
 import { Conflict, Forbidden, Gone, InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { isRole, type Role } from '../workspaces/roles.js';
-import { invitationEventCodec } from './event-codec.js';
+import { invitationEventCodec, type InvitationCreatedData, type InvitationEvent } from './event-codec.js';
+
+export type { InvitationCreatedData, InvitationEvent } from './event-codec.js';
 
 export const invitationCategory = 'invitation';
 
@@ -14,30 +16,6 @@ export const invitationLifetimeMs = invitationLifetimeDays * 24 * 3600 * 1000;
 /** What a reader sees: `expired` is a pending invitation past `expiresAt`, derived when read, never stored. */
 export const invitationStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof invitationStatuses)[number];
-
-/** What `InvitationCreated` records; an invitation's state is this and what happened to it since. */
-export interface InvitationCreatedData {
-  invitationId: string;
-  orgId: string;
-  /** Lower-cased, like users' addresses. */
-  email: string;
-  roleKey: Role;
-  tokenHash: string;
-  expiresAt: string;
-  invitedBy: string;
-  createdAt: string;
-}
-
-export type InvitationEvent =
-  | { type: 'InvitationCreated'; data: InvitationCreatedData }
-  | {
-      type: 'InvitationRevoked';
-      data: { invitationId: string; orgId: string; revokedBy: string; revokedAt: string };
-    }
-  | {
-      type: 'InvitationAccepted';
-      data: { invitationId: string; orgId: string; userId: string; acceptedAt: string };
-    };
 
 export type InvitationCommand =
   | {

@@ -1,13 +1,14 @@
-// The notification inbox's events as stored (domain/shared/event-codec.ts).
+// The notification inbox's events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event union read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { InboxEvent } from './inbox.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 
 const who = { orgId: z.string(), userId: z.string() };
 
 const schemas = {
   NotificationRead: z.object({ ...who, notificationId: z.string(), readAt: z.string() }),
   NotificationDismissed: z.object({ ...who, notificationId: z.string(), dismissedAt: z.string() }),
+  /** Every notification up to `upToSeq` not read or dismissed yet becomes read; `markedCount` of them. */
   NotificationsAllRead: z.object({
     ...who,
     upToSeq: z.number(),
@@ -22,6 +23,7 @@ const schemas = {
   }),
   NotificationPreferencesChanged: z.object({
     ...who,
+    /** The preferences as they are after the change (all toggles, inbox.ts `preferenceToggles`). */
     preferences: z.object({
       emailEnabled: z.boolean(),
       inAppEnabled: z.boolean(),
@@ -34,8 +36,7 @@ const schemas = {
     updatedAt: z.string(),
   }),
 };
-const exact: SchemasMatch<InboxEvent, typeof schemas> = true;
-void exact;
+export type InboxEvent = EventsOf<typeof schemas>;
 
-export const inboxEventCodec = defineEventCodec<InboxEvent>('notifications', zodSpecs(schemas));
+export const inboxEventCodec = zodEventCodec('notifications', schemas);
 export const inboxEventTypes = Object.keys(schemas) as InboxEvent['type'][];

@@ -3,10 +3,12 @@
 // events by the notifications read model, so commands carry the notification as the read model shows it.
 import { InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { inboxEventCodec } from './event-codec.js';
+import { inboxEventCodec, type InboxEvent } from './event-codec.js';
 import type { Tier } from './rules.js';
 
 export const notificationInboxCategory = 'notificationInbox';
+
+export type { InboxEvent } from './event-codec.js';
 
 export const preferenceToggles = [
   'emailEnabled',
@@ -37,30 +39,6 @@ export interface KnownNotification {
   /** The member's inbox sequence number: read-all and dismiss-all cover everything up to one. */
   seq: number;
 }
-
-export type InboxEvent =
-  | {
-      type: 'NotificationRead';
-      data: { orgId: string; userId: string; notificationId: string; readAt: string };
-    }
-  | {
-      type: 'NotificationDismissed';
-      data: { orgId: string; userId: string; notificationId: string; dismissedAt: string };
-    }
-  | {
-      /** Every notification up to `upToSeq` not read or dismissed yet becomes read; `markedCount` of them. */
-      type: 'NotificationsAllRead';
-      data: { orgId: string; userId: string; upToSeq: number; markedCount: number; readAt: string };
-    }
-  | {
-      type: 'NotificationsAllDismissed';
-      data: { orgId: string; userId: string; upToSeq: number; dismissedCount: number; dismissedAt: string };
-    }
-  | {
-      /** The preferences as they are after the change (all toggles). */
-      type: 'NotificationPreferencesChanged';
-      data: { orgId: string; userId: string; preferences: PreferenceValues; updatedAt: string };
-    };
 
 export type InboxCommand =
   | {

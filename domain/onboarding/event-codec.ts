@@ -1,7 +1,7 @@
-// Onboarding events as stored (domain/shared/event-codec.ts).
+// Onboarding events, declared once: each type's schema of its data as stored (domain/shared/event-codec.ts) and
+// the event union read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { OnboardingEvent } from './onboarding.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 import { onboardingSteps } from './steps.js';
 
 const schemas = {
@@ -12,7 +12,6 @@ const schemas = {
     chosenAt: z.string(),
   }),
 };
-const exact: SchemasMatch<OnboardingEvent, typeof schemas> = true;
-void exact;
+export type OnboardingEvent = EventsOf<typeof schemas>;
 
-export const onboardingEventCodec = defineEventCodec<OnboardingEvent>('onboarding', zodSpecs(schemas));
+export const onboardingEventCodec = zodEventCodec('onboarding', schemas);

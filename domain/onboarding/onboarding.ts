@@ -2,12 +2,13 @@
 // time (never stored), and the step a member chose to work on (stream `onboarding-<orgId>`, the only thing kept).
 import { InvalidFields } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { onboardingEventCodec } from './event-codec.js';
+import { onboardingEventCodec, type OnboardingEvent } from './event-codec.js';
 import { isOnboardingStep, onboardingSteps, type OnboardingStep } from './steps.js';
 
 export const onboardingCategory = 'onboarding';
 
 export { isOnboardingStep, onboardingSteps, type OnboardingStep };
+export type { OnboardingEvent } from './event-codec.js';
 
 const stepLabels: Record<OnboardingStep, string> = {
   brand: 'Confirm your brand',
@@ -96,11 +97,6 @@ export function onboardingStatus(facts: OnboardingFacts, chosen: OnboardingStep 
     ...facts,
   };
 }
-
-export type OnboardingEvent = {
-  type: 'OnboardingStepChosen';
-  data: { orgId: string; step: OnboardingStep; chosenBy: string; chosenAt: string };
-};
 
 export type OnboardingCommand = {
   type: 'ChooseOnboardingStep';

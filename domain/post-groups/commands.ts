@@ -1,7 +1,9 @@
 // What a post group is asked to do: the command union (time and ids come in the command, so decide stays pure).
 import type { AssistantActor } from '../shared/caller.js';
 import type { ContentContext } from './content-rules.js';
-import type { MediaAsset, Platform, PlatformPayload } from './post-content.js';
+import type { Platform } from '../shared/platforms.js';
+import type { MediaAsset } from '../shared/media-asset.js';
+import type { PlatformPayload } from './post-content.js';
 import type { PublishFailureReason, RejectReason } from './events.js';
 import type { GroupFields, PostStatus, StrategyLink } from './state.js';
 

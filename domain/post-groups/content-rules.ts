@@ -1,14 +1,9 @@
 // Owns the per-platform rules a post's content must meet before it can go out: text limits counted in each
 // platform's own unit, the media each platform accepts, where platform settings may appear, and their shapes.
 import { graphemeCount, sumOverGraphemes } from './graphemes.js';
-import {
-  platformNames,
-  type ImageItem,
-  type MediaAsset,
-  type Platform,
-  type PlatformPayload,
-  type PostContent,
-} from './post-content.js';
+import { platformNames, type Platform } from '../shared/platforms.js';
+import type { ImageItem, MediaAsset } from '../shared/media-asset.js';
+import type { PlatformPayload, PostContent } from './post-content.js';
 import { xWeightedLength } from './x-weighted-length.js';
 
 export interface ContentContext {

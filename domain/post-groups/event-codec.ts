@@ -9,7 +9,9 @@ import {
   type StoredEvent,
   type Upcaster,
 } from '../shared/event-codec.js';
-import { platforms, replySettingsValues } from './post-content.js';
+import { mediaAssetSchema } from '../shared/media-asset.js';
+import { platforms } from '../shared/platforms.js';
+import { replySettingsValues } from './post-content.js';
 import { rejectReasons, type PostGroupEvent } from './events.js';
 import { groupStatuses } from './state.js';
 
@@ -28,43 +30,6 @@ const groupStatus = z.enum(groupStatuses);
 const level = z.enum(['group', 'post']);
 const postHashes = z.array(z.object({ postId: z.string(), contentHash: z.string() }));
 
-const imageItem = {
-  assetId: z.string(),
-  url: z.string(),
-  contentType: z.string(),
-  sizeBytes: z.number(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  altText: z.string().optional(),
-  sha256: z.string().optional(),
-};
-/** A MediaAsset as events store it (post content, the media library's assets). */
-export const mediaAssetEventSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('image'), ...imageItem }),
-  z.object({ kind: z.literal('images'), images: z.array(z.object(imageItem)) }),
-  z.object({
-    kind: z.literal('document'),
-    assetId: z.string(),
-    url: z.string(),
-    contentType: z.literal('application/pdf'),
-    sizeBytes: z.number(),
-    title: z.string(),
-    pageCount: z.number().optional(),
-    previewImageUrls: z.array(z.string()).optional(),
-    sha256: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('video'),
-    assetId: z.string(),
-    url: z.string(),
-    contentType: z.string(),
-    sizeBytes: z.number(),
-    durationSeconds: z.number(),
-    width: z.number(),
-    height: z.number(),
-    sha256: z.string().optional(),
-  }),
-]);
 const platformPayload = z.object({
   reddit: z
     .object({
@@ -124,7 +89,7 @@ const schemas = {
         platform,
         socialAccountId: nullableString,
         contentText: z.string(),
-        media: mediaAssetEventSchema.nullable(),
+        media: mediaAssetSchema.nullable(),
         platformPayload: platformPayload.nullable(),
         contentHash: z.string(),
       }),
@@ -189,7 +154,7 @@ const schemas = {
     // Strict: the changes are spread onto the post.
     changes: z.strictObject({
       contentText: z.string().optional(),
-      media: mediaAssetEventSchema.nullable().optional(),
+      media: mediaAssetSchema.nullable().optional(),
       platformPayload: platformPayload.nullable().optional(),
       socialAccountId: nullableString.optional(),
       scheduledForUtc: nullableString.optional(),

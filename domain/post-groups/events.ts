@@ -1,6 +1,8 @@
 // What a post group records: the event union and the data each event carries, as stored in its stream.
 import type { AssistantActor } from '../shared/caller.js';
-import type { Platform, MediaAsset, PlatformPayload } from './post-content.js';
+import type { Platform } from '../shared/platforms.js';
+import type { MediaAsset } from '../shared/media-asset.js';
+import type { PlatformPayload } from './post-content.js';
 import type { ApprovalLevel, GroupFields, GroupStatus, StrategyLink } from './state.js';
 
 export const rejectReasons = [

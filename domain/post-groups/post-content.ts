@@ -1,71 +1,14 @@
-// What one post says and carries: the platform values, media assets and platform-specific settings of the spec,
+// What one post says and carries: its platform, media (domain/shared) and platform-specific settings of the spec,
 // and the content hash an approval is bound to (editing any of it invalidates the approval).
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../shared/canonical-json.js';
+import type { MediaAsset } from '../shared/media-asset.js';
+import type { Platform } from '../shared/platforms.js';
 
-export const platforms = [
-  'x',
-  'linkedin',
-  'tiktok',
-  'reddit',
-  'facebook',
-  'instagram',
-  'youtube',
-  'bluesky',
-  'threads',
-] as const;
-export type Platform = (typeof platforms)[number];
-
-/** How each platform writes its own name, for messages people read. */
-export const platformNames: Record<Platform, string> = {
-  x: 'X',
-  linkedin: 'LinkedIn',
-  tiktok: 'TikTok',
-  reddit: 'Reddit',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
-};
-
-export interface ImageItem {
-  assetId: string;
-  url: string;
-  contentType: string;
-  sizeBytes: number;
-  width?: number;
-  height?: number;
-  altText?: string;
-  /** Hex SHA-256 of the asset's bytes as the media library recorded them; absent when it recorded none. */
-  sha256?: string;
-}
-
-export type MediaAsset =
-  | ({ kind: 'image' } & ImageItem)
-  | { kind: 'images'; images: ImageItem[] }
-  | {
-      kind: 'document';
-      assetId: string;
-      url: string;
-      contentType: 'application/pdf';
-      sizeBytes: number;
-      title: string;
-      pageCount?: number;
-      previewImageUrls?: string[];
-      sha256?: string;
-    }
-  | {
-      kind: 'video';
-      assetId: string;
-      url: string;
-      contentType: string;
-      sizeBytes: number;
-      durationSeconds: number;
-      width: number;
-      height: number;
-      sha256?: string;
-    };
+// Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
+export { platforms, platformNames, type Platform } from '../shared/platforms.js';
+// Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
+export type { MediaAsset } from '../shared/media-asset.js';
 
 /** One file a post's media names (each image of a set is one). */
 export interface MediaFileRef {

@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { AssistantActor } from '../shared/caller.js';
 import { assertNever } from '../shared/decider.js';
-import type { MediaAsset, Platform, PlatformPayload } from './post-content.js';
+import type { Platform } from '../shared/platforms.js';
+import type { MediaAsset } from '../shared/media-asset.js';
+import type { PlatformPayload } from './post-content.js';
 
 export const groupStatuses = ['draft', 'pending_approval', 'approved', 'scheduled', 'canceled'] as const;
 export type GroupStatus = (typeof groupStatuses)[number];

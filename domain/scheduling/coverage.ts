@@ -2,7 +2,7 @@
 // where the next gap is, and what a person can do about it. Pure: the caller hands in the posts, the profile,
 // the targets and the clock (docs/decisions.md, "Schedule coverage").
 import { DateTime } from 'luxon';
-import { platformNames, type Platform } from '../post-groups/post-content.js';
+import { platformNames, type Platform } from '../shared/platforms.js';
 import { windowsFor } from './profile.js';
 import { minutesOfDay } from './time.js';
 import type { PostingWindow, SchedulingProfile } from './types.js';

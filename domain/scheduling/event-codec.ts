@@ -1,7 +1,7 @@
-// The workspace scheduling aggregate's events as stored (domain/shared/event-codec.ts).
+// The workspace scheduling aggregate's events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event union read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { SchedulingEvent } from './scheduling.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 import { audienceTypes, windowPlatforms } from './types.js';
 
 const days = z.array(z.number().int().min(0).max(6));
@@ -9,6 +9,7 @@ const postingWindow = z.object({ days, start: z.string(), end: z.string(), weigh
 const availabilityWindow = z.object({ days, start: z.string(), end: z.string() });
 const windows = z.array(postingWindow);
 
+/** A settings change as recorded: only what changes, normalised. */
 const changes = z.object({
   audienceTimezone: z.string().nullable().optional(),
   audienceType: z.enum(audienceTypes).optional(),
@@ -22,6 +23,8 @@ const changes = z.object({
   ownerAvailability: z.array(availabilityWindow).optional(),
 });
 
+export type RecordedSchedulingChanges = z.output<typeof changes>;
+
 const schemas = {
   WorkspaceTimezoneSet: z.object({
     orgId: z.string(),
@@ -33,12 +36,12 @@ const schemas = {
   SchedulingSettingsChanged: z.object({
     orgId: z.string(),
     changes,
+    /** The platforms that had their own windows and follow the audience type's defaults again. */
     resetPostingWindows: z.array(z.enum(windowPlatforms)),
     by: z.string(),
     at: z.string(),
   }),
 };
-const exact: SchemasMatch<SchedulingEvent, typeof schemas> = true;
-void exact;
+export type SchedulingEvent = EventsOf<typeof schemas>;
 
-export const schedulingEventCodec = defineEventCodec<SchedulingEvent>('scheduling', zodSpecs(schemas));
+export const schedulingEventCodec = zodEventCodec('scheduling', schemas);

@@ -5,7 +5,7 @@
 // window it returns (and leaves out a window left with no day). Everything that places posts (the slot ranking, the
 // coverage assessment) asks windowsFor, so this is the one place that rule is applied. The profile itself keeps
 // the windows as set, so that turning weekends back on restores them.
-import type { Platform } from '../post-groups/post-content.js';
+import type { Platform } from '../shared/platforms.js';
 import { audienceDefaults, DEFAULT_AUDIENCE_TYPE, otherPlatformWindows } from './defaults.js';
 import {
   copyWindows,

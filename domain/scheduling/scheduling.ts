@@ -10,7 +10,7 @@
 import { canonicalJson } from '../shared/canonical-json.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { InvalidFields, type ErrorDetail } from '../shared/errors.js';
-import { schedulingEventCodec } from './event-codec.js';
+import { schedulingEventCodec, type RecordedSchedulingChanges, type SchedulingEvent } from './event-codec.js';
 import {
   canonicalTimezone,
   isIanaTimezone,
@@ -32,6 +32,8 @@ import {
 } from './types.js';
 
 export const schedulingCategory = 'scheduling';
+
+export type { RecordedSchedulingChanges, SchedulingEvent } from './event-codec.js';
 
 export const maxWindowsPerPlatform = 20;
 export const maxAvailabilityWindows = 20;
@@ -58,35 +60,6 @@ export type SchedulingSettingsChanges = Partial<{
   maxPostsPerDay: number;
   ownerAvailability: AvailabilityWindow[];
 }>;
-
-/** A settings change as recorded: only what changes, normalised. */
-export type RecordedSchedulingChanges = Partial<{
-  audienceTimezone: string | null;
-  audienceType: AudienceType;
-  includeWeekends: boolean | null;
-  postingWindows: Partial<Record<WindowPlatform, PostingWindow[]>>;
-  blackoutDates: string[];
-  minGapMinutes: number;
-  maxPostsPerDay: number;
-  ownerAvailability: AvailabilityWindow[];
-}>;
-
-export type SchedulingEvent =
-  | {
-      type: 'WorkspaceTimezoneSet';
-      data: { orgId: string; timezone: string; previousTimezone: string | null; by: string; at: string };
-    }
-  | {
-      type: 'SchedulingSettingsChanged';
-      data: {
-        orgId: string;
-        changes: RecordedSchedulingChanges;
-        /** The platforms that had their own windows and follow the audience type's defaults again. */
-        resetPostingWindows: WindowPlatform[];
-        by: string;
-        at: string;
-      };
-    };
 
 export type SchedulingCommand =
   | { type: 'SetWorkspaceTimezone'; orgId: string; timezone: string; by: string; now: string }

@@ -23,7 +23,7 @@
 // Selection goes down the ranking and keeps a candidate only when the kept set can be scheduled together: at least
 // minGapMinutes from every scheduled post and every kept slot (and never at the very instant of one), and its local
 // day holding fewer than maxPostsPerDay posts, scheduled ones of that day counted with kept ones.
-import { platformNames, type Platform } from '../post-groups/post-content.js';
+import { platformNames, type Platform } from '../shared/platforms.js';
 import { sourcedWindowsFor, type SourcedWindow } from './profile.js';
 import {
   daysBetween,

@@ -1,7 +1,7 @@
 // The scheduling vocabulary shared by the workspace's scheduling aggregate (settings and time zone), the slot
 // ranking and the coverage assessment. Times of day are local `HH:MM` in the effective time zone; weekdays are
 // 0–6 with 0 = Sunday; dates are local `YYYY-MM-DD`. All arithmetic between local and UTC goes through Luxon.
-import type { Platform } from '../post-groups/post-content.js';
+import type { Platform } from '../shared/platforms.js';
 
 export const audienceTypes = ['b2b', 'b2c', 'mixed'] as const;
 export type AudienceType = (typeof audienceTypes)[number];

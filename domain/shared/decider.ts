@@ -1,11 +1,8 @@
 // The decider shape every aggregate follows: pure decide/evolve, time and ids handed in with the command.
 // `decide` throws a typed AppError when the command is refused; it returns [] when nothing needs to change.
-import type { EventCodec } from './event-codec.js';
+import type { DomainEvent, EventCodec } from './event-codec.js';
 
-export interface DomainEvent<Type extends string = string, Data = unknown> {
-  type: Type;
-  data: Data;
-}
+export type { DomainEvent } from './event-codec.js';
 
 export interface Decider<State, Command, Event extends DomainEvent> {
   readonly initialState: State;

@@ -1,10 +1,29 @@
-// Reading a slice's events back from the store. Each slice declares, per event type, the current schema version of
-// its data and a check of that shape, and registers upcasters that bring data stored in an older version to the
-// next one. Events are decoded once where they come in from the store (aggregate loading, projections, processes):
+// A slice's events and reading them back from the store. Each slice declares its events once, as a zod schema of
+// each type's data (`EventsOf` reads the union off them), with the current schema version of each type, and
+// registers upcasters that bring data stored in an older version to the next one. Events are decoded once where they come in from the store (aggregate loading, projections, processes):
 // an unknown type or data that does not hold is refused with an error naming the stream, revision and type, instead
 // of being cast to the union and failing somewhere later. Writers stamp each event with its type's current version.
 import type { z } from 'zod';
-import type { DomainEvent } from './decider.js';
+
+/** An event as deciders take and return it: its type and its data. */
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+/** Each event type's zod schema of today's data: a slice's events, declared once. */
+export type EventSchemas = { readonly [type: string]: z.ZodType };
+
+/**
+ * The event union a slice's schemas declare: `{ type: K; data: z.output<S[K]> }` for each type K.
+ * `export type TagEvent = EventsOf<typeof schemas>;`
+ */
+export type EventsOf<S extends EventSchemas> = {
+  [K in keyof S & string]: { type: K; data: z.output<S[K]> };
+}[keyof S & string];
+
+/** The data of one event type of a union: `DataOf<TagEvent, 'TagCreated'>`. */
+export type DataOf<Event extends DomainEvent, T extends Event['type']> = Extract<Event, { type: T }>['data'];
 
 /** What decoding needs of a stored event (the event store's RecordedEvent has it). */
 export interface StoredEvent {
@@ -135,25 +154,44 @@ export function zodCheck(schema: z.ZodType): DataCheck {
   };
 }
 
-type DataOf<Event extends DomainEvent, T extends Event['type']> = Extract<Event, { type: T }>['data'];
-
 /**
- * Each type with its zod schema of today's data, at version 1 unless `versions` says otherwise. Pass the result of
- * `schemasMatch` too: it only compiles when every schema's data type is exactly its event's (assignable both ways).
+ * Each type with its zod schema of today's data, at version 1 unless `versions` says otherwise. For a union
+ * declared apart from its schemas, check them with `SchemasMatch` too.
  */
 export function zodSpecs<Event extends DomainEvent>(
   schemas: { readonly [T in Event['type']]: z.ZodType<DataOf<Event, T>> },
   versions: { readonly [T in Event['type']]?: number } = {},
 ): Specs<Event> {
+  return specsOf(schemas, versions) as Specs<Event>;
+}
+
+function specsOf(
+  schemas: { readonly [type: string]: z.ZodType },
+  versions: { readonly [type: string]: number | undefined },
+): Record<string, EventTypeSpec> {
   const specs: Record<string, EventTypeSpec> = {};
-  for (const [type, schema] of Object.entries<z.ZodType>(schemas))
-    specs[type] = { version: (versions as Record<string, number>)[type] ?? 1, check: zodCheck(schema) };
-  return specs as Specs<Event>;
+  for (const [type, schema] of Object.entries(schemas))
+    specs[type] = { version: versions[type] ?? 1, check: zodCheck(schema) };
+  return specs;
 }
 
 /**
- * `true` when every schema's output is exactly its event's data type, else `never`:
- * `const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;` fails to compile when they drift apart.
+ * A slice's codec built from the schemas its events are declared by (`EventsOf<typeof schemas>`), each type at
+ * version 1 unless `versions` says otherwise.
+ */
+export function zodEventCodec<S extends EventSchemas>(
+  slice: string,
+  schemas: S,
+  options: { versions?: { readonly [T in keyof S]?: number }; upcasters?: readonly Upcaster[] } = {},
+): EventCodec<EventsOf<S>> {
+  const specs = specsOf(schemas, options.versions ?? {}) as Specs<EventsOf<S>>;
+  return defineEventCodec<EventsOf<S>>(slice, specs, options.upcasters);
+}
+
+/**
+ * For a union declared apart from its schemas (post-groups/events.ts): `true` when every schema's output is
+ * exactly its event's data type, else `never`: `const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;`
+ * fails to compile when they drift apart.
  */
 export type SchemasMatch<Event extends DomainEvent, S extends { [T in Event['type']]: z.ZodType }> = {
   [T in Event['type']]: [z.output<S[T]>] extends [DataOf<Event, T>]

@@ -1,22 +1,32 @@
-// The social account's events as stored (domain/shared/event-codec.ts).
+// The social account's events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event union read off them.
 import { z } from 'zod';
-import { platforms } from '../post-groups/post-content.js';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { SocialAccountEvent } from './social-account.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
+import { platforms } from '../shared/platforms.js';
 
 const nullableString = z.string().nullable();
 const platform = z.enum(platforms);
 
-const profile = {
+const xSubscription = z.enum(['none', 'basic', 'premium', 'premium_plus']);
+export type XSubscription = z.output<typeof xSubscription>;
+
+/** What the platform tells us about the account at connection time. */
+const platformProfile = z.object({
   accountName: nullableString,
   accountHandle: nullableString,
   profileImageUrl: nullableString,
   profileUrl: nullableString,
   accountBio: nullableString,
-  xSubscription: z.enum(['none', 'basic', 'premium', 'premium_plus']).nullable(),
-};
+  xSubscription: xSubscription.nullable(),
+});
+export type PlatformProfile = z.output<typeof platformProfile>;
+const profile = platformProfile.shape;
+
 const account = { accountId: z.string(), orgId: z.string() };
-const notice = { ...account, platform, accountHandle: nullableString };
+/** Notifications pick up the events that carry this, so they name the account without the read model. */
+const accountNotice = z.object({ ...account, platform, accountHandle: nullableString });
+export type AccountNotice = z.output<typeof accountNotice>;
+const notice = accountNotice.shape;
 
 const schemas = {
   SocialAccountConnected: z.object({
@@ -46,10 +56,6 @@ const schemas = {
   SocialAccountDisconnected: z.object({ ...notice, reason: z.string(), disconnectedAt: z.string() }),
   SocialAccountDeleted: z.object({ ...account, deletedAt: z.string() }),
 };
-const exact: SchemasMatch<SocialAccountEvent, typeof schemas> = true;
-void exact;
+export type SocialAccountEvent = EventsOf<typeof schemas>;
 
-export const socialAccountEventCodec = defineEventCodec<SocialAccountEvent>(
-  'social-accounts',
-  zodSpecs(schemas),
-);
+export const socialAccountEventCodec = zodEventCodec('social-accounts', schemas);

@@ -1,83 +1,26 @@
 // The social account aggregate: one connected platform account of a workspace, its status and token health.
 // One stream per platform account and workspace (`socialAccount-<id>`, id derived from both), so reconnecting finds it.
-import type { Platform } from '../post-groups/post-content.js';
+import type { Platform } from '../shared/platforms.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { InvalidFields, NotFound } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';
-import { socialAccountEventCodec } from './event-codec.js';
+import {
+  socialAccountEventCodec,
+  type AccountNotice,
+  type PlatformProfile,
+  type SocialAccountEvent,
+} from './event-codec.js';
 
 export const socialAccountCategory = 'socialAccount';
 
+export type { AccountNotice, PlatformProfile, SocialAccountEvent, XSubscription } from './event-codec.js';
+
 export type SocialAccountStatus = 'connected' | 'disconnected' | 'error';
-export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
 
 /** The same platform account connected to the same workspace always gets the same id. */
 export function socialAccountId(orgId: string, platform: Platform, accountExternalId: string): string {
   return deterministicUuid('socialAccount', orgId, platform, accountExternalId);
 }
-
-/** What the platform tells us about the account at connection time. */
-export interface PlatformProfile {
-  accountName: string | null;
-  accountHandle: string | null;
-  profileImageUrl: string | null;
-  profileUrl: string | null;
-  accountBio: string | null;
-  xSubscription: XSubscription | null;
-}
-
-/** Notifications pick up the events that carry this, so they name the account without the read model. */
-export interface AccountNotice {
-  accountId: string;
-  orgId: string;
-  platform: Platform;
-  accountHandle: string | null;
-}
-
-export type SocialAccountEvent =
-  | {
-      type: 'SocialAccountConnected';
-      data: PlatformProfile & {
-        accountId: string;
-        orgId: string;
-        platform: Platform;
-        accountExternalId: string;
-        scopes: string[];
-        tokenExpiresAt: string | null;
-        connectedAt: string;
-      };
-    }
-  | {
-      type: 'SocialAccountReconnected';
-      data: PlatformProfile & {
-        accountId: string;
-        orgId: string;
-        scopes: string[];
-        tokenExpiresAt: string | null;
-        reconnectedAt: string;
-      };
-    }
-  | {
-      type: 'SocialAccountProfileUrlSet';
-      data: { accountId: string; orgId: string; profileUrl: string | null; updatedAt: string };
-    }
-  | {
-      type: 'SocialAccountTokensRefreshed';
-      data: { accountId: string; orgId: string; tokenExpiresAt: string | null; refreshedAt: string };
-    }
-  | {
-      type: 'SocialAccountRefreshFailed';
-      data: AccountNotice & { reason: string; failedAt: string };
-    }
-  | {
-      type: 'SocialAccountTokenExpiring';
-      data: AccountNotice & { tokenExpiresAt: string; warnedAt: string };
-    }
-  | {
-      type: 'SocialAccountDisconnected';
-      data: AccountNotice & { reason: string; disconnectedAt: string };
-    }
-  | { type: 'SocialAccountDeleted'; data: { accountId: string; orgId: string; deletedAt: string } };
 
 export const socialAccountEventTypes: ReadonlyArray<SocialAccountEvent['type']> = [
   'SocialAccountConnected',

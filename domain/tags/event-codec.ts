@@ -1,7 +1,7 @@
-// The workspace tags' events as stored (domain/shared/event-codec.ts).
+// The workspace tags' events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event union read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { TagEvent } from './tags.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 
 const tag = { orgId: z.string(), tagId: z.string(), name: z.string(), color: z.string().nullable() };
 
@@ -10,7 +10,6 @@ const schemas = {
   TagUpdated: z.object({ ...tag, updatedAt: z.string() }),
   TagDeleted: z.object({ orgId: z.string(), tagId: z.string(), deletedAt: z.string() }),
 };
-const exact: SchemasMatch<TagEvent, typeof schemas> = true;
-void exact;
+export type TagEvent = EventsOf<typeof schemas>;
 
-export const tagEventCodec = defineEventCodec<TagEvent>('tags', zodSpecs(schemas));
+export const tagEventCodec = zodEventCodec('tags', schemas);

@@ -2,25 +2,16 @@
 // One stream per workspace (`workspaceTags-<orgId>`) so that uniqueness is decided against a single state.
 import { Conflict, InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { tagEventCodec } from './event-codec.js';
+import { tagEventCodec, type TagEvent } from './event-codec.js';
 
 export const workspaceTagsCategory = 'workspaceTags';
+
+export type { TagEvent } from './event-codec.js';
 
 export const maxTagsPerWorkspace = 500;
 export const maxTagNameLength = 50;
 /** `#rgb` or `#rrggbb`; stored lower-case. */
 export const tagColorPattern = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-
-export type TagEvent =
-  | {
-      type: 'TagCreated';
-      data: { orgId: string; tagId: string; name: string; color: string | null; createdAt: string };
-    }
-  | {
-      type: 'TagUpdated';
-      data: { orgId: string; tagId: string; name: string; color: string | null; updatedAt: string };
-    }
-  | { type: 'TagDeleted'; data: { orgId: string; tagId: string; deletedAt: string } };
 
 export type TagCommand =
   | { type: 'CreateTag'; orgId: string; tagId: string; name: string; color?: string | null; now: string }

@@ -1,9 +1,23 @@
-// The user's and the e-mail claim's events as stored (domain/shared/event-codec.ts).
+// The user's and the e-mail claim's events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event unions read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
-import type { UserEmailEvent, UserEvent } from './user.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 
 const nullableString = z.string().nullable();
+
+// Strict: the changes are spread onto the user.
+const profileChanges = z.strictObject({
+  name: nullableString.optional(),
+  avatarUrl: nullableString.optional(),
+  activeOrgId: nullableString.optional(),
+  locale: nullableString.optional(),
+  timezone: nullableString.optional(),
+});
+export type ProfileChanges = z.output<typeof profileChanges>;
+
+/** How a person proved the address: by opening a sign-in link mailed to it, or through an identity provider. */
+const emailVerification = z.enum(['email_link', 'identity_provider']);
+export type EmailVerification = z.output<typeof emailVerification>;
 
 const userSchemas = {
   UserRegistered: z.object({
@@ -14,28 +28,23 @@ const userSchemas = {
   }),
   UserProfileUpdated: z.object({
     userId: z.string(),
-    // Strict: the changes are spread onto the user.
-    changes: z.strictObject({
-      name: nullableString.optional(),
-      avatarUrl: nullableString.optional(),
-      activeOrgId: nullableString.optional(),
-      locale: nullableString.optional(),
-      timezone: nullableString.optional(),
-    }),
+    changes: profileChanges,
     updatedAt: z.string(),
   }),
   UserEmailVerified: z.object({
     userId: z.string(),
     email: z.string(),
-    method: z.enum(['email_link', 'identity_provider']),
+    method: emailVerification,
     verifiedAt: z.string(),
   }),
+  /** An uploaded, checked image became the profile image; `avatarUrl` is its stable asset URL. */
   UserProfileImageSet: z.object({
     userId: z.string(),
     key: z.string(),
     avatarUrl: z.string(),
     setAt: z.string(),
   }),
+  /** The profile image was removed, and with it the avatarUrl that showed it. */
   UserProfileImageRemoved: z.object({
     userId: z.string(),
     key: z.string(),
@@ -43,13 +52,12 @@ const userSchemas = {
     removedAt: z.string(),
   }),
 };
-const userExact: SchemasMatch<UserEvent, typeof userSchemas> = true;
+export type UserEvent = EventsOf<typeof userSchemas>;
 
 const emailSchemas = {
   UserEmailClaimed: z.object({ email: z.string(), userId: z.string(), claimedAt: z.string() }),
 };
-const emailExact: SchemasMatch<UserEmailEvent, typeof emailSchemas> = true;
-void [userExact, emailExact];
+export type UserEmailEvent = EventsOf<typeof emailSchemas>;
 
-export const userEventCodec = defineEventCodec<UserEvent>('users', zodSpecs(userSchemas));
-export const userEmailEventCodec = defineEventCodec<UserEmailEvent>('user-emails', zodSpecs(emailSchemas));
+export const userEventCodec = zodEventCodec('users', userSchemas);
+export const userEmailEventCodec = zodEventCodec('user-emails', emailSchemas);

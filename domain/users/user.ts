@@ -2,45 +2,25 @@
 // E-mail uniqueness is the email-claim aggregate below (`userEmail-<sha256 of the lower-cased e-mail>`).
 import { Conflict, ValidationError } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { userEmailEventCodec, userEventCodec } from './event-codec.js';
+import {
+  userEmailEventCodec,
+  userEventCodec,
+  type EmailVerification,
+  type ProfileChanges,
+  type UserEmailEvent,
+  type UserEvent,
+} from './event-codec.js';
 
 export const userCategory = 'user';
 export const userEmailCategory = 'userEmail';
 
-export interface ProfileChanges {
-  name?: string | null;
-  avatarUrl?: string | null;
-  activeOrgId?: string | null;
-  locale?: string | null;
-  timezone?: string | null;
-}
-
-export type UserEvent =
-  | {
-      type: 'UserRegistered';
-      data: { userId: string; email: string; name: string | null; registeredAt: string };
-    }
-  | { type: 'UserProfileUpdated'; data: { userId: string; changes: ProfileChanges; updatedAt: string } }
-  | {
-      type: 'UserEmailVerified';
-      data: { userId: string; email: string; method: EmailVerification; verifiedAt: string };
-    }
-  /** An uploaded, checked image became the profile image; `avatarUrl` is its stable asset URL. */
-  | { type: 'UserProfileImageSet'; data: { userId: string; key: string; avatarUrl: string; setAt: string } }
-  /** The profile image was removed, and with it the avatarUrl that showed it. */
-  | {
-      type: 'UserProfileImageRemoved';
-      data: { userId: string; key: string; avatarUrl: string; removedAt: string };
-    };
+export type { EmailVerification, ProfileChanges, UserEmailEvent, UserEvent } from './event-codec.js';
 
 /** The uploaded image the user shows as their avatar (its object key, and the URL avatarUrl holds for it). */
 export interface ProfileImage {
   key: string;
   avatarUrl: string;
 }
-
-/** How a person proved the address: by opening a sign-in link mailed to it, or through an identity provider. */
-export type EmailVerification = 'email_link' | 'identity_provider';
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; name: string | null; now: string }
@@ -201,10 +181,6 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   },
 };
 
-export type UserEmailEvent = {
-  type: 'UserEmailClaimed';
-  data: { email: string; userId: string; claimedAt: string };
-};
 export type UserEmailCommand = { type: 'ClaimEmail'; email: string; userId: string; now: string };
 export type UserEmailState = { status: 'free' } | { status: 'claimed'; userId: string };
 

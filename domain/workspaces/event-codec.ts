@@ -1,9 +1,8 @@
-// The workspace's and the slug reservation's events as stored (domain/shared/event-codec.ts).
+// The workspace's and the slug reservation's events, declared once: each type's schema of its data as stored
+// (domain/shared/event-codec.ts) and the event unions read off them.
 import { z } from 'zod';
-import { defineEventCodec, zodSpecs, type SchemasMatch } from '../shared/event-codec.js';
+import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
 import { roles } from './roles.js';
-import type { SlugReservationEvent } from './slug-reservation.js';
-import type { WorkspaceEvent } from './workspace.js';
 
 const role = z.enum(roles);
 
@@ -15,6 +14,7 @@ const workspaceSchemas = {
     ownerId: z.string(),
     createdAt: z.string(),
   }),
+  /** `invitationId`: the invitation they joined by, if any (each invitation adds its member once). */
   MemberJoined: z.object({
     orgId: z.string(),
     userId: z.string(),
@@ -36,6 +36,7 @@ const workspaceSchemas = {
     reactivatedAt: z.string(),
   }),
   MemberRemoved: z.object({ orgId: z.string(), userId: z.string(), by: z.string(), removedAt: z.string() }),
+  /** The workspace's details after the change, every one of them (a projection copies them as they are). */
   WorkspaceUpdated: z.object({
     orgId: z.string(),
     name: z.string(),
@@ -45,16 +46,12 @@ const workspaceSchemas = {
   }),
   WorkspaceDeleted: z.object({ orgId: z.string(), by: z.string(), deletedAt: z.string() }),
 };
-const workspaceExact: SchemasMatch<WorkspaceEvent, typeof workspaceSchemas> = true;
+export type WorkspaceEvent = EventsOf<typeof workspaceSchemas>;
 
 const slugSchemas = {
   SlugReserved: z.object({ slug: z.string(), orgId: z.string(), reservedAt: z.string() }),
 };
-const slugExact: SchemasMatch<SlugReservationEvent, typeof slugSchemas> = true;
-void [workspaceExact, slugExact];
+export type SlugReservationEvent = EventsOf<typeof slugSchemas>;
 
-export const workspaceEventCodec = defineEventCodec<WorkspaceEvent>('workspaces', zodSpecs(workspaceSchemas));
-export const slugReservationEventCodec = defineEventCodec<SlugReservationEvent>(
-  'workspace-slugs',
-  zodSpecs(slugSchemas),
-);
+export const workspaceEventCodec = zodEventCodec('workspaces', workspaceSchemas);
+export const slugReservationEventCodec = zodEventCodec('workspace-slugs', slugSchemas);

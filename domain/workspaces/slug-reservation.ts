@@ -3,20 +3,17 @@
 // "Uniqueness" and "Workspace administration": a slug its holder no longer uses (renamed, deleted) is free again.
 import { Conflict } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { slugReservationEventCodec } from './event-codec.js';
+import { slugReservationEventCodec, type SlugReservationEvent } from './event-codec.js';
 
 export const slugReservationCategory = 'workspaceSlug';
+
+export type { SlugReservationEvent } from './event-codec.js';
 
 /**
  * A reservation its workspace does not use (a crash between the two appends, a rename away, a deletion) may be
  * taken over once it is this old; a younger one may still be on its way into the workspace.
  */
 export const abandonedReservationMs = 60_000;
-
-export type SlugReservationEvent = {
-  type: 'SlugReserved';
-  data: { slug: string; orgId: string; reservedAt: string };
-};
 
 export type SlugReservationCommand = {
   type: 'ReserveSlug';

@@ -4,37 +4,15 @@
 import { Conflict, Forbidden, Gone, InvalidFields, NotFound } from '../shared/errors.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { permissionsOf, type Role } from './roles.js';
-import { workspaceEventCodec } from './event-codec.js';
+import { workspaceEventCodec, type WorkspaceEvent } from './event-codec.js';
 
 export const workspaceCategory = 'workspace';
+
+export type { WorkspaceEvent } from './event-codec.js';
 
 export const maxWorkspaceNameLength = 100;
 
 export type MemberStatus = 'active' | 'suspended';
-
-export type WorkspaceEvent =
-  | {
-      type: 'WorkspaceCreated';
-      data: { orgId: string; slug: string; name: string; ownerId: string; createdAt: string };
-    }
-  | {
-      type: 'MemberJoined';
-      /** `invitationId`: the invitation they joined by, if any (each invitation adds its member once). */
-      data: { orgId: string; userId: string; role: Role; joinedAt: string; invitationId?: string };
-    }
-  | { type: 'MemberRoleChanged'; data: { orgId: string; userId: string; role: Role; changedAt: string } }
-  | { type: 'MemberSuspended'; data: { orgId: string; userId: string; by: string; suspendedAt: string } }
-  | {
-      type: 'MemberReactivated';
-      data: { orgId: string; userId: string; by: string; reactivatedAt: string };
-    }
-  | { type: 'MemberRemoved'; data: { orgId: string; userId: string; by: string; removedAt: string } }
-  | {
-      type: 'WorkspaceUpdated';
-      /** The workspace's details after the change, every one of them (a projection copies them as they are). */
-      data: { orgId: string; name: string; slug: string; avatarUrl: string | null; updatedAt: string };
-    }
-  | { type: 'WorkspaceDeleted'; data: { orgId: string; by: string; deletedAt: string } };
 
 /** Who asks, as the decider needs to know them: the member acting and their role now. */
 export interface Actor {

@@ -1,7 +1,7 @@
 // The live connectors, configured from the environment: one factory per platform for the registry, each
 // with its credentials, the LinkedIn API version and the publishing call timeout.
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import type { Env } from '../config/env.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 import type { PlatformConnector } from './port.js';

@@ -3,7 +3,9 @@
 // Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
 import type { Readable } from 'node:stream';
 import { sanitizeErrorText } from '../logging/redact.js';
-import type { MediaAsset, Platform, PlatformPayload } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import type { MetricsReading } from '../../domain/analytics/post-metrics.js';
 
 export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';

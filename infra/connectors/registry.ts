@@ -1,7 +1,7 @@
 // The connector registry: which platforms are simulated by the sandbox and which talk to the real platform,
 // with each connector built once per process.
 import type { Kysely } from 'kysely';
-import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import { ConfigError, type Env } from '../config/env.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 import { ConnectorError, type ConnectorRegistry, type PlatformConnector } from './port.js';

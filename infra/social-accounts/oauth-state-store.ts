@@ -3,7 +3,7 @@
 // Secrets are sealed; states and browser nonces are stored hashed.
 import { secretDigest } from '../crypto/digests.js';
 import { sql, type Migration, type QueryExecutorProvider } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import type { TokenSet } from '../connectors/port.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 

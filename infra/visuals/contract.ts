@@ -1,9 +1,17 @@
 // What the branded-visuals renderer offers the rest of the service (issue 15): the visual formats at their real
 // pixel sizes, templates, themes, carousel and screenshot layouts, the installed font families, and the
-// `Renderer` port. The visuals slice (api/visuals) and the brand kit (font names) code against this file; the
-// renderer (satori + resvg in a worker pool, infra/visuals/) implements it.
+// `Renderer` port. The visuals slice (api/visuals) codes against this file; the renderer (satori + resvg in a
+// worker pool, infra/visuals/) implements it. The font names are the brand kit's (domain/brand/fonts.ts).
+import { fontFamilyNames, type FontFamily } from '../../domain/brand/fonts.js';
 import type { LogoFile, RenderableLogo } from '../brand/logo-image.js';
 import type { RenderSlot } from './queue.js';
+
+export {
+  defaultBodyFont,
+  defaultHeadingFont,
+  installedFontFamily,
+  type FontFamily,
+} from '../../domain/brand/fonts.js';
 
 export const visualFormats = [
   {
@@ -102,40 +110,31 @@ export const screenshotFormatIds = [
 ] as const satisfies readonly VisualFormatId[];
 
 /**
- * Font families bundled with the service (@fontsource packages, latin subset, weights 400 and 700): the brand
- * kit accepts exactly these names for `headingFont` and `bodyFont` (compared case-insensitively, stored as
- * written here).
+ * Font families bundled with the service (@fontsource packages, latin subset, weights 400 and 700), in the order
+ * of the brand kit's list (domain/brand/fonts.ts), which names the families the kit accepts.
  */
-export const fontFamilies = [
-  { family: 'Inter', package: '@fontsource/inter' },
-  { family: 'Roboto', package: '@fontsource/roboto' },
-  { family: 'Open Sans', package: '@fontsource/open-sans' },
-  { family: 'Lato', package: '@fontsource/lato' },
-  { family: 'Montserrat', package: '@fontsource/montserrat' },
-  { family: 'Poppins', package: '@fontsource/poppins' },
-  { family: 'Playfair Display', package: '@fontsource/playfair-display' },
-  { family: 'Merriweather', package: '@fontsource/merriweather' },
-  { family: 'Source Sans 3', package: '@fontsource/source-sans-3' },
-  { family: 'Raleway', package: '@fontsource/raleway' },
-  { family: 'Oswald', package: '@fontsource/oswald' },
-  { family: 'Nunito', package: '@fontsource/nunito' },
-  { family: 'DM Sans', package: '@fontsource/dm-sans' },
-  { family: 'Space Grotesk', package: '@fontsource/space-grotesk' },
-  { family: 'IBM Plex Sans', package: '@fontsource/ibm-plex-sans' },
-  { family: 'Work Sans', package: '@fontsource/work-sans' },
-  { family: 'Lora', package: '@fontsource/lora' },
-  { family: 'JetBrains Mono', package: '@fontsource/jetbrains-mono' },
-] as const;
-export type FontFamily = (typeof fontFamilies)[number]['family'];
-/** Used where the brand kit names no font. */
-export const defaultHeadingFont: FontFamily = 'Inter';
-export const defaultBodyFont: FontFamily = 'Inter';
-
-/** The installed family matching `name` case-insensitively, or null. */
-export function installedFontFamily(name: string): FontFamily | null {
-  const wanted = name.trim().toLowerCase();
-  return fontFamilies.find((f) => f.family.toLowerCase() === wanted)?.family ?? null;
-}
+const fontPackages: Readonly<Record<FontFamily, string>> = {
+  Inter: '@fontsource/inter',
+  Roboto: '@fontsource/roboto',
+  'Open Sans': '@fontsource/open-sans',
+  Lato: '@fontsource/lato',
+  Montserrat: '@fontsource/montserrat',
+  Poppins: '@fontsource/poppins',
+  'Playfair Display': '@fontsource/playfair-display',
+  Merriweather: '@fontsource/merriweather',
+  'Source Sans 3': '@fontsource/source-sans-3',
+  Raleway: '@fontsource/raleway',
+  Oswald: '@fontsource/oswald',
+  Nunito: '@fontsource/nunito',
+  'DM Sans': '@fontsource/dm-sans',
+  'Space Grotesk': '@fontsource/space-grotesk',
+  'IBM Plex Sans': '@fontsource/ibm-plex-sans',
+  'Work Sans': '@fontsource/work-sans',
+  Lora: '@fontsource/lora',
+  'JetBrains Mono': '@fontsource/jetbrains-mono',
+};
+export const fontFamilies: ReadonlyArray<{ readonly family: FontFamily; readonly package: string }> =
+  fontFamilyNames.map((family) => ({ family, package: fontPackages[family] }));
 
 /** An image's bytes handed to the renderer (PNG or JPEG; other types are converted or refused by the caller). */
 export interface ImageInput {

@@ -9,7 +9,8 @@
 // Before a platform hears of a post, every file its approved content names with a SHA-256 is read and must hash
 // to it (approvedMediaFetcher): bytes swapped in storage after the approval fail the post, and nothing is sent.
 import { createHash } from 'node:crypto';
-import { mediaFilesOf, type MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import { mediaFilesOf } from '../../domain/post-groups/post-content.js';
 import { assetsPath, isPublicImageKey, publicObjectProblem } from '../../commands/shared/image-uploads.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { ConnectorError, type MediaFetcher, type MediaFile } from '../../infra/connectors/port.js';

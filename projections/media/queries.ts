@@ -2,7 +2,7 @@
 // of its collections, one asset, and which of some asset ids are the workspace's.
 import { sql, type Kysely } from 'kysely';
 import type { MediaItem, MediaSource } from '../../commands/media/library.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { VisualFormatId } from '../../infra/visuals/contract.js';
 import type { ReadModels } from '../read-models.js';
 import type { MediaAssetsTable, MediaListKind, MediaTables } from './media-projection.js';

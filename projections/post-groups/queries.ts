@@ -7,7 +7,7 @@ import {
   type PostGroupView,
   type PostView,
 } from '../../domain/post-groups/views.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { asJsonText, type JsonText } from '../../domain/shared/json-text.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { SlotAssignment } from '../../domain/post-groups/post-group.js';
-import { platforms as platformValues, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms as platformValues, type Platform } from '../../domain/shared/platforms.js';
 import { Conflict } from '../../domain/shared/errors.js';
 import { rankSlots } from '../../domain/scheduling/slots.js';
 import type { History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';

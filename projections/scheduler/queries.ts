@@ -1,7 +1,7 @@
 // Queries over the scheduling read models: a workspace's scheduling state and resolved profile, the times of
 // its scheduled posts (and live slot claims) that new slots must keep clear of, and the posts coverage counts.
 import { sql, type Kysely } from 'kysely';
-import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import type { CoveragePost } from '../../domain/scheduling/coverage.js';
 import { resolveProfile } from '../../domain/scheduling/profile.js';
 import { initialSchedulingState, type SchedulingState } from '../../domain/scheduling/scheduling.js';

@@ -2,7 +2,7 @@
 // platform's accounts.
 // Deleted accounts are invisible to all three; the rows stay so that a reconnect restores the same id.
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import type { SocialAccountView } from '../../domain/social-accounts/social-account.js';
 import type { ReadModels } from '../read-models.js';

@@ -24,7 +24,8 @@ import {
   type PostGroupEvent,
   type PostGroupState,
 } from '../../domain/post-groups/post-group.js';
-import type { MediaAsset, Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { Checkpoint, NewEvent } from '../../infra/event-store/port.js';
 import { findPosts, type PostFilter, type PostQuery } from '../../projections/post-groups/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';

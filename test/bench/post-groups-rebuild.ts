@@ -16,7 +16,8 @@ import {
   type PostGroupEvent,
   type PostGroupState,
 } from '../../domain/post-groups/post-group.js';
-import type { MediaAsset, Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import { fold } from '../../domain/shared/decider.js';
 import { createDatabase, migrateToLatest } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';

@@ -2,7 +2,7 @@
 // auth), how it reads the platform's documented answer into likes, reposts, replies, quotes, bookmarks and
 // impressions, a post gone from the platform as `not_found`, and refusals as the usual ConnectorError kinds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import { createBlueskyConnector } from '../../infra/connectors/bluesky/bluesky-connector.js';
 import { createFacebookConnector } from '../../infra/connectors/facebook/facebook-connector.js';
 import { createInstagramConnector } from '../../infra/connectors/instagram/instagram-connector.js';

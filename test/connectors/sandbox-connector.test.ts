@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import type { Platform } from '../../domain/post-groups/post-content.js';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import {
   ConnectorError,
   type CallContext,

@@ -1,7 +1,7 @@
 // The connector registry: sandbox or live per platform from PLATFORM_MODE and SANDBOX_PLATFORMS, a clear refusal
 // for live platforms without a connector in this build, one connector per platform, bad settings stop the start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import { ConfigError, loadEnv } from '../../infra/config/env.js';
 import { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import { ConnectorError, type PlatformConnector } from '../../infra/connectors/port.js';

@@ -7,13 +7,9 @@ import {
   type ContentContext,
   type ContentProblem,
 } from '../../domain/post-groups/content-rules.js';
-import type {
-  ImageItem,
-  MediaAsset,
-  Platform,
-  PlatformPayload,
-  PostContent,
-} from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import type { ImageItem, MediaAsset } from '../../domain/shared/media-asset.js';
+import type { PlatformPayload, PostContent } from '../../domain/post-groups/post-content.js';
 
 function imageItem(index = 0, altText?: string): ImageItem {
   return {

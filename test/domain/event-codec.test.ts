@@ -11,8 +11,10 @@ import {
   defineEventCodec,
   EventDecodingError,
   zodCheck,
+  zodEventCodec,
   zodSpecs,
   type EventCodec,
+  type EventsOf,
   type StoredEvent,
 } from '../../domain/shared/event-codec.js';
 import { socialAccountDecider } from '../../domain/social-accounts/social-account.js';
@@ -152,6 +154,35 @@ describe('the mechanism', () => {
         { type: 'Renamed', fromVersion: 2, upcast: (d) => d },
       ]),
     ).toThrow('two upcasters for Renamed@1');
+  });
+
+  test('a codec built from the schemas its events are declared by: the union is read off them', () => {
+    const schemas = {
+      Renamed: z.object({ fullName: z.string() }),
+      Counted: z.object({ count: z.number() }),
+    };
+    type Declared = EventsOf<typeof schemas>;
+    const both: Declared[] = [
+      { type: 'Renamed', data: { fullName: 'Ada' } },
+      { type: 'Counted', data: { count: 2 } },
+    ];
+    // @ts-expect-error: data of another type's shape is not one of the declared events.
+    const wrong: Declared = { type: 'Counted', data: { fullName: 'Ada' } };
+    void wrong;
+    const declared: EventCodec<Declared> = zodEventCodec('toys', schemas, {
+      versions: { Renamed: 2 },
+      upcasters: [
+        { type: 'Renamed', fromVersion: 1, upcast: ({ name, ...rest }) => ({ ...rest, fullName: name }) },
+      ],
+    });
+    expect(declared.schemaVersion('Renamed')).toBe(2);
+    expect(declared.schemaVersion('Counted')).toBe(1);
+    expect(declared.decode(at('Renamed', { name: 'Ada' }, 1))).toEqual(both[0]);
+    expect(declared.decode(at('Counted', { count: 2 }, 1))).toEqual(both[1]);
+    expect(() => declared.decode(at('Counted', { count: 'two' }, 1))).toThrow(EventDecodingError);
+    expect(() => zodEventCodec('toys', schemas, { versions: { Counted: 2 } })).toThrow(
+      'toys: Counted has no upcaster from version 1',
+    );
   });
 
   test('zodCheck names at most three problems with their paths', () => {

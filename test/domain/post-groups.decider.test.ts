@@ -4,12 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { Conflict, NotFound, ValidationError } from '../../domain/shared/errors.js';
-import {
-  contentHash,
-  withAssetHashes,
-  type MediaAsset,
-  type PostContent,
-} from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import { contentHash, withAssetHashes, type PostContent } from '../../domain/post-groups/post-content.js';
 import {
   postGroupDecider,
   type PostGroupEvent,

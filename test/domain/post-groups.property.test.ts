@@ -9,13 +9,9 @@ import { AppError } from '../../domain/shared/errors.js';
 import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { checkPostContent } from '../../domain/post-groups/content-rules.js';
-import {
-  contentHash,
-  platforms,
-  type MediaAsset,
-  type Platform,
-  type PlatformPayload,
-} from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
+import { contentHash, type PlatformPayload } from '../../domain/post-groups/post-content.js';
 import {
   deriveGroupStatus,
   groupStatuses,

@@ -5,7 +5,7 @@
 // read back on the zone's clocks) shows that a short answer left out only times the rules block.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import { resolveProfile, windowsFor } from '../../domain/scheduling/profile.js';
 import { LEAD_MINUTES, MIN_HISTORY_POSTS, rankSlots } from '../../domain/scheduling/slots.js';
 import { addLocalDays, localParts, minutesOfDay, todayIn } from '../../domain/scheduling/time.js';

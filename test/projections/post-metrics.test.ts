@@ -10,7 +10,7 @@ import {
   type PostMetricsEvent,
 } from '../../domain/analytics/post-metrics.js';
 import { postMetricsEventCodec } from '../../domain/analytics/event-codec.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { postMetricsProjection } from '../../projections/analytics/post-metrics-projection.js';
 import { engagementHistory, postMetricsOf } from '../../projections/analytics/queries.js';

@@ -3,7 +3,7 @@
 // upload would, without the bytes (nothing in these tests reads them).
 import { randomUUID } from 'node:crypto';
 import { mediaKeyOf, recordMediaAsset } from '../../commands/media/media-commands.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { TestService } from './runtime.js';
 
 const extensions: Record<string, string> = {

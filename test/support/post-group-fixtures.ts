@@ -18,7 +18,7 @@ import {
   type SlotAssignment,
   type StrategyLink,
 } from '../../domain/post-groups/post-group.js';
-import type { MediaAsset } from '../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../domain/shared/media-asset.js';
 
 export const orgId = '00000000-0000-4000-8000-000000000001';
 export const groupId = '10000000-0000-4000-8000-000000000001';

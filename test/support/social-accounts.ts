@@ -5,7 +5,7 @@ import {
   connectSocialAccounts,
   socialAccountDeps,
 } from '../../commands/social-accounts/social-account-commands.js';
-import type { Platform } from '../../domain/post-groups/post-content.js';
+import type { Platform } from '../../domain/shared/platforms.js';
 import type { SocialAccountView } from '../../domain/social-accounts/social-account.js';
 import type { TestService } from './runtime.js';
 

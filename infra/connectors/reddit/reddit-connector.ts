@@ -16,7 +16,7 @@ import {
   type StatusCheck,
   type TokenSet,
 } from '../port.js';
-import type { ImageItem } from '../../../domain/post-groups/post-content.js';
+import type { ImageItem } from '../../../domain/shared/media-asset.js';
 import {
   platformCall,
   type LiveConnectorOptions,

@@ -2,7 +2,7 @@
 // deterministic account identities, and revocation (an operator setting that makes refresh and calls fail `auth`).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import type { SandboxTables } from './migrations.js';
 
 /** How long an authorization code can be exchanged (real platforms allow 30 s to 10 min). */

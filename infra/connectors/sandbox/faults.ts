@@ -1,7 +1,7 @@
 // Sandbox faults: which share of publish calls fail, get rejected, lose their answer or stay pending.
 // Read from SANDBOX_FAULTS, overridden at run time by a settings row that every process re-reads within a second.
 import type { Kysely } from 'kysely';
-import { platforms, type Platform } from '../../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../../domain/shared/platforms.js';
 import type { SandboxTables } from './migrations.js';
 
 /**

@@ -2,7 +2,7 @@
 // audience's, so the scheduler's history has a signal to find (when posting does better and when it does not).
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import type { PostMetricsReading } from '../port.js';
 
 /**

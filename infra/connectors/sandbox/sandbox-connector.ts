@@ -4,7 +4,7 @@
 import { pkceChallenge } from '../../crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { platformNames, type Platform } from '../../../domain/post-groups/post-content.js';
+import { platformNames, type Platform } from '../../../domain/shared/platforms.js';
 import {
   ConnectorError,
   metricsReading,

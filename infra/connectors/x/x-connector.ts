@@ -1,7 +1,8 @@
 // The live X connector: OAuth 2.0 with PKCE, account info, publishing tweets (threads, polls, quotes, reply
 // settings, communities, media uploads), finding an unconfirmed tweet again, deletion and a tweet's metrics
 // through X API v2.
-import type { MediaAsset, PlatformPayload, ReplySettings } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
+import type { PlatformPayload, ReplySettings } from '../../../domain/post-groups/post-content.js';
 import {
   platformCall,
   type LiveConnectorOptions,

@@ -3,7 +3,7 @@
 // nothing is recorded. Each file a post keeps carries the SHA-256 the library recorded of its bytes (finding 5).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash, randomUUID } from 'node:crypto';
-import type { MediaAsset } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { dataOf, errorOf, fixture, pngOf, upload } from './support.js';

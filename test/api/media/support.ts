@@ -7,7 +7,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import type { MediaItem } from '../../../commands/media/library.js';
-import type { MediaAsset } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import type { TestService } from '../../support/runtime.js';
 import type { TestWorkspace } from '../../support/workspace.js';
 

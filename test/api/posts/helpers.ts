@@ -2,7 +2,7 @@
 // a seeded workspace whose posts cover every filter and sort of list posts and the scheduler calendar.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import type { TestWorkspace } from '../../support/workspace.js';

@@ -8,7 +8,7 @@ import {
   socialAccountDeps,
   type SocialAccountView,
 } from '../../../commands/social-accounts/social-account-commands.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import { setSandboxAccountRevoked, type SandboxTables } from '../../../infra/connectors/sandbox/index.js';
 import type { Kysely } from 'kysely';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';

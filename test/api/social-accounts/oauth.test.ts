@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SocialAccountView } from '../../../commands/social-accounts/social-account-commands.js';
-import { platforms, type Platform } from '../../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../../domain/shared/platforms.js';
 import { Browser } from '../../support/browser.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';

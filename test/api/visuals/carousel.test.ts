@@ -4,7 +4,8 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkPostContent } from '../../../domain/post-groups/content-rules.js';
-import type { MediaAsset, Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { dataOf, download, errorOf, mediaList, pngSize } from './support.js';

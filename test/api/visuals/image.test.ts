@@ -4,7 +4,8 @@
 // event), roles, and an Idempotency-Key retry that stores once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkPostContent } from '../../../domain/post-groups/content-rules.js';
-import type { MediaAsset, Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { dataOf, download, errorOf, mediaList, pngOf, pngSize, uploadPng } from './support.js';

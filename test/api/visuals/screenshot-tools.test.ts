@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkPostContent } from '../../../domain/post-groups/content-rules.js';
-import type { MediaAsset } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import { visualFormats } from '../../../infra/visuals/contract.js';
 import { connectAssistant } from '../../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';

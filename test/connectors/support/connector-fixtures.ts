@@ -2,7 +2,7 @@
 // publish requests, the ConnectorError a call fails with, and the checks for an unconfigured connector.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import {
   ConnectorError,
   type CallContext,

@@ -15,7 +15,7 @@ import {
 } from '../../../commands/analytics/post-metrics-commands.js';
 import { postMetricsEventCodec } from '../../../domain/analytics/event-codec.js';
 import type { PostMetricsEvent } from '../../../domain/analytics/post-metrics.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import {
   ConnectorError,

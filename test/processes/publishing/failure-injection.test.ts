@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxPublicationsOf } from '../../../infra/connectors/sandbox/index.js';
 import { setSandboxAccountRevoked } from '../../../infra/connectors/sandbox/accounts.js';
-import type { MediaAsset, Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import type { SocialAccountView } from '../../../domain/social-accounts/social-account.js';
 import { recordMediaFixtures } from '../../support/media.js';

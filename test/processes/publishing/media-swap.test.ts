@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mediaKeyOf } from '../../../commands/media/media-commands.js';
-import type { MediaAsset } from '../../../domain/post-groups/post-content.js';
+import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import type { MediaFetcher, MediaFile } from '../../../infra/connectors/port.js';
 import { ConnectorError } from '../../../infra/connectors/port.js';

@@ -9,7 +9,7 @@ import {
   loadSocialAccount,
   type SocialAccountDeps,
 } from '../../../commands/social-accounts/social-account-commands.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import { ConnectorError, type AccountRef, type TokenSet } from '../../../infra/connectors/port.js';
 import {
   accountEventTypes,

@@ -13,7 +13,7 @@ import { ProjectionRunner } from '../../../projections/engine/runner.js';
 import type { ReadModels } from '../../../projections/read-models.js';
 import { socialAccountsProjection } from '../../../projections/social-accounts/social-accounts-projection.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import {
   ConnectorError,
   type AccountProfile,

@@ -10,7 +10,7 @@ import {
   tokenStoreFor,
   type SocialAccountDeps,
 } from '../../../commands/social-accounts/social-account-commands.js';
-import type { Platform } from '../../../domain/post-groups/post-content.js';
+import type { Platform } from '../../../domain/shared/platforms.js';
 import { ConnectorError, type TokenSet } from '../../../infra/connectors/port.js';
 import { TokenStore } from '../../../infra/social-accounts/token-store.js';
 import { waitUntil } from '../../support/wait.js';

@@ -1,5 +1,6 @@
-// The spec's post-group, post, approval and media shapes and the request bodies of the post-group, draft and
-// post endpoints, typed once in zod: requests are validated and the OpenAPI document generated from these.
+// The spec's post-group, post, approval and media shapes, the request bodies of the post-group, draft and post
+// endpoints and the auditors' history, typed once in zod: requests are validated and the OpenAPI document
+// generated from these.
 import { z } from '@hono/zod-openapi';
 import { groupStatuses, postStatuses, rejectReasons } from '../../domain/post-groups/post-group.js';
 import { inputLimits } from '../../domain/post-groups/content-rules.js';
@@ -315,3 +316,64 @@ export const updatePostBody = z
   })
   .strict()
   .openapi('UpdatePost');
+
+const actorSchema = z
+  .object({
+    type: z.enum(['user', 'assistant', 'system']),
+    userId: z.uuid().nullable(),
+    clientId: z.string().optional(),
+    clientName: z.string().nullable().optional().openapi({
+      description: 'For an assistant: the client name its user approved (null for older events)',
+    }),
+  })
+  .openapi('AuditActor');
+
+const auditEntrySchema = z
+  .object({
+    revision: z.number().int().openapi({ description: 'Revision of the event in the group stream' }),
+    occurredAt: z.string(),
+    actor: actorSchema,
+    action: approvalSchema.shape.action,
+    level: approvalSchema.shape.level,
+    postId: z.uuid().nullable(),
+    reason: z.string().nullable(),
+    note: z.string().nullable(),
+    cause: z
+      .string()
+      .nullable()
+      .openapi({ description: 'For submissions: created, submitted, group_edited or post_edited' }),
+    contentHash: z.string().openapi({
+      description: 'sha256 of the content acted on; for a group-level entry, over all its posts’ hashes',
+    }),
+    posts: z.array(z.object({ postId: z.uuid(), contentHash: z.string() })),
+  })
+  .openapi('AuditEntry');
+
+export const historyQuery = z
+  .object({
+    revision: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({ type: 'integer', minimum: 0, description: 'Stream revision to stop at (inclusive)' }),
+    asOf: instantSchema
+      .optional()
+      .openapi({ description: 'Instant to stop at (events that occurred by then)' }),
+  })
+  .strict()
+  .refine((q) => q.revision === undefined || q.asOf === undefined, {
+    message: 'give revision or asOf, not both',
+    path: ['asOf'],
+  });
+
+export const postGroupHistorySchema = z
+  .object({
+    groupId: z.uuid(),
+    revision: z.number().int(),
+    asOf: z.string().nullable(),
+    entries: z.array(auditEntrySchema),
+    group: postGroupSchema,
+    posts: z.array(postSchema),
+  })
+  .openapi('PostGroupHistory');

@@ -2,15 +2,13 @@
 // claims (projections/scheduler).
 import { postGroupsProjection } from '../../projections/post-groups/post-groups-projection.js';
 import { slotClaimMigrations } from '../../projections/scheduler/migrations.js';
-import { postRoutes } from '../posts/routes.js';
+import { postOperations } from '../posts/operations.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
-import { postGroupTools } from './tools.js';
-import { postGroupRoutes } from './routes.js';
+import { postGroupOperations } from './operations.js';
 
 export const postGroupsSlice: Slice = {
   name: 'post-groups',
   migrations: migrationsOf(slotClaimMigrations),
   projections: [postGroupsProjection],
-  routes: ({ services }) => [postGroupRoutes(services), postRoutes(services)],
-  tools: postGroupTools,
+  operations: [postGroupOperations, postOperations],
 };

@@ -11,9 +11,9 @@ import { callerOf } from '../auth/caller.js';
 import { authenticate, bearerSecurity, requirePermission, requireWorkspace } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses, requestPathOf } from '../platform/errors.js';
-import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { dataOf, jsonBody, jsonResponse, jsonTextResponse } from '../platform/responses.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
-import type { AnyOperation, ObjectSchema, OperationCall, OperationGroup } from './operation.js';
+import type { AnyOperation, OperationCall, OperationGroup, QuerySchema } from './operation.js';
 import type { SliceContext } from './slice-context.js';
 import type { AnyTool, Tool } from './tools.js';
 import { answered, writeRequest } from './write.js';
@@ -90,7 +90,9 @@ async function runLocated<T>(locate: Locate, run: () => Promise<T>): Promise<T> 
   }
 }
 
-function shapeOf(schema: ObjectSchema | undefined): z.ZodRawShape {
+/** The top-level fields of a schema (of a list query: the fields it parses). */
+function shapeOf(schema: QuerySchema | undefined): z.ZodRawShape {
+  if (schema instanceof z.ZodPipe) return schema.in.shape;
   return schema?.shape ?? {};
 }
 
@@ -172,14 +174,21 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
         const written = await runLocated(locate, () => op.run(deps, call, input));
         return c.json({ data: answered(c, written) }, status);
       }
+      // The answer's JSON as the operation writes it, where it does (REST only; the tool calls `run`).
+      const runJson = op.runJson?.bind(op);
+      if (runJson)
+        return jsonTextResponse(c, await runLocated(locate, () => runJson(deps, call, input)), status);
       const output = await runLocated(locate, () => op.run(deps, call, input));
       return c.json({ data: output }, status);
     });
   };
 }
 
-/** The tool's input schema: the operation's path parameters (but the workspace), query and body fields. */
-export function toolInputOf(op: AnyOperation): z.ZodObject {
+/**
+ * The tool's input schema: the operation's path parameters (but the workspace), query and body fields; a list
+ * query (api/shared/operation.ts's ListQuerySchema) as it is.
+ */
+export function toolInputOf(op: AnyOperation): z.ZodType<object> {
   const describe = op.tool?.describe ?? {};
   const params: Record<string, z.ZodType> = {};
   for (const name of Object.keys(shapeOf(op.params))) {
@@ -187,8 +196,15 @@ export function toolInputOf(op: AnyOperation): z.ZodObject {
     const description = describe[name];
     params[name] = description === undefined ? canonicalUuid() : canonicalUuid().describe(description);
   }
-  const base = op.body ?? op.query;
-  const extra = op.body && op.query ? { ...shapeOf(op.query), ...params } : params;
+  const query = op.query;
+  if (query instanceof z.ZodPipe) {
+    // It parses as a whole and refuses keys it does not know: nothing can go beside it.
+    if (op.body || Object.keys(params).length > 0)
+      throw new Error(`operation ${op.name}: a tool takes a list query as its only input`);
+    return query;
+  }
+  const base = op.body ?? query;
+  const extra = op.body && query ? { ...shapeOf(query), ...params } : params;
   if (base) return base.extend(extra);
   return z.object(params).strict();
 }
@@ -198,7 +214,7 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
   const meta = op.tool;
   const scope = op.access.scope;
   if (!meta || !scope) throw new Error(`operation ${op.name} has no tool`);
-  const tool: Tool<z.ZodObject, unknown> = {
+  const tool: Tool<z.ZodType<object>, unknown> = {
     name: op.name,
     title: meta.title,
     description: meta.description,

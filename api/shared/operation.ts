@@ -9,6 +9,7 @@ import type { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AccessKind } from '../../commands/billing/access.js';
 import type { Written, WriteRequest } from '../../commands/shared/write-pipeline.js';
+import type { JsonText } from '../../domain/shared/json-text.js';
 import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
 import type { AppEnv } from '../platform/app-env.js';
@@ -20,6 +21,16 @@ export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** An object schema, as path parameters, queries and bodies are. */
 export type ObjectSchema = z.ZodObject;
+
+/**
+ * A list query (api/platform/paging.ts's `defineListQuery(…).schema`): an object schema piped into its parsed
+ * form. It parses as a whole, so an operation's tool takes it as its only input (no path parameters but the
+ * workspace, no body).
+ */
+export type ListQuerySchema = z.ZodPipe<ObjectSchema, z.ZodTransform<object>>;
+
+/** What an operation's query is: an object schema or a list query. */
+export type QuerySchema = ObjectSchema | ListQuerySchema;
 
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
 
@@ -113,12 +124,22 @@ export interface ReadOperation<Deps, Params, Query, Body, Output> extends Operat
 > {
   kind: 'read';
   run(deps: Deps, call: OperationCall, input: OperationInput<Params, Query, Body>): Promise<Output>;
+  /**
+   * REST only, optional: the whole answer (`{ data }` envelope included) as JSON already written, e.g. stored
+   * JSON passed on as it is where parsing and serialising it again would cost; the route sends it instead of
+   * calling `run`. The tool still calls `run`: both must answer the same value.
+   */
+  runJson?(
+    deps: Deps,
+    call: OperationCall,
+    input: OperationInput<Params, Query, Body>,
+  ): Promise<JsonText<{ data: Output }>>;
 }
 
 export type Operation<
   Deps,
   Params extends ObjectSchema | undefined = ObjectSchema | undefined,
-  Query extends ObjectSchema | undefined = ObjectSchema | undefined,
+  Query extends QuerySchema | undefined = QuerySchema | undefined,
   Body extends ObjectSchema | undefined = ObjectSchema | undefined,
   Output = unknown,
 > = WriteOperation<Deps, Params, Query, Body, Output> | ReadOperation<Deps, Params, Query, Body, Output>;
@@ -134,7 +155,7 @@ export type AnyOperation<Deps = unknown> = Operation<Deps>;
 export function operationsWith<Deps>() {
   return function operation<
     Params extends ObjectSchema | undefined,
-    Query extends ObjectSchema | undefined,
+    Query extends QuerySchema | undefined,
     Body extends ObjectSchema | undefined,
     Output,
   >(declaration: Operation<Deps, Params, Query, Body, Output>): AnyOperation<Deps> {

@@ -10,7 +10,7 @@ import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { canonicalUuid, idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 import { answered, writeRequest } from '../shared/write.js';
-import { postGroupDeps } from '../post-groups/routes.js';
+import { postGroupDeps } from '../post-groups/deps.js';
 
 export const deleteXPostBody = z
   .object({

@@ -111,7 +111,7 @@ export async function resolvePostMedia(
   const details: ErrorDetail[] = ids
     .filter((i) => !hashes.has(i.assetId))
     .map((i) => ({
-      path: `body.${i.path}`,
+      path: i.path,
       message: 'No such asset in the media library of this workspace (upload, import or render it first)',
     }));
   if (details.length > 0)

@@ -1,6 +1,7 @@
 // The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths;
-// every operation has a stable camelCase operationId (the spec's tool names where it labels one) and declares its
-// security; and a client generator (openapi-typescript) makes types from it that type-check.
+// every operation has a stable camelCase operationId (the spec's tool names where it labels one; the tool name itself
+// where the endpoint is declared as an operation) and declares its security; and a client generator
+// (openapi-typescript) makes types from it that type-check.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,7 +66,8 @@ function operations(doc: Document): Array<{ method: string; path: string; operat
 
 /**
  * The endpoints the spec labels `Tool: <name>` (part 1, publishing) that this service serves, with the tool name:
- * their operationId is its camelCase counterpart, so an assistant-tool server can map one onto the other.
+ * their operationId is the tool name or (for endpoints not yet declared as operations) its camelCase counterpart, so
+ * an assistant-tool server can map one onto the other.
  */
 const toolLabelled: Array<[string, string, string]> = [
   ['patch', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}', 'update_post_group'],
@@ -91,6 +93,21 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
 ];
 
+/**
+ * The tool-labelled endpoints declared once as operations (api/shared/operation.ts), route and tool from one
+ * declaration: their operationId is the tool name itself.
+ */
+const declaredTools = new Set([
+  'update_post_group',
+  'approve_post_group',
+  'reject_post_group',
+  'schedule_post_group',
+  'create_draft_post',
+  'list_posts',
+  'update_post',
+  'post_now',
+]);
+
 const camelCase = (tool: string) => tool.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 test('every operation has a unique camelCase operationId; tool-labelled endpoints carry the tool name', async () => {
@@ -98,14 +115,19 @@ test('every operation has a unique camelCase operationId; tool-labelled endpoint
   const all = operations(doc);
   expect(all.length).toBeGreaterThan(50);
   const ids = all.map(({ method, path, operation }) => {
-    expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    const id = operation.operationId ?? '';
+    expect(id, `${method} ${path}`).toMatch(
+      declaredTools.has(id) ? /^[a-z][a-z0-9_]*$/ : /^[a-z][a-zA-Z0-9]*$/,
+    );
     return operation.operationId!;
   });
   expect(new Set(ids).size).toBe(ids.length);
 
   expect(camelCase('delete_x_post')).toBe('deleteXPost');
   for (const [method, path, tool] of toolLabelled) {
-    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(camelCase(tool));
+    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(
+      declaredTools.has(tool) ? tool : camelCase(tool),
+    );
   }
   // The per-platform OAuth operations, and a few by verb and noun.
   expect(doc.paths['/v1/marketing/oauth/linkedin-pages/callback']?.get?.operationId).toBe(
@@ -146,7 +168,7 @@ test('openapi-typescript generates client types from the document that type-chec
       path.join(dir, 'client.ts'),
       `import type { components, operations, paths } from './api.js';
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-type ListPosts = operations['listPosts'];
+type ListPosts = operations['list_posts'];
 export const query: NonNullable<ListPosts['parameters']['query']> = { limit: 25, sortBy: 'createdAt' };
 export const hasMore: Json<ListPosts['responses'][200]>['data']['hasMore'] = false;
 export const samePath: paths['/v1/orgs/{orgId}/marketing/posts']['get'] = {} as ListPosts;
@@ -161,7 +183,7 @@ export const problem: components['schemas']['Error'] = { error: 'Invalid request
     await writeFile(
       path.join(dir, 'wrong.ts'),
       `import type { operations } from './api.js';
-export const wrong: operations['postNow']['parameters']['path'] = { postId: 42 };
+export const wrong: operations['post_now']['parameters']['path'] = { postId: 42 };
 `,
     );
     // One program for both files (the generated file is checked once); each file's own diagnostics.

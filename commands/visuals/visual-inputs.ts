@@ -95,7 +95,7 @@ const drawableScripts = 'Latin, Greek, Cyrillic and Vietnamese letters, and emoj
 /**
  * Text the renderer cannot draw (CJK, Arabic, Hebrew, Devanagari, Thai…, or an emoji Twemoji lacks) would show
  * as empty boxes: such text is refused with 422 `unsupported_characters`, one error per field (in the
- * request's terms, `body.content.title`, `body.slides.2.body`), before anything is stored or charged.
+ * input's terms, `content.title`, `slides.2.body`), before anything is stored or charged.
  */
 class CharacterProblems {
   private readonly details: ErrorDetail[] = [];
@@ -110,7 +110,7 @@ class CharacterProblems {
       .join(', ');
     const more = found.length > charactersNamed ? ` and ${found.length - charactersNamed} more` : '';
     this.details.push({
-      path: `body.${this.prefix}${path}`,
+      path: `${this.prefix}${path}`,
       message: `cannot be drawn: ${named}${more}; visuals support ${drawableScripts}`,
     });
   }

@@ -121,12 +121,26 @@ class CharacterProblems {
     content.bullets?.forEach((bullet, i) => this.check(`${path}bullets.${i}`, bullet));
   }
   throwIfAny(): void {
-    if (this.details.length === 0) return;
-    throw new Unprocessable(
-      `Some text has characters the visuals cannot draw (${this.details.map((d) => d.path).join(', ')}): ` +
-        `visuals support ${drawableScripts}`,
-      'unsupported_characters',
-      this.details,
+    if (this.details.length > 0) throw new UnsupportedCharacters(this.details);
+  }
+}
+
+/** The 422 of undrawable text; its message names the fields as its details do (where the caller sent them). */
+class UnsupportedCharacters extends Unprocessable {
+  constructor(details: ErrorDetail[]) {
+    super(UnsupportedCharacters.messageOf(details), 'unsupported_characters', details);
+  }
+
+  override withDetails(details: ErrorDetail[]): this {
+    const located = super.withDetails(details);
+    located.message = UnsupportedCharacters.messageOf(details);
+    return located;
+  }
+
+  private static messageOf(details: readonly ErrorDetail[]): string {
+    return (
+      `Some text has characters the visuals cannot draw (${details.map((d) => d.path).join(', ')}): ` +
+      `visuals support ${drawableScripts}`
     );
   }
 }

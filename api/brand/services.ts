@@ -1,4 +1,4 @@
-// What the brand slice's routes, tools and other slices share, built once per runtime: the brand kit use
+// What the brand slice's operations and other slices share, built once per runtime: the brand kit use
 // cases' dependencies and the reader other slices use (the visuals slice renders with
 // `brandKitOf(ctx).renderBrand(orgId)`).
 import type { BrandKitReader } from '../../commands/brand/brand-kit-port.js';
@@ -7,13 +7,12 @@ import type { BrandKitDeps } from '../../commands/brand/brand-kit-use-cases.js';
 import type { LogoReader } from '../../infra/brand/logo-image.js';
 import { mediaLibraryOf } from '../media/services.js';
 import { rendererOf } from '../visuals/renderer-of.js';
-import type { RouteServices } from '../shared/services.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface BrandServices {
   reader: BrandKitReader;
-  /** What the kit's use cases take (routes and tools). */
-  deps: BrandKitDeps & Pick<RouteServices, 'now'>;
+  /** What the kit's use cases take (the slice's operations). */
+  deps: BrandKitDeps;
 }
 
 /**
@@ -43,7 +42,6 @@ export function brandServicesOf(ctx: SliceContext): BrandServices {
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
       logger: ctx.logger,
-      ...(ctx.services.now ? { now: ctx.services.now } : {}),
     },
   };
   built.set(ctx.services, services);

@@ -1,13 +1,11 @@
 // The brand slice (issue 15, part 1): the workspace's brand kit (`brandKit-<orgId>` streams, read from the
 // stream: one small stream per workspace needs no read model), reading a website for kit candidates, and the
-// get_brand_kit, find_brand_kit_on_website and update_brand_kit tools. The brand profile comes later.
+// get_brand_kit, find_brand_kit_on_website and update_brand_kit operations (routes and tools). The brand
+// profile comes later.
 import type { Slice } from '../shared/slice.js';
-import { brandRoutes } from './routes.js';
-import { brandServicesOf } from './services.js';
-import { brandTools } from './tools.js';
+import { brandOperations } from './operations.js';
 
 export const brandSlice: Slice = {
   name: 'brand',
-  routes: (ctx) => [brandRoutes(brandServicesOf(ctx).deps)],
-  tools: (ctx) => brandTools(brandServicesOf(ctx).deps),
+  operations: [brandOperations],
 };

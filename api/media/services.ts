@@ -1,4 +1,4 @@
-// What the media slice's routes, tools and the slices that store or read media share, built once per runtime:
+// What the media slice's operations and the slices that store or read media share, built once per runtime:
 // the library (commands/media/library.ts port) and the use cases' dependencies.
 import type { MediaLibrary } from '../../commands/media/library.js';
 import { createMediaLibrary, type MediaLibraryDeps } from '../../commands/media/media-library.js';

@@ -90,7 +90,7 @@ async function runLocated<T>(locate: Locate, run: () => Promise<T>): Promise<T> 
   }
 }
 
-/** The top-level fields of a schema (of a list query: the fields it parses). */
+/** The fields of an object schema, or of the object a list query is parsed from. */
 function shapeOf(schema: QuerySchema | undefined): z.ZodRawShape {
   if (schema instanceof z.ZodPipe) return schema.in.shape;
   return schema?.shape ?? {};
@@ -185,10 +185,12 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
 }
 
 /**
- * The tool's input schema: the operation's path parameters (but the workspace), query and body fields; a list
- * query (api/shared/operation.ts's ListQuerySchema) as it is.
+ * The tool's input schema: the tool's own `input` where it declares one, else the operation's path parameters
+ * (but the workspace), query and body fields. A list query (a parsed query) or a body that is not an object is
+ * the tool's input only alone.
  */
-export function toolInputOf(op: AnyOperation): z.ZodType<object> {
+export function toolInputOf(op: AnyOperation): z.ZodType {
+  if (op.tool?.input) return op.tool.input;
   const describe = op.tool?.describe ?? {};
   const params: Record<string, z.ZodType> = {};
   for (const name of Object.keys(shapeOf(op.params))) {
@@ -196,15 +198,15 @@ export function toolInputOf(op: AnyOperation): z.ZodType<object> {
     const description = describe[name];
     params[name] = description === undefined ? canonicalUuid() : canonicalUuid().describe(description);
   }
-  const query = op.query;
-  if (query instanceof z.ZodPipe) {
-    // It parses as a whole and refuses keys it does not know: nothing can go beside it.
-    if (op.body || Object.keys(params).length > 0)
-      throw new Error(`operation ${op.name}: a tool takes a list query as its only input`);
-    return query;
+  const alone = Object.keys(params).length === 0 && (op.body === undefined || op.query === undefined);
+  if (op.query instanceof z.ZodPipe || (op.body !== undefined && !(op.body instanceof z.ZodObject))) {
+    if (!alone) throw new Error(`operation ${op.name}: its tool needs its own input`);
+    return (op.body ?? op.query)!;
   }
-  const base = op.body ?? query;
-  const extra = op.body && query ? { ...shapeOf(query), ...params } : params;
+  const body = op.body;
+  const query = op.query;
+  const base = body ?? query;
+  const extra = body && query ? { ...shapeOf(query), ...params } : params;
   if (base) return base.extend(extra);
   return z.object(params).strict();
 }
@@ -214,7 +216,7 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
   const meta = op.tool;
   const scope = op.access.scope;
   if (!meta || !scope) throw new Error(`operation ${op.name} has no tool`);
-  const tool: Tool<z.ZodType<object>, unknown> = {
+  const tool: Tool<z.ZodType, unknown> = {
     name: op.name,
     title: meta.title,
     description: meta.description,
@@ -223,7 +225,8 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
     ...(meta.hints ? { hints: meta.hints } : {}),
     checksAccess: true,
     async run({ caller, orgId, request }, args) {
-      const input = { ...args, orgId };
+      // Every tool input is an object schema's, or a list query's parsed object.
+      const input = { ...(typeof args === 'object' && args !== null ? args : {}), orgId };
       await checkOperationAccess(op, caller, input, billing());
       const call: OperationCall = { caller, request };
       if (op.kind === 'write') return (await runLocated(toolLocator, () => op.run(deps, call, input))).output;

@@ -22,15 +22,14 @@ export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** An object schema, as path parameters, queries and bodies are. */
 export type ObjectSchema = z.ZodObject;
 
-/**
- * A list query (api/platform/paging.ts's `defineListQuery(…).schema`): an object schema piped into its parsed
- * form. It parses as a whole, so an operation's tool takes it as its only input (no path parameters but the
- * workspace, no body).
- */
-export type ListQuerySchema = z.ZodPipe<ObjectSchema, z.ZodTransform<object>>;
+/** A query: an object schema, or one parsed further (a list query, api/platform/paging.ts's `schema`). */
+export type QuerySchema = ObjectSchema | z.ZodPipe<ObjectSchema, z.ZodType>;
 
-/** What an operation's query is: an object schema or a list query. */
-export type QuerySchema = ObjectSchema | ListQuerySchema;
+/**
+ * A body: an object schema, or any other JSON schema (e.g. a discriminated union) where the operation has no
+ * tool or its tool declares its own `input`.
+ */
+export type BodySchema = z.ZodType;
 
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
 
@@ -61,13 +60,19 @@ export interface OperationAccess<Input> {
 }
 
 /** The tool's side of an operation (MCP): what a model reads. Its input is the operation's, minus `orgId`. */
-export interface OperationTool<Output> {
+export interface OperationTool<Output, Input = unknown> {
   title: string;
   /** Written for a model: what it does, when to use it, what it will not do. */
   description: string;
   hints?: ToolHints;
   /** Descriptions of the path parameters as the tool's arguments (REST documents them in the path). */
   describe?: Readonly<Record<string, string>>;
+  /**
+   * The tool's arguments where they are not the REST request's fields (e.g. a boolean where the query has the
+   * text `true`): a schema whose output is the operation's input without the workspace. Default: the path
+   * parameters but the workspace, the query and the body fields.
+   */
+  input?: z.ZodType<Omit<Input, 'orgId'>>;
   /** A sentence or two for the model beside the structured output. */
   summary(output: Output): string;
 }
@@ -101,7 +106,7 @@ interface OperationBase<Params, Query, Body, Output> {
   /** Every error status the OpenAPI document lists for it. */
   errors: readonly ErrorStatus[];
   access: OperationAccess<OperationInput<Params, Query, Body>>;
-  tool?: OperationTool<Output>;
+  tool?: OperationTool<Output, OperationInput<Params, Query, Body>>;
   /** REST-only middleware after the access check and before validation. */
   middleware?: readonly MiddlewareHandler<AppEnv>[];
 }
@@ -140,7 +145,7 @@ export type Operation<
   Deps,
   Params extends ObjectSchema | undefined = ObjectSchema | undefined,
   Query extends QuerySchema | undefined = QuerySchema | undefined,
-  Body extends ObjectSchema | undefined = ObjectSchema | undefined,
+  Body extends BodySchema | undefined = BodySchema | undefined,
   Output = unknown,
 > = WriteOperation<Deps, Params, Query, Body, Output> | ReadOperation<Deps, Params, Query, Body, Output>;
 
@@ -156,7 +161,7 @@ export function operationsWith<Deps>() {
   return function operation<
     Params extends ObjectSchema | undefined,
     Query extends QuerySchema | undefined,
-    Body extends ObjectSchema | undefined,
+    Body extends BodySchema | undefined,
     Output,
   >(declaration: Operation<Deps, Params, Query, Body, Output>): AnyOperation<Deps> {
     return declaration;

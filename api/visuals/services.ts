@@ -1,4 +1,4 @@
-// What the visuals slice's routes, tools and worker share, built once per runtime: the renderer (one worker
+// What the visuals slice's operations and worker share, built once per runtime: the renderer (one worker
 // pool, started on first render and closed when the runtime stops), the image-generation provider, the media
 // library renders are stored in, the brand kit they are drawn in, and the credits an AI background costs.
 import type { VisualsDeps } from '../../commands/visuals/visuals-use-cases.js';

@@ -3,14 +3,12 @@
 // Its worker closes the renderer's thread pool when the runtime stops.
 import { imageGenerationSettings } from '../../infra/config/env.js';
 import type { Slice } from '../shared/slice.js';
-import { visualRoutes } from './routes.js';
+import { visualOperations } from './operations.js';
 import { visualsOf } from './services.js';
-import { visualTools } from './tools.js';
 
 export const visualsSlice: Slice = {
   name: 'visuals',
-  routes: (ctx) => [visualRoutes(ctx.services, visualsOf(ctx).deps)],
-  tools: (ctx) => visualTools(visualsOf(ctx).deps),
+  operations: [visualOperations],
   workers: [
     {
       name: 'visuals-renderer',

@@ -99,14 +99,14 @@ export interface BrandKitUpdateResult {
   previewHint: string;
 }
 
-/** The 422 of a refused edit: every bad field, named as in the request body. */
+/** The 422 of a refused edit: every bad field, named as in the edit (`colors.primary`, `logo.url`). */
 export class BrandKitRefused extends Unprocessable {
   constructor(problems: ErrorDetail[]) {
     const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
     super(
       `The brand kit was not saved: ${problems.length === 1 ? 'one field is' : `${problems.length} fields are`} invalid (${list})`,
       'invalid_brand_kit',
-      problems.map((p) => ({ path: `body.${p.path}`, message: p.message })),
+      problems.map((p) => ({ path: p.path, message: p.message })),
     );
   }
 }
@@ -118,7 +118,7 @@ type ResolvedLogo =
 
 function refusedLink(message: string): ValidationError {
   return new ValidationError(`The logo link cannot be fetched: ${message}`, 'logo_url_refused', [
-    { path: 'body.logo.url', message },
+    { path: 'logo.url', message },
   ]);
 }
 
@@ -401,9 +401,7 @@ export async function findBrandKitOnWebsite(
     });
   } catch (error) {
     if (error instanceof WebsiteRefused)
-      throw new ValidationError(error.message, 'website_refused', [
-        { path: 'query.url', message: error.message },
-      ]);
+      throw new ValidationError(error.message, 'website_refused', [{ path: 'url', message: error.message }]);
     if (error instanceof WebsiteParseFailed)
       throw new ServiceUnavailable(error.message, 'website_reader_busy');
     throw error;

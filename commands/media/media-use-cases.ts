@@ -95,7 +95,7 @@ export async function createMediaUpload(
 ): Promise<Written<MediaUploadSlot>> {
   authorize(caller, writing(input.orgId));
   const { type, extension } = acceptedType(input.kind, input.contentType);
-  await assertWithinQuota(deps, input.orgId, 0, 'body');
+  await assertWithinQuota(deps, input.orgId, 0, '');
   return runWrite(deps.idempotency, caller, request, async ({ idempotencySeed }) => {
     // With a key, a retried request answers the same slot (the same asset id and key).
     const assetId = newId(idempotencySeed ? [idempotencySeed, 'media-upload'] : undefined);
@@ -176,7 +176,7 @@ async function moveUpload(
       new MediaRefused(
         `The uploaded file is ${head.sizeBytes} bytes; ${kind} files may be at most ${limitText(kind)}`,
         'file_too_large',
-        'body.key',
+        'key',
       ),
     );
   const source = await storage.getStream(uploadKey);
@@ -198,7 +198,7 @@ async function describeUploaded(
   const head = await storage.head(key);
   if (!head) throw new NotFound('The uploaded file is gone', 'object_not_found');
   const refuse = (message: string, code: string) =>
-    refuseObject(storage, key, new MediaRefused(message, code, 'body.key'));
+    refuseObject(storage, key, new MediaRefused(message, code, 'key'));
   if (head.sizeBytes === 0) return refuse('The uploaded file is empty', 'empty_file');
   if (head.sizeBytes > mediaSizeLimits[kind])
     return refuse(
@@ -276,7 +276,7 @@ export async function completeMediaUpload(
   const { sha256 } = await moveUpload(deps.storage, input.key, key, input.kind);
   const file = await describeUploaded(deps.storage, key, input.kind, type, extension);
   try {
-    await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.key');
+    await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'key');
   } catch (error) {
     await deps.storage.delete(key);
     throw error;
@@ -312,7 +312,7 @@ export interface ImportMediaInput {
 /** The SSRF refusals and fetch failures of an import, each a 400 naming `url`. */
 class ImportRefused extends ValidationError {
   constructor(message: string, code: string) {
-    super(message, code, [{ path: 'body.url', message }]);
+    super(message, code, [{ path: 'url', message }]);
   }
 }
 
@@ -440,7 +440,7 @@ async function fetchImport(deps: MediaUseCaseDeps, url: URL): Promise<{ file: Me
       `The file at this link is ${type ?? 'not a recognised media type'}; the library imports ` +
         `${typeListOf('image')}, ${typeListOf('video')}`,
       'unsupported_content_type',
-      'body.url',
+      'url',
     );
   }
   if (file.size > mediaSizeLimits[accepted.kind]) {
@@ -511,8 +511,8 @@ export async function importMedia(
     let key: string;
     let sha256: string;
     try {
-      file = await describeSpooled(spooled.file, spooled.type, 'body.url');
-      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'body.url');
+      file = await describeSpooled(spooled.file, spooled.type, 'url');
+      await assertWithinQuota(deps, input.orgId, file.sizeBytes, 'url');
       key = mediaKeyOf(input.orgId, assetId, file.extension);
       // Streamed from the spool file: the object store gets it in pieces, with its length.
       const { body, digest } = hashing(spooled.file.stream());

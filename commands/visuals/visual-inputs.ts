@@ -95,7 +95,7 @@ const drawableScripts = 'Latin, Greek, Cyrillic and Vietnamese letters, and emoj
 /**
  * Text the renderer cannot draw (CJK, Arabic, Hebrew, Devanagari, Thai…, or an emoji Twemoji lacks) would show
  * as empty boxes: such text is refused with 422 `unsupported_characters`, one error per field (in the
- * request's terms, `body.content.title`, `body.slides.2.body`), before anything is stored or charged.
+ * input's terms, `content.title`, `slides.2.body`), before anything is stored or charged.
  */
 class CharacterProblems {
   private readonly details: ErrorDetail[] = [];
@@ -110,7 +110,7 @@ class CharacterProblems {
       .join(', ');
     const more = found.length > charactersNamed ? ` and ${found.length - charactersNamed} more` : '';
     this.details.push({
-      path: `body.${this.prefix}${path}`,
+      path: `${this.prefix}${path}`,
       message: `cannot be drawn: ${named}${more}; visuals support ${drawableScripts}`,
     });
   }
@@ -121,12 +121,26 @@ class CharacterProblems {
     content.bullets?.forEach((bullet, i) => this.check(`${path}bullets.${i}`, bullet));
   }
   throwIfAny(): void {
-    if (this.details.length === 0) return;
-    throw new Unprocessable(
-      `Some text has characters the visuals cannot draw (${this.details.map((d) => d.path).join(', ')}): ` +
-        `visuals support ${drawableScripts}`,
-      'unsupported_characters',
-      this.details,
+    if (this.details.length > 0) throw new UnsupportedCharacters(this.details);
+  }
+}
+
+/** The 422 of undrawable text; its message names the fields as its details do (where the caller sent them). */
+class UnsupportedCharacters extends Unprocessable {
+  constructor(details: ErrorDetail[]) {
+    super(UnsupportedCharacters.messageOf(details), 'unsupported_characters', details);
+  }
+
+  override withDetails(details: ErrorDetail[]): this {
+    const located = super.withDetails(details);
+    located.message = UnsupportedCharacters.messageOf(details);
+    return located;
+  }
+
+  private static messageOf(details: readonly ErrorDetail[]): string {
+    return (
+      `Some text has characters the visuals cannot draw (${details.map((d) => d.path).join(', ')}): ` +
+      `visuals support ${drawableScripts}`
     );
   }
 }

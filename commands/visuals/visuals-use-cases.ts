@@ -207,20 +207,20 @@ async function loadImage(
     const found = await deps.library.read(orgId, ref.assetId);
     if (!found)
       throw new NotFound(`No media asset ${ref.assetId} in this workspace`, undefined, [
-        { path: `body.${path}.assetId`, message: 'no such asset in this workspace' },
+        { path: `${path}.assetId`, message: 'no such asset in this workspace' },
       ]);
     if (found.item.asset.kind !== 'image')
       throw new Unprocessable(
         `Media asset ${ref.assetId} is a ${found.item.asset.kind}, not an image`,
         'unsupported_image',
-        [{ path: `body.${path}.assetId`, message: 'must be an image asset' }],
+        [{ path: `${path}.assetId`, message: 'must be an image asset' }],
       );
-    return imageInputOf(found.bytes, `body.${path}.assetId`, `Media asset ${ref.assetId}`);
+    return imageInputOf(found.bytes, `${path}.assetId`, `Media asset ${ref.assetId}`);
   }
   const url = ref.url!;
   const refused = (message: string) =>
     new ValidationError(`${path}.url cannot be used: ${message}`, 'url_not_fetched', [
-      { path: `body.${path}.url`, message },
+      { path: `${path}.url`, message },
     ]);
   // What the link says by itself (scheme, port, a private address literal) is answered plainly; whatever the
   // network said (no such name, a private address behind a name, a refusal, an error status) is one answer, with
@@ -233,7 +233,7 @@ async function loadImage(
   const unfetchable = (reason: unknown) => {
     deps.logger?.info({ url, reason: fetchFailureReason(reason) }, 'visual image link could not be fetched');
     return new Unprocessable(`${path}.url ${fetchFailedMessage}`, 'url_not_fetched', [
-      { path: `body.${path}.url`, message: `the link ${fetchFailedMessage}` },
+      { path: `${path}.url`, message: `the link ${fetchFailedMessage}` },
     ]);
   };
   let fetched;
@@ -252,7 +252,7 @@ async function loadImage(
   }
   if (fetched.status < 200 || fetched.status > 299)
     throw unfetchable(new Error(`it answered HTTP ${fetched.status}`));
-  return imageInputOf(fetched.body, `body.${path}.url`, `The image at ${path}.url`);
+  return imageInputOf(fetched.body, `${path}.url`, `The image at ${path}.url`);
 }
 
 /**
@@ -300,7 +300,7 @@ function aiModelOf(deps: VisualsDeps, ai: AiBackgroundInput, prefix: string): st
     throw new ValidationError(
       'AI backgrounds are not available: no image-generation provider is configured for this service (IMAGE_GENERATION_URL)',
       'ai_background_unavailable',
-      [{ path: `body.${prefix}aiBackground`, message: 'no image-generation provider is configured' }],
+      [{ path: `${prefix}aiBackground`, message: 'no image-generation provider is configured' }],
     );
   const model = ai.model ?? provider.defaultModel;
   if (!provider.models.includes(model))
@@ -333,7 +333,7 @@ async function generateBackground(
       if (!(error instanceof ImageGenerationError)) throw error;
       if (error.reason === 'refused')
         throw new Unprocessable(error.message, 'ai_background_refused', [
-          { path: 'body.aiBackground.prompt', message: error.message },
+          { path: 'aiBackground.prompt', message: error.message },
         ]);
       throw new ServiceUnavailable(
         `The AI background could not be generated: ${error.message}`,
@@ -374,7 +374,7 @@ async function generateBackground(
     throw error;
   }
   return {
-    background: imageInputOf(image.data, 'body.aiBackground', 'The generated background'),
+    background: imageInputOf(image.data, 'aiBackground', 'The generated background'),
     used: { model: image.model, estimatedCostMilliUsd: image.estimatedCostMilliUsd },
   };
 }

@@ -1,7 +1,6 @@
 // The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths;
-// every operation has a stable camelCase operationId (the spec's tool names where it labels one; the tool name itself
-// where the endpoint is declared as an operation) and declares its security; and a client generator
-// (openapi-typescript) makes types from it that type-check.
+// every operation has a stable operationId (camelCase; the tool's name where an operation declared once has a tool,
+// its camelCase where a route still mirrors a tool) and declares its security; and a client generator (openapi-typescript) makes types from it that type-check.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { slices } from '../../api/slices.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 
 let service: TestService;
@@ -66,8 +66,8 @@ function operations(doc: Document): Array<{ method: string; path: string; operat
 
 /**
  * The endpoints the spec labels `Tool: <name>` (part 1, publishing) that this service serves, with the tool name:
- * their operationId is the tool name or (for endpoints not yet declared as operations) its camelCase counterpart, so
- * an assistant-tool server can map one onto the other.
+ * their operationId is the tool's name (operations declared once) or its camelCase counterpart, so an assistant-tool
+ * server can map one onto the other.
  */
 const toolLabelled: Array<[string, string, string]> = [
   ['patch', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}', 'update_post_group'],
@@ -93,31 +93,25 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
 ];
 
-/**
- * The tool-labelled endpoints declared once as operations (api/shared/operation.ts), route and tool from one
- * declaration: their operationId is the tool name itself.
- */
-const declaredTools = new Set([
-  'update_post_group',
-  'approve_post_group',
-  'reject_post_group',
-  'schedule_post_group',
-  'create_draft_post',
-  'list_posts',
-  'update_post',
-  'post_now',
-]);
-
 const camelCase = (tool: string) => tool.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-test('every operation has a unique camelCase operationId; tool-labelled endpoints carry the tool name', async () => {
+/** The tools of operations declared once (api/shared/operation.ts): their operationId is the tool's name. */
+const declaredTools = new Set(
+  slices.flatMap((slice) =>
+    (slice.operations ?? [])
+      .flatMap((group) => group.operations.filter((op) => op.tool))
+      .map((op) => op.name),
+  ),
+);
+
+test('every operation has a unique operationId; tool-labelled endpoints carry the tool name', async () => {
   const doc = await document();
   const all = operations(doc);
   expect(all.length).toBeGreaterThan(50);
   const ids = all.map(({ method, path, operation }) => {
-    const id = operation.operationId ?? '';
+    const id = operation.operationId;
     expect(id, `${method} ${path}`).toMatch(
-      declaredTools.has(id) ? /^[a-z][a-z0-9_]*$/ : /^[a-z][a-zA-Z0-9]*$/,
+      declaredTools.has(id ?? '') ? /^[a-z][a-z0-9_]*$/ : /^[a-z][a-zA-Z0-9]*$/,
     );
     return operation.operationId!;
   });
@@ -125,9 +119,8 @@ test('every operation has a unique camelCase operationId; tool-labelled endpoint
 
   expect(camelCase('delete_x_post')).toBe('deleteXPost');
   for (const [method, path, tool] of toolLabelled) {
-    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(
-      declaredTools.has(tool) ? tool : camelCase(tool),
-    );
+    const expected = declaredTools.has(tool) ? tool : camelCase(tool);
+    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(expected);
   }
   // The per-platform OAuth operations, and a few by verb and noun.
   expect(doc.paths['/v1/marketing/oauth/linkedin-pages/callback']?.get?.operationId).toBe(

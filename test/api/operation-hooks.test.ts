@@ -114,10 +114,10 @@ test('the tool takes the list query as its input and calls run', async () => {
 });
 
 test('a list query cannot go beside other tool arguments', () => {
-  const withPath = operation({
+  const withPath: typeof probe = {
     ...probe,
     path: '/v1/orgs/{orgId}/probe/{probeId}',
     params: orgParams.extend({ probeId: z.uuid() }),
-  });
-  expect(() => toolInputOf(withPath)).toThrow(/list query as its only input/);
+  };
+  expect(() => toolInputOf(withPath)).toThrow(/needs its own input/);
 });

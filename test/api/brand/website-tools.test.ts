@@ -344,10 +344,10 @@ describe('the OpenAPI document', () => {
       paths: Record<string, Record<string, { operationId: string }>>;
       components: { schemas: Record<string, unknown> };
     };
-    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.get?.operationId).toBe('getBrandKit');
-    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.patch?.operationId).toBe('updateBrandKit');
+    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.get?.operationId).toBe('get_brand_kit');
+    expect(document.paths['/v1/orgs/{orgId}/brand/kit']?.patch?.operationId).toBe('update_brand_kit');
     expect(document.paths['/v1/orgs/{orgId}/brand/kit/website']?.get?.operationId).toBe(
-      'findBrandKitOnWebsite',
+      'find_brand_kit_on_website',
     );
     for (const name of ['BrandKit', 'BrandKitUpdate', 'UpdateBrandKit', 'BrandKitWebsiteCandidates'])
       expect(document.components.schemas).toHaveProperty(name);

@@ -1,5 +1,5 @@
 // The visuals routes in the service's OpenAPI document: valid OpenAPI 3.1 with them in it, each operationId the
-// camelCase of the assistant tool on the same use case, each declaring its security.
+// name of the assistant tool on the same operation (the preview has none), each declaring its security.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestService, type TestService } from '../../support/runtime.js';
@@ -18,11 +18,11 @@ test('the five visuals operations are in a valid document', async () => {
   expect(result.errors ?? []).toEqual([]);
   const base = '/v1/orgs/{orgId}/marketing/visuals';
   const expected: Array<[string, string, string]> = [
-    ['post', `${base}/image`, 'createBrandedImage'],
-    ['post', `${base}/carousel`, 'createCarousel'],
-    ['post', `${base}/screenshot`, 'createAppScreenshot'],
+    ['post', `${base}/image`, 'create_branded_image'],
+    ['post', `${base}/carousel`, 'create_carousel'],
+    ['post', `${base}/screenshot`, 'create_app_screenshot'],
     ['post', `${base}/preview`, 'previewVisual'],
-    ['get', `${base}/options`, 'listVisualOptions'],
+    ['get', `${base}/options`, 'list_visual_options'],
   ];
   for (const [method, path, operationId] of expected) {
     const operation = doc.paths[path]?.[method];

@@ -13,7 +13,7 @@ import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses, requestPathOf } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
-import type { AnyOperation, ObjectSchema, OperationCall, OperationGroup } from './operation.js';
+import type { AnyOperation, OperationCall, OperationGroup, QuerySchema } from './operation.js';
 import type { SliceContext } from './slice.js';
 import type { AnyTool, Tool } from './tools.js';
 import { answered, writeRequest } from './write.js';
@@ -90,7 +90,8 @@ async function runLocated<T>(locate: Locate, run: () => Promise<T>): Promise<T> 
   }
 }
 
-function shapeOf(schema: ObjectSchema | undefined): z.ZodRawShape {
+function shapeOf(schema: QuerySchema | undefined): z.ZodRawShape {
+  if (schema instanceof z.ZodPipe) return schema.in.shape;
   return schema?.shape ?? {};
 }
 
@@ -180,6 +181,8 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
 
 /** The tool's input schema: the operation's path parameters (but the workspace), query and body fields. */
 export function toolInputOf(op: AnyOperation): z.ZodObject {
+  // A tool's arguments are one object schema; a list query's transform would not run on them.
+  if (op.query instanceof z.ZodPipe) throw new Error(`operation ${op.name}: a tool cannot take a list query`);
   const describe = op.tool?.describe ?? {};
   const params: Record<string, z.ZodType> = {};
   for (const name of Object.keys(shapeOf(op.params))) {
@@ -210,8 +213,12 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
       const input = { ...args, orgId };
       await checkOperationAccess(op, caller, input, billing());
       const call: OperationCall = { caller, request };
-      if (op.kind === 'write') return (await runLocated(toolLocator, () => op.run(deps, call, input))).output;
-      return runLocated(toolLocator, () => op.run(deps, call, input));
+      const output =
+        op.kind === 'write'
+          ? (await runLocated(toolLocator, () => op.run(deps, call, input))).output
+          : await runLocated(toolLocator, () => op.run(deps, call, input));
+      if (!meta.answer) return output;
+      return runLocated(toolLocator, () => meta.answer!(deps, call, input, output));
     },
     summary: (output) => meta.summary(output),
   };

@@ -1,5 +1,6 @@
 // The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths;
-// every operation has a stable camelCase operationId (the spec's tool names where it labels one) and declares its
+// every operation has a stable camelCase operationId (the spec's tool names where it labels one; an operation with
+// an assistant tool is named as its tool, snake_case) and declares its
 // security; and a client generator (openapi-typescript) makes types from it that type-check.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -93,12 +94,15 @@ const toolLabelled: Array<[string, string, string]> = [
 
 const camelCase = (tool: string) => tool.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-test('every operation has a unique camelCase operationId; tool-labelled endpoints carry the tool name', async () => {
+test('every operation has a unique camelCase (or tool) operationId; tool-labelled endpoints carry the tool name', async () => {
   const doc = await document();
   const all = operations(doc);
   expect(all.length).toBeGreaterThan(50);
   const ids = all.map(({ method, path, operation }) => {
-    expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    // camelCase, or the snake_case name of the operation's assistant tool (api/shared/operation.ts).
+    expect(operation.operationId, `${method} ${path}`).toMatch(
+      /^[a-z][a-zA-Z0-9]*$|^[a-z][a-z0-9]*(_[a-z0-9]+)+$/,
+    );
     return operation.operationId!;
   });
   expect(new Set(ids).size).toBe(ids.length);

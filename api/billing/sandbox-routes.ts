@@ -19,6 +19,7 @@ const pageParams = {
 };
 const htmlPage = { description: 'HTML page', content: { 'text/html': { schema: z.string() } } };
 
+// Raw routes, not operations: public pages (the token is in the URL) that answer HTML, not `{ data }` JSON.
 const invoicePage = createRoute({
   method: 'get',
   path: `${SANDBOX_PAGES_PATH}/invoices/{transactionId}`,

@@ -1,8 +1,60 @@
 // The billing overview's and the subscription endpoints' request and response shapes (the spec's Plan,
 // Subscription, creditBalance, usageSummary, creditActionCosts, Credit transaction, Subscription event), named
-// for the OpenAPI document. Amounts and prices are integers in minor units of the configured currency.
+// for the OpenAPI document, with the history lists' rows (BillingTransaction, Invoice) and the billing list
+// envelope. Amounts and prices are integers in minor units of the configured currency.
 import { z } from '@hono/zod-openapi';
-import { billingTransactionSchema, invoiceSchema } from './history-routes.js';
+import { invoiceStatuses } from '../../projections/billing/history-projection.js';
+
+export const transactionTypes = ['subscription', 'renewal', 'credit_pack', 'payment_method_update'] as const;
+export const transactionStatuses = ['pending', 'completed', 'failed', 'canceled'] as const;
+
+export const billingTransactionSchema = z
+  .object({
+    id: z.string().openapi({ example: 'txn_01hv8x' }),
+    type: z.string().openapi({ description: transactionTypes.join(', ') }),
+    amount: z.number().int().openapi({ description: 'Minor units of `currency` (cents for USD)' }),
+    currency: z.string().openapi({ example: 'USD' }),
+    status: z.string().openapi({ description: transactionStatuses.join(', ') }),
+    invoiceUrl: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('BillingTransaction');
+
+export const invoiceSchema = z
+  .object({
+    id: z.string().openapi({ description: "The provider's invoice id" }),
+    transactionId: z
+      .string()
+      .openapi({ description: 'The transaction it invoices (…/transactions/{transactionId}/invoice)' }),
+    invoiceNumber: z.string().nullable(),
+    status: z.string().openapi({ description: invoiceStatuses.join(', ') }),
+    total: z.number().int().openapi({ description: 'Minor units of `currency`' }),
+    currency: z.string(),
+    invoiceUrl: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Invoice');
+
+/** The spec's billing list envelope: `data` = { data: rows[], metadata }, its metadata named for the document. */
+export function billingListSchema<T extends z.ZodType>(
+  row: T,
+  name: string,
+  metadataName = 'BillingListMetadata',
+) {
+  const metadata = z
+    .object({
+      page: z.number().int().min(1),
+      limit: z.number().int().min(1),
+      total: z.number().int().min(0),
+      totalPages: z.number().int().min(0),
+      hasNext: z.boolean(),
+      hasPrev: z.boolean(),
+    })
+    .openapi(metadataName);
+  return z.object({ data: z.array(row), metadata }).openapi(name);
+}
 
 const minor = (description: string) =>
   z

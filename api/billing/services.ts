@@ -1,4 +1,4 @@
-// What the billing slice's routes, tools and workers share, built once per runtime: the configuration (loaded
+// What the billing slice's operations, routes and workers share, built once per runtime: the configuration (loaded
 // and validated at start), the payment provider, the subscription and credit use cases.
 import { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import { BillingCatalog, defaultBillingConfigFile, loadBillingConfig } from '../../infra/billing/config.js';

@@ -7,17 +7,14 @@ import { migrationsOf, type Slice } from '../shared/slice.js';
 import { billingHistoryProjection } from '../../projections/billing/history-projection.js';
 import { billingSubscriptionsProjection } from '../../projections/billing/subscriptions-projection.js';
 import { billingAccessCacheWorker, billingAccessFor } from './access-middleware.js';
-import { billingHistoryRoutes } from './history-routes.js';
 import { providerRoutes } from './webhook-routes.js';
 import { billingServicesOf, type BillingSliceOptions } from './services.js';
-import { subscriptionRoutes } from './routes.js';
 import { consumeTrialStarts, trialStartProcess } from '../../processes/billing/trial-start.js';
 import { startGraceTimer } from '../../processes/billing/grace-timer.js';
 import { creditLedgerMigrations } from '../../commands/billing/credit-ledger-store.js';
 import { creditsProjection } from '../../projections/billing/credits-projection.js';
 import { consumeCreditPeriodJobs, creditPeriodsProcess } from '../../processes/billing/credit-periods.js';
-import { creditRoutes } from './credit-routes.js';
-import { billingTools } from './tools.js';
+import { billingOperations } from './operations/index.js';
 
 export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
   return {
@@ -25,26 +22,14 @@ export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
     settings: billingSettings,
     migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
     projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],
+    operations: [billingOperations(options)],
+    // The webhooks (signed raw bodies, no bearer) and the sandbox provider's HTML pages stay raw routes.
     routes: (ctx) => {
       const billing = billingServicesOf(ctx, options);
       // The 402 policy of this runtime, with the billing clock (installed at the edge by the runtime).
       billingAccessFor(ctx, billing.now);
-      return [
-        subscriptionRoutes(ctx.services, {
-          subscriptions: billing.subscriptions,
-          history: billing.history,
-          credits: billing.credits,
-          checkoutTokens: billing.checkoutTokens,
-        }),
-        creditRoutes(ctx.services),
-        billingHistoryRoutes(ctx.services, {
-          invoiceUrl: (orgId, id) => billing.provider.invoiceUrl(orgId, id),
-        }),
-        ...providerRoutes({ ...billing, db: ctx.database.db, commands: ctx.commands, logger: ctx.logger }),
-      ];
+      return providerRoutes({ ...billing, db: ctx.database.db, commands: ctx.commands, logger: ctx.logger });
     },
-    tools: (ctx) =>
-      billingTools({ readModels: ctx.readModels, credits: () => billingServicesOf(ctx, options).credits }),
     processManagers: [trialStartProcess, creditPeriodsProcess],
     workers: [
       {

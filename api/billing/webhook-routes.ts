@@ -174,6 +174,7 @@ const WebhookReceived = z
   })
   .openapi('BillingWebhookReceived');
 
+// A raw route, not an operation: public (no bearer token), authenticated by a signature over the raw body.
 const receiveWebhookRoute = createRoute({
   method: 'post',
   path: '/v1/billing/webhooks/{provider}',

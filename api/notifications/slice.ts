@@ -7,7 +7,7 @@ import { notificationMailMigrations } from '../../processes/notifications/migrat
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
 import { mailerOf } from '../sign-in/slice.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
-import { notificationRoutes } from './routes.js';
+import { notificationOperations } from './operations.js';
 
 /** The worker whose running instance is the NotificationMailer. */
 export const NOTIFICATION_MAILER_WORKER = 'notification-mailer';
@@ -16,7 +16,7 @@ export const notificationsSlice: Slice = {
   name: 'notifications',
   migrations: migrationsOf(notificationMailMigrations),
   projections: [notificationsProjection],
-  routes: ({ services }) => [notificationRoutes(services)],
+  operations: [notificationOperations],
   workers: [
     {
       name: NOTIFICATION_MAILER_WORKER,

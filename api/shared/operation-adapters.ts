@@ -229,8 +229,13 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
       const input = { ...(typeof args === 'object' && args !== null ? args : {}), orgId };
       await checkOperationAccess(op, caller, input, billing());
       const call: OperationCall = { caller, request };
-      if (op.kind === 'write') return (await runLocated(toolLocator, () => op.run(deps, call, input))).output;
-      return runLocated(toolLocator, () => op.run(deps, call, input));
+      const output =
+        op.kind === 'write'
+          ? (await runLocated(toolLocator, () => op.run(deps, call, input))).output
+          : await runLocated(toolLocator, () => op.run(deps, call, input));
+      const answer = meta.answer?.bind(meta);
+      if (!answer) return output;
+      return runLocated(toolLocator, () => answer(deps, call, input, output));
     },
     summary: (output) => meta.summary(output),
   };

@@ -59,8 +59,11 @@ export interface OperationAccess<Input> {
   billing?: BillingRule<Input>;
 }
 
-/** The tool's side of an operation (MCP): what a model reads. Its input is the operation's, minus `orgId`. */
-export interface OperationTool<Output, Input = unknown> {
+/**
+ * The tool's side of an operation (MCP): what a model reads. Its input is the operation's, minus `orgId`; its
+ * output the operation's, or what `answer` makes of it.
+ */
+export interface OperationTool<Output, Deps = unknown, Input = unknown, ToolOutput = Output> {
   title: string;
   /** Written for a model: what it does, when to use it, what it will not do. */
   description: string;
@@ -73,8 +76,13 @@ export interface OperationTool<Output, Input = unknown> {
    * parameters but the workspace, the query and the body fields.
    */
   input?: z.ZodType<Omit<Input, 'orgId'>>;
+  /**
+   * Where the tool tells a model more than the route answers (the same use case, more beside it): the tool's
+   * output from the operation's, e.g. the credit balance beside a page of debits. Absent: the operation's output.
+   */
+  answer?(deps: Deps, call: OperationCall, input: Input, output: Output): Promise<ToolOutput>;
   /** A sentence or two for the model beside the structured output. */
-  summary(output: Output): string;
+  summary(output: ToolOutput): string;
 }
 
 /** What a use case gets besides its input: who calls, in which workspace, and (for writes) the request. */
@@ -83,7 +91,7 @@ export interface OperationCall {
   request: WriteRequest;
 }
 
-interface OperationBase<Params, Query, Body, Output> {
+interface OperationBase<Deps, Params, Query, Body, Output, ToolOutput = Output> {
   /** The operationId; the tool's name where the operation has a tool (snake_case, as the spec names it). */
   name: string;
   method: OperationMethod;
@@ -106,26 +114,30 @@ interface OperationBase<Params, Query, Body, Output> {
   /** Every error status the OpenAPI document lists for it. */
   errors: readonly ErrorStatus[];
   access: OperationAccess<OperationInput<Params, Query, Body>>;
-  tool?: OperationTool<Output, OperationInput<Params, Query, Body>>;
+  tool?: OperationTool<Output, Deps, OperationInput<Params, Query, Body>, ToolOutput>;
   /** REST-only middleware after the access check and before validation. */
   middleware?: readonly MiddlewareHandler<AppEnv>[];
 }
 
-export interface WriteOperation<Deps, Params, Query, Body, Output> extends OperationBase<
+export interface WriteOperation<Deps, Params, Query, Body, Output, ToolOutput = Output> extends OperationBase<
+  Deps,
   Params,
   Query,
   Body,
-  Output
+  Output,
+  ToolOutput
 > {
   kind: 'write';
   run(deps: Deps, call: OperationCall, input: OperationInput<Params, Query, Body>): Promise<Written<Output>>;
 }
 
-export interface ReadOperation<Deps, Params, Query, Body, Output> extends OperationBase<
+export interface ReadOperation<Deps, Params, Query, Body, Output, ToolOutput = Output> extends OperationBase<
+  Deps,
   Params,
   Query,
   Body,
-  Output
+  Output,
+  ToolOutput
 > {
   kind: 'read';
   run(deps: Deps, call: OperationCall, input: OperationInput<Params, Query, Body>): Promise<Output>;
@@ -147,7 +159,10 @@ export type Operation<
   Query extends QuerySchema | undefined = QuerySchema | undefined,
   Body extends BodySchema | undefined = BodySchema | undefined,
   Output = unknown,
-> = WriteOperation<Deps, Params, Query, Body, Output> | ReadOperation<Deps, Params, Query, Body, Output>;
+  ToolOutput = Output,
+> =
+  | WriteOperation<Deps, Params, Query, Body, Output, ToolOutput>
+  | ReadOperation<Deps, Params, Query, Body, Output, ToolOutput>;
 
 /** An operation with its input and output types erased, as a slice lists them. */
 export type AnyOperation<Deps = unknown> = Operation<Deps>;
@@ -163,7 +178,8 @@ export function operationsWith<Deps>() {
     Query extends QuerySchema | undefined,
     Body extends BodySchema | undefined,
     Output,
-  >(declaration: Operation<Deps, Params, Query, Body, Output>): AnyOperation<Deps> {
+    ToolOutput = Output,
+  >(declaration: Operation<Deps, Params, Query, Body, Output, ToolOutput>): AnyOperation<Deps> {
     return declaration;
   };
 }

@@ -208,8 +208,3 @@ export async function updateNotificationPreferences(
     ),
   );
 }
-
-/** For GET routes: the caller may read their own notifications. */
-export function authorizeInboxRead(caller: Caller, orgId: string): void {
-  authorize(caller, own(orgId));
-}

@@ -586,7 +586,7 @@ test('the OpenAPI document lists the usage route and stays valid', async () => {
   const result = await new Validator().validate(doc);
   expect(result.errors ?? []).toEqual([]);
   const usage = doc.paths['/v1/orgs/{orgId}/billing/credits/usage']?.get;
-  expect(usage?.operationId).toBe('listCreditUsage');
+  expect(usage?.operationId).toBe('get_usage');
   expect(usage?.parameters?.map((p) => p.name)).toEqual(
     expect.arrayContaining([
       'page',

@@ -12,8 +12,9 @@ import { authenticate, bearerSecurity, requirePermission, requireWorkspace } fro
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses, requestPathOf } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
+import { ensureKnownUser } from './known-user.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
-import type { AnyOperation, ObjectSchema, OperationCall, OperationGroup } from './operation.js';
+import type { AnyOperation, ObjectSchema, OperationCall, OperationGroup, QuerySchema } from './operation.js';
 import type { SliceContext } from './slice.js';
 import type { AnyTool, Tool } from './tools.js';
 import { answered, writeRequest } from './write.js';
@@ -90,7 +91,8 @@ async function runLocated<T>(locate: Locate, run: () => Promise<T>): Promise<T> 
   }
 }
 
-function shapeOf(schema: ObjectSchema | undefined): z.ZodRawShape {
+function shapeOf(schema: QuerySchema | undefined): z.ZodRawShape {
+  if (schema instanceof z.ZodPipe) return schema.in.shape;
   return schema?.shape ?? {};
 }
 
@@ -143,7 +145,10 @@ export function routeOf(op: AnyOperation): RouteConfig {
     ...(op.description !== undefined ? { description: op.description } : {}),
     request,
     responses: {
-      [status]: jsonResponse(dataOf(op.output), op.outputDescription),
+      [status]:
+        op.output === null
+          ? { description: op.outputDescription }
+          : jsonResponse(dataOf(op.output), op.outputDescription),
       ...errorResponses(...op.errors),
     },
   });
@@ -162,6 +167,7 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
       const query = op.query ? (validated.valid('query') ?? {}) : {};
       const body = op.body ? (validated.valid('json') ?? {}) : undefined;
       const input = { ...params, ...query, ...body };
+      if (op.access.knownUser) await ensureKnownUser(c, ctx.services);
       const caller = callerOf(c);
       await checkOperationAccess(op, caller, input, billing());
       const call: OperationCall = {
@@ -170,10 +176,11 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
       };
       if (op.kind === 'write') {
         const written = await runLocated(locate, () => op.run(deps, call, input));
-        return c.json({ data: answered(c, written) }, status);
+        const output = answered(c, written);
+        return op.output === null ? c.body(null, status) : c.json({ data: output }, status);
       }
       const output = await runLocated(locate, () => op.run(deps, call, input));
-      return c.json({ data: output }, status);
+      return op.output === null ? c.body(null, status) : c.json({ data: output }, status);
     });
   };
 }
@@ -187,7 +194,8 @@ export function toolInputOf(op: AnyOperation): z.ZodObject {
     const description = describe[name];
     params[name] = description === undefined ? canonicalUuid() : canonicalUuid().describe(description);
   }
-  const base = op.body ?? op.query;
+  if (op.query instanceof z.ZodPipe) throw new Error(`operation ${op.name}: a tool takes an object query`);
+  const base: ObjectSchema | undefined = op.body ?? op.query;
   const extra = op.body && op.query ? { ...shapeOf(op.query), ...params } : params;
   if (base) return base.extend(extra);
   return z.object(params).strict();

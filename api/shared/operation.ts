@@ -21,6 +21,12 @@ export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** An object schema, as path parameters, queries and bodies are. */
 export type ObjectSchema = z.ZodObject;
 
+/**
+ * A query: an object schema, or one piped into a transform (a paged list's, api/platform/paging.ts
+ * `defineListQuery`), whose output is then what the use case gets. Operations with a tool take an object.
+ */
+export type QuerySchema = ObjectSchema | z.ZodPipe<ObjectSchema, z.ZodType>;
+
 type OutputOf<S> = S extends z.ZodType ? z.output<S> : Record<never, never>;
 
 /** What the use case gets: the path parameters, the query and the body fields side by side. */
@@ -47,6 +53,12 @@ export interface OperationAccess<Input> {
   scope?: AssistantScope;
   /** Default: `write` for writes of a workspace, null for reads. */
   billing?: BillingRule<Input>;
+  /**
+   * REST: the caller is registered as a user on their first call if an external identity provider's token
+   * names them (api/shared/known-user.ts), after the request is validated; for the operations a user reaches
+   * before any workspace (their profile, creating a workspace, accepting an invitation).
+   */
+  knownUser?: boolean;
 }
 
 /** The tool's side of an operation (MCP): what a model reads. Its input is the operation's, minus `orgId`. */
@@ -81,8 +93,8 @@ interface OperationBase<Params, Query, Body, Output> {
   body?: Body;
   /** False for a body the spec marks optional (absent, or a JSON object). */
   bodyRequired?: boolean;
-  /** The answer's schema (inside the `{ data }` envelope). */
-  output: z.ZodType<Output>;
+  /** The answer's schema (inside the `{ data }` envelope); null: the success answer has no body. */
+  output: z.ZodType<Output> | null;
   /** Description of the success answer in the OpenAPI document. */
   outputDescription: string;
   /** 200 unless the operation creates something the spec answers with 201. */
@@ -118,7 +130,7 @@ export interface ReadOperation<Deps, Params, Query, Body, Output> extends Operat
 export type Operation<
   Deps,
   Params extends ObjectSchema | undefined = ObjectSchema | undefined,
-  Query extends ObjectSchema | undefined = ObjectSchema | undefined,
+  Query extends QuerySchema | undefined = QuerySchema | undefined,
   Body extends ObjectSchema | undefined = ObjectSchema | undefined,
   Output = unknown,
 > = WriteOperation<Deps, Params, Query, Body, Output> | ReadOperation<Deps, Params, Query, Body, Output>;
@@ -134,7 +146,7 @@ export type AnyOperation<Deps = unknown> = Operation<Deps>;
 export function operationsWith<Deps>() {
   return function operation<
     Params extends ObjectSchema | undefined,
-    Query extends ObjectSchema | undefined,
+    Query extends QuerySchema | undefined,
     Body extends ObjectSchema | undefined,
     Output,
   >(declaration: Operation<Deps, Params, Query, Body, Output>): AnyOperation<Deps> {

@@ -171,7 +171,7 @@ export async function checkUploadedImage(
   const problem = imageProblem(key, object) ?? (await pixelProblem(storage, key, object));
   if (problem) {
     await storage.delete(key);
-    throw new Unprocessable(problem.message, problem.code, [{ path: 'body.key', message: problem.message }]);
+    throw new Unprocessable(problem.message, problem.code, [{ path: 'key', message: problem.message }]);
   }
   return object;
 }

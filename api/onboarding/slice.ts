@@ -2,9 +2,9 @@
 // of its own: the facts come from other slices' read models (projections/onboarding/probes.ts), the chosen step
 // from the workspace's onboarding stream.
 import type { Slice } from '../shared/slice.js';
-import { onboardingRoutes } from './routes.js';
+import { onboardingOperations } from './operations.js';
 
 export const onboardingSlice: Slice = {
   name: 'onboarding',
-  routes: ({ services }) => [onboardingRoutes(services)],
+  operations: [onboardingOperations],
 };

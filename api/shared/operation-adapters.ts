@@ -12,6 +12,7 @@ import { authenticate, bearerSecurity, requirePermission, requireWorkspace } fro
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses, requestPathOf } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse, jsonTextResponse } from '../platform/responses.js';
+import { ensureKnownUser } from './known-user.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
 import type { AnyOperation, OperationCall, OperationGroup, QuerySchema } from './operation.js';
 import type { SliceContext } from './slice-context.js';
@@ -145,7 +146,10 @@ export function routeOf(op: AnyOperation): RouteConfig {
     ...(op.description !== undefined ? { description: op.description } : {}),
     request,
     responses: {
-      [status]: jsonResponse(dataOf(op.output), op.outputDescription),
+      [status]:
+        op.output === null
+          ? { description: op.outputDescription }
+          : jsonResponse(dataOf(op.output), op.outputDescription),
       ...errorResponses(...op.errors),
     },
   });
@@ -164,6 +168,7 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
       const query = op.query ? (validated.valid('query') ?? {}) : {};
       const body = op.body ? (validated.valid('json') ?? {}) : undefined;
       const input = { ...params, ...query, ...body };
+      if (op.access.knownUser) await ensureKnownUser(c, ctx.services);
       const caller = callerOf(c);
       await checkOperationAccess(op, caller, input, billing());
       const call: OperationCall = {
@@ -172,14 +177,15 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
       };
       if (op.kind === 'write') {
         const written = await runLocated(locate, () => op.run(deps, call, input));
-        return c.json({ data: answered(c, written) }, status);
+        const answer = answered(c, written);
+        return op.output === null ? c.body(null, status) : c.json({ data: answer }, status);
       }
       // The answer's JSON as the operation writes it, where it does (REST only; the tool calls `run`).
       const runJson = op.runJson?.bind(op);
       if (runJson)
         return jsonTextResponse(c, await runLocated(locate, () => runJson(deps, call, input)), status);
       const output = await runLocated(locate, () => op.run(deps, call, input));
-      return c.json({ data: output }, status);
+      return op.output === null ? c.body(null, status) : c.json({ data: output }, status);
     });
   };
 }

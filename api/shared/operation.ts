@@ -57,6 +57,12 @@ export interface OperationAccess<Input> {
   scope?: AssistantScope;
   /** Default: `write` for writes of a workspace, null for reads. */
   billing?: BillingRule<Input>;
+  /**
+   * REST: the caller is registered as a user on their first call if an external identity provider's token
+   * names them (api/shared/known-user.ts), after the request is validated; for the operations a user reaches
+   * before any workspace (their profile, creating a workspace, accepting an invitation).
+   */
+  knownUser?: boolean;
 }
 
 /**
@@ -105,8 +111,8 @@ interface OperationBase<Deps, Params, Query, Body, Output, ToolOutput = Output> 
   body?: Body;
   /** False for a body the spec marks optional (absent, or a JSON object). */
   bodyRequired?: boolean;
-  /** The answer's schema (inside the `{ data }` envelope). */
-  output: z.ZodType<Output>;
+  /** The answer's schema (inside the `{ data }` envelope); null: the success answer has no body. */
+  output: z.ZodType<Output> | null;
   /** Description of the success answer in the OpenAPI document. */
   outputDescription: string;
   /** 200 unless the operation creates something the spec answers with 201. */

@@ -3,15 +3,12 @@
 import { usersProjection } from '../../projections/users/users-projection.js';
 import type { Slice } from '../shared/slice.js';
 import { assetRoutes } from './asset-routes.js';
-import { profileImageRoutes } from './profile-image-routes.js';
-import { userRoutes } from './routes.js';
+import { userOperations } from './operations.js';
 
 export const usersSlice: Slice = {
   name: 'users',
   projections: [usersProjection],
-  routes: ({ services, storage }) => [
-    userRoutes({ ...services, storage }),
-    profileImageRoutes({ ...services, storage }),
-    assetRoutes(storage),
-  ],
+  operations: [userOperations],
+  // Redirects to signed download URLs for <img> tags, which send no token: not operations.
+  routes: ({ storage }) => [assetRoutes(storage)],
 };

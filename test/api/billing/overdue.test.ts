@@ -1,11 +1,12 @@
 // 402 enforcement in one place (issue 14 item 4), through the whole service: an overdue workspace is read-only
 // (every write 402 `subscription_overdue_read_only` and nothing recorded, reads work; billing, one's own
-// notifications and leaving stay writable) until it is paid, and the next write after the recovery works; the
-// grace period's end makes it read-only without waiting for the restricting event; a workspace whose trial was
-// canceled gets 402 `subscription_required` on paid actions (post-now, schedule, approve that schedules) and
-// keeps its other writes; assistants' write tools meet the same policy; the publishing sweep holds the due posts
-// of a read-only workspace (still scheduled, not failed) and publishes them once it is paid. Also the policy's
-// table of requests, and its cache dropped across instances by the projection's notification.
+// notifications, leaving and deleting the workspace stay writable) until it is paid, and the next write after
+// the recovery works; the grace period's end makes it read-only without waiting for the restricting event; a
+// workspace whose trial was canceled gets 402 `subscription_required` on paid actions (post-now, schedule,
+// approve that schedules) and keeps its other writes; assistants' write tools meet the same policy; the
+// publishing sweep holds the due posts of a read-only workspace (still scheduled, not failed) and publishes them
+// once it is paid. Also the policy's table of requests, and its cache dropped across instances by the
+// projection's notification.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -196,6 +197,17 @@ describe('an overdue workspace is read-only until paid', () => {
     await simulateRecovered(ws.orgId);
     expect((await createTag(ws)).status).toBe(200);
   });
+});
+
+test('an overdue workspace can still be deleted (its other writes are refused)', async () => {
+  const ws = await createTestWorkspace(service, 'Overdue delete');
+  await activate(ws.orgId);
+  await simulatePastDue(ws.orgId);
+  await expect402(
+    await service.request('PATCH', org(ws), { token: ws.tokens.owner, body: { name: 'Renamed' } }),
+    'subscription_overdue_read_only',
+  );
+  expect((await service.request('DELETE', org(ws), { token: ws.tokens.owner })).status).toBe(200);
 });
 
 test('the grace period’s end makes it read-only without waiting for the restricting event', async () => {

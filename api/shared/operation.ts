@@ -11,6 +11,7 @@ import type { AccessKind } from '../../commands/billing/access.js';
 import type { Written, WriteRequest } from '../../commands/shared/write-pipeline.js';
 import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import type { AppEnv } from '../platform/app-env.js';
 import type { ErrorStatus } from '../platform/errors.js';
 import type { SliceContext } from './slice.js';
@@ -57,7 +58,12 @@ export interface OperationTool<Output> {
   hints?: ToolHints;
   /** Descriptions of the path parameters as the tool's arguments (REST documents them in the path). */
   describe?: Readonly<Record<string, string>>;
-  /** A sentence or two for the model beside the structured output. */
+  /**
+   * For an output that is not an object (a list): the key the tool's structured answer holds it under
+   * (`items` → `{ items: [...] }`), since a tool answers an object; REST answers the output as it is.
+   */
+  wrapIn?: string;
+  /** A sentence or two for the model beside the structured output (the output as REST answers it). */
   summary(output: Output): string;
 }
 
@@ -65,6 +71,10 @@ export interface OperationTool<Output> {
 export interface OperationCall {
   caller: Caller;
   request: WriteRequest;
+  /** The request's logger (bound to its id) for REST calls; undefined for tool calls. */
+  logger?: Logger;
+  /** Aborted when a REST caller goes away (for calls to platforms worth abandoning then). */
+  signal?: AbortSignal;
 }
 
 interface OperationBase<Params, Query, Body, Output> {
@@ -81,6 +91,11 @@ interface OperationBase<Params, Query, Body, Output> {
   body?: Body;
   /** False for a body the spec marks optional (absent, or a JSON object). */
   bodyRequired?: boolean;
+  /**
+   * What a REST call's Idempotency-Key is bound to, when not the whole body: a secret in the body (a password)
+   * is left out, so no idempotency record keeps even a digest of it.
+   */
+  idempotencyBody?(body: OutputOf<Body>): unknown;
   /** The answer's schema (inside the `{ data }` envelope). */
   output: z.ZodType<Output>;
   /** Description of the success answer in the OpenAPI document. */

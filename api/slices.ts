@@ -15,6 +15,7 @@ import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
 import { schedulerSlice } from './scheduler/slice.js';
+import type { AnyOperation } from './shared/operation.js';
 import type { Slice } from './shared/slice.js';
 import { signInSlice } from './sign-in/slice.js';
 import { socialAccountsSlice } from './social-accounts/slice.js';
@@ -49,3 +50,11 @@ export const slices: readonly Slice[] = [
   oauthSlice,
   mcpSlice,
 ];
+
+/**
+ * Every slice's operations (api/shared/operation.ts), in slice order: what the runtime makes its routes and tools
+ * from, and what the tests (the OpenAPI document's ids, the role matrix, the tool lists) read.
+ */
+export const operations: readonly AnyOperation[] = slices.flatMap((slice) =>
+  (slice.operations ?? []).flatMap((group) => group.operations),
+);

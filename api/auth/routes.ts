@@ -1,5 +1,7 @@
 // Auth endpoints: exchanging a token for one scoped to another of the user's workspaces, and the
-// public keys of this service's tokens (so other services can verify them offline).
+// public keys of this service's tokens (so other services can verify them offline). Both stay routes, not
+// operations (api/shared/operation.ts): the exchange re-issues the caller's bearer token itself, from its
+// session and email, which an operation's caller does not carry; the key set is public and not `{ data }`.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { NotFound } from '../../domain/shared/errors.js';
 import { roles, type Role } from '../../domain/workspaces/roles.js';
@@ -36,6 +38,7 @@ const Jwks = z
   .openapi('JsonWebKeySet', { description: 'RFC 7517 key set' });
 
 export function createAuthRoutes(deps: AuthRoutesDeps) {
+  // A route: it needs the bearer token's session and email (the Principal), not only the caller.
   const exchangeToken = createRoute({
     ...secured({ auth: deps.auth, workspace: false }),
     method: 'post',
@@ -54,6 +57,7 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
     },
   });
 
+  // A route: public (no bearer), and the key set is answered as RFC 7517 has it, not in `{ data }`.
   const jwks = createRoute({
     method: 'get',
     path: '/.well-known/jwks.json',

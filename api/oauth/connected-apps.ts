@@ -1,5 +1,6 @@
-// Connected apps in the app API: the signed-in user's live assistant connections, and disconnecting one, which
-// ends it at once with every token issued for it (spec "Assistant-tool server": revocation in the app).
+// Connected apps in the app API: the signed-in user's live assistant connections (an operation), and
+// disconnecting one, which ends it at once with every token issued for it (spec "Assistant-tool server":
+// revocation in the app); disconnecting stays a route, as it answers 204 without a `{ data }` body.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { assistantScopes } from '../../domain/shared/caller.js';
 import { NotFound } from '../../domain/shared/errors.js';
@@ -7,9 +8,9 @@ import { callerOf } from '../auth/caller.js';
 import { authenticate } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses } from '../platform/errors.js';
-import { dataOf, jsonResponse } from '../platform/responses.js';
+import { operationGroup, operationsWith } from '../shared/operation.js';
 import { canonicalUuid } from '../shared/params.js';
-import { isAssistantScope } from './assistant-tokens.js';
+import { isAssistantScope, oauthDbOf } from './assistant-tokens.js';
 import { revokeConnection, type OAuthDb } from './store.js';
 
 export const connectedAppSchema = z
@@ -28,20 +29,7 @@ export const connectedAppSchema = z
   })
   .openapi('ConnectedApp');
 
-const listConnectedApps = createRoute({
-  method: 'get',
-  path: '/v1/users/me/connected-apps',
-  operationId: 'listConnectedApps',
-  tags: ['users'],
-  summary: "The signed-in user's connected AI assistants (live connections)",
-  security: [{ bearerAuth: [] }],
-  middleware: [authenticate()] as const,
-  responses: {
-    200: jsonResponse(dataOf(z.array(connectedAppSchema)), 'Live connections, newest first'),
-    ...errorResponses(401),
-  },
-});
-
+// A route, not an operation: it answers 204 without a `{ data }` body.
 const revokeConnectedApp = createRoute({
   method: 'delete',
   path: '/v1/users/me/connected-apps/{id}',
@@ -57,10 +45,21 @@ const revokeConnectedApp = createRoute({
   },
 });
 
-export function connectedAppRoutes(db: OAuthDb) {
-  return (app: OpenAPIHono<AppEnv>) => {
-    app.openapi(listConnectedApps, async (c) => {
-      const caller = callerOf(c);
+const operation = operationsWith<OAuthDb>();
+
+export const connectedAppOperations = operationGroup(oauthDbOf, [
+  operation({
+    name: 'listConnectedApps',
+    kind: 'read',
+    method: 'get',
+    path: '/v1/users/me/connected-apps',
+    tags: ['users'],
+    summary: "The signed-in user's connected AI assistants (live connections)",
+    output: z.array(connectedAppSchema),
+    outputDescription: 'Live connections, newest first',
+    errors: [401],
+    access: { workspace: false },
+    run: async (db, { caller }) => {
       const rows = await db
         .selectFrom('assistant_connections')
         .select(['id', 'client_id', 'client_name', 'org_id', 'scopes', 'created_at', 'last_used_at'])
@@ -69,22 +68,21 @@ export function connectedAppRoutes(db: OAuthDb) {
         .orderBy('created_at', 'desc')
         .orderBy('id')
         .execute();
-      return c.json(
-        {
-          data: rows.map((r) => ({
-            id: r.id,
-            clientId: r.client_id,
-            clientName: r.client_name,
-            orgId: r.org_id,
-            scopes: r.scopes.filter(isAssistantScope),
-            connectedAt: r.created_at,
-            lastUsedAt: r.last_used_at,
-          })),
-        },
-        200,
-      );
-    });
+      return rows.map((r) => ({
+        id: r.id,
+        clientId: r.client_id,
+        clientName: r.client_name,
+        orgId: r.org_id,
+        scopes: r.scopes.filter(isAssistantScope),
+        connectedAt: r.created_at,
+        lastUsedAt: r.last_used_at,
+      }));
+    },
+  }),
+]);
 
+export function connectedAppRoutes(db: OAuthDb) {
+  return (app: OpenAPIHono<AppEnv>) => {
     app.openapi(revokeConnectedApp, async (c) => {
       const { id } = c.req.valid('param');
       const caller = callerOf(c);

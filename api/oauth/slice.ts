@@ -4,7 +4,7 @@
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthDbOf } from './assistant-tokens.js';
 import { clientSweepIntervalMs, sweepUnusedClients } from './clients.js';
-import { connectedAppRoutes } from './connected-apps.js';
+import { connectedAppOperations, connectedAppRoutes } from './connected-apps.js';
 import { assistantConnectionsEndProcess } from './membership-ends.js';
 import { oauthRoutes, type OAuthServerOptions } from './routes.js';
 import { oauthMigrations } from './store.js';
@@ -20,6 +20,9 @@ export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
     name: 'oauth',
     migrations: migrationsOf(oauthMigrations),
     processManagers: [assistantConnectionsEndProcess],
+    operations: [connectedAppOperations],
+    // Routes, not operations: the authorization server's endpoints are public and speak OAuth's own shapes
+    // (forms, redirects, HTML consent pages); disconnecting an app answers 204 without a body.
     routes: (ctx) => [oauthRoutes(ctx, options), connectedAppRoutes(oauthDbOf(ctx))],
     workers: [
       {

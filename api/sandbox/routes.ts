@@ -1,5 +1,7 @@
 // The sandbox platforms' own pages, served by the service without a bearer: the authorize page a user "grants"
-// on, and the post and account pages the sandbox's URLs point at. Only platforms in sandbox mode answer.
+// on, and the post and account pages the sandbox's URLs point at. Only platforms in sandbox mode answer. Plain
+// routes, not operations (api/shared/operation.ts): public (a platform's pages have no bearer), a redirect,
+// and outside the OpenAPI document.
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { platforms, type Platform } from '../../domain/post-groups/post-content.js';

@@ -97,12 +97,18 @@ function shapeOf(schema: QuerySchema | undefined): z.ZodRawShape {
   return schema?.shape ?? {};
 }
 
+/**
+ * Details that name where they are already: a part of the request or the tool call, or the server's own
+ * configuration (`env.X_CLIENT_ID`: a setting the operator must add, not a field of the input).
+ */
+const located = /^(body|query|param|arguments|env)\./;
+
 /** Where each top-level input field of a REST call came from. */
 function restLocator(op: AnyOperation): Locate {
   const params = new Set(Object.keys(shapeOf(op.params)));
   const query = new Set(Object.keys(shapeOf(op.query)));
   return (path) => {
-    if (/^(body|query|param|arguments)\./.test(path)) return path;
+    if (located.test(path)) return path;
     const top = path.split('.')[0] ?? path;
     const where = params.has(top) ? 'param' : query.has(top) ? 'query' : 'body';
     return path === '' ? where : `${where}.${path}`;
@@ -110,7 +116,7 @@ function restLocator(op: AnyOperation): Locate {
 }
 
 const toolLocator: Locate = (path) =>
-  /^(body|query|param|arguments)\./.test(path) ? path : path === '' ? 'arguments' : `arguments.${path}`;
+  located.test(path) ? path : path === '' ? 'arguments' : `arguments.${path}`;
 
 /** The OpenAPI route of an operation, with its access middleware. */
 export function routeOf(op: AnyOperation): RouteConfig {
@@ -171,9 +177,12 @@ function installRoute(op: AnyOperation, deps: unknown, ctx: SliceContext, billin
       if (op.access.knownUser) await ensureKnownUser(c, ctx.services);
       const caller = callerOf(c);
       await checkOperationAccess(op, caller, input, billing());
+      const keyed = body !== undefined && op.idempotencyBody ? op.idempotencyBody(body) : body;
       const call: OperationCall = {
         caller,
-        request: writeRequest(c, ctx.services, body, status),
+        request: writeRequest(c, ctx.services, keyed, status),
+        logger: c.get('logger'),
+        signal: c.req.raw.signal,
       };
       if (op.kind === 'write') {
         const written = await runLocated(locate, () => op.run(deps, call, input));

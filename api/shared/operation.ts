@@ -12,6 +12,7 @@ import type { Written, WriteRequest } from '../../commands/shared/write-pipeline
 import type { JsonText } from '../../domain/shared/json-text.js';
 import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import type { AppEnv } from '../platform/app-env.js';
 import type { ErrorStatus } from '../platform/errors.js';
 import type { SliceContext } from './slice-context.js';
@@ -95,6 +96,10 @@ export interface OperationTool<Output, Deps = unknown, Input = unknown, ToolOutp
 export interface OperationCall {
   caller: Caller;
   request: WriteRequest;
+  /** The request's logger (bound to its id) for REST calls; undefined for tool calls. */
+  logger?: Logger;
+  /** Aborted when a REST caller goes away (for calls to platforms worth abandoning then). */
+  signal?: AbortSignal;
 }
 
 interface OperationBase<Deps, Params, Query, Body, Output, ToolOutput = Output> {
@@ -111,6 +116,11 @@ interface OperationBase<Deps, Params, Query, Body, Output, ToolOutput = Output> 
   body?: Body;
   /** False for a body the spec marks optional (absent, or a JSON object). */
   bodyRequired?: boolean;
+  /**
+   * What a REST call's Idempotency-Key is bound to, when not the whole body: a secret in the body (a password)
+   * is left out, so no idempotency record keeps even a digest of it.
+   */
+  idempotencyBody?(body: OutputOf<Body>): unknown;
   /** The answer's schema (inside the `{ data }` envelope); null: the success answer has no body. */
   output: z.ZodType<Output> | null;
   /** Description of the success answer in the OpenAPI document. */

@@ -1,17 +1,14 @@
-// Connecting social accounts: oauth/start (binds the authorization to the caller's browser with a cookie), our
-// begin URL (only that browser is sent on to the platform)
-// and the platforms' callbacks (no bearer), Bluesky app passwords, LinkedIn page choices and the Bluesky client
-// metadata document. Connected accounts go through the commands.
+// Connecting social accounts, the routes that stay routes: oauth/start (behind the bearer, but its answer sets
+// the cookie binding the authorization to the caller's browser, which an operation's `{ data }` answer cannot
+// carry), our begin URL (public, a redirect: only that browser is sent on to the platform), the platforms'
+// callbacks (public: the state names the starter) and the Bluesky client metadata document (public). Bluesky app
+// passwords and LinkedIn page choices are operations (operations.ts). Connected accounts go through the commands.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import {
-  blueskyHandleOf,
-  connectBlueskyAccount,
-  connectLinkedinPages,
   connectorFailure,
-  listLinkedinPages,
   newSecret,
   startOAuth,
   type ConnectionDeps,
@@ -22,7 +19,7 @@ import {
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
 import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
-import { Forbidden, ValidationError } from '../../domain/shared/errors.js';
+import { AppError, Forbidden, ValidationError } from '../../domain/shared/errors.js';
 import { permissionsOf, isRole } from '../../domain/workspaces/roles.js';
 import { blueskyClientMetadata } from '../../infra/connectors/bluesky/client-metadata.js';
 import {
@@ -32,22 +29,17 @@ import {
   type LinkedinTarget,
   type PendingAuthorization,
 } from '../../infra/social-accounts/oauth-state-store.js';
+import type { Logger } from '../../infra/logging/logger.js';
 import { findMembershipRole } from '../../projections/workspaces/queries.js';
 import { callerOf } from '../auth/caller.js';
 import { secured } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { errorResponses, zodDetails } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse } from '../platform/responses.js';
-import { idempotencyHeaders, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
-import { answered, writeRequest } from '../shared/write.js';
 import {
-  blueskyConnectBody,
   callbackQuery,
   linkedinCallbackQuery,
-  linkedinPagesBody,
-  linkedinPagesQuery,
-  linkedinPagesResult,
   oauthStartBody,
   oauthStartResult,
   pageOptionSchema,
@@ -125,9 +117,6 @@ function browserCookie(publicBaseUrl: string, state: string, name: CallbackName)
   return { name: `oauth_${secretDigest(state).slice(0, 16)}`, options };
 }
 
-const accountsResponse = (description: string) =>
-  jsonResponse(dataOf(z.array(socialAccountSchema)), description);
-
 const callbackResult = z
   .discriminatedUnion('status', [
     z.object({
@@ -200,45 +189,6 @@ const startRouteDef = createRoute({
       },
     },
     ...errorResponses(400, 401, 403, 413, 503),
-  },
-});
-
-const blueskyConnectRouteDef = createRoute({
-  ...managingAccounts,
-  method: 'post',
-  path: '/v1/orgs/{orgId}/marketing/accounts/bluesky/connect',
-  operationId: 'connectBlueskyAccount',
-  summary: 'Connect a Bluesky account with an app password (the password is used once and never kept)',
-  request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(blueskyConnectBody) },
-  responses: {
-    200: jsonResponse(dataOf(socialAccountSchema), 'The connected account'),
-    ...errorResponses(400, 401, 403, 413, 422, 503),
-  },
-});
-
-const pagesListRouteDef = createRoute({
-  ...managingAccounts,
-  method: 'get',
-  path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
-  operationId: 'listLinkedinPages',
-  summary: 'The LinkedIn pages a pending choice offers',
-  request: { params: orgParams, query: linkedinPagesQuery },
-  responses: {
-    200: jsonResponse(dataOf(linkedinPagesResult), 'Pages the member administers'),
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
-
-const pagesConnectRouteDef = createRoute({
-  ...managingAccounts,
-  method: 'post',
-  path: '/v1/orgs/{orgId}/marketing/linkedin-pages',
-  operationId: 'connectLinkedinPages',
-  summary: 'Connect the LinkedIn pages picked from a pending choice',
-  request: { params: orgParams, headers: idempotencyHeaders, body: jsonBody(linkedinPagesBody) },
-  responses: {
-    200: accountsResponse('The connected pages'),
-    ...errorResponses(400, 401, 403, 404, 413, 422, 503),
   },
 });
 
@@ -337,22 +287,45 @@ function refuseCallback(
   return c.json({ data: { status: 'error' as const, platform, error, errorDescription, redirectUri } }, 200);
 }
 
-export function oauthRoutes(services: RouteServices) {
+/** What the connection use cases need (oauth/start here, the operations in operations.ts), with a logger. */
+export function connectionDepsOf(services: RouteServices): (logger: Logger | undefined) => ConnectionDeps {
   const store = new OAuthStateStore(services.readModels, services.tokenCipher);
   // The callback answer hands redirectUri to the app to navigate to: only our own address and the web apps'.
   const redirectOrigins = new Set([new URL(services.publicBaseUrl).origin, ...services.env.APP_ORIGINS]);
   const accounts = socialAccountDeps(services);
-  const now = () => services.now?.() ?? new Date();
-  /** What the connection use cases need, with this request's logger. */
-  const connection = (c: Context<AppEnv>): ConnectionDeps => ({
+  return (logger) => ({
     ...accounts,
     idempotency: services.idempotency,
     oauthStates: store,
     redirectOrigins,
     callbackUrl: (platform, linkedinTarget) =>
       oauthCallbackUrl(services.publicBaseUrl, platform, linkedinTarget),
-    logger: c.get('logger'),
+    ...(logger ? { logger } : {}),
   });
+}
+
+/**
+ * The use case names the fields of its input; oauth/start's input fields (but the path's) are its body's.
+ * The server's settings (`env.…`) are named as they are.
+ */
+async function inBody<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.details === undefined) throw error;
+    throw error.withDetails(
+      error.details.map((d) => (d.path.startsWith('env.') ? d : { ...d, path: `body.${d.path}` })),
+    );
+  }
+}
+
+export function oauthRoutes(services: RouteServices) {
+  const connectionWith = connectionDepsOf(services);
+  const store = connectionWith(undefined).oauthStates;
+  const accounts = socialAccountDeps(services);
+  const now = () => services.now?.() ?? new Date();
+  /** What the connection use cases need, with this request's logger. */
+  const connection = (c: Context<AppEnv>): ConnectionDeps => connectionWith(c.get('logger'));
 
   /** The callback's user still has to manage accounts in the workspace: membership may have changed since start. */
   async function stillManaging(pending: PendingAuthorization): Promise<boolean> {
@@ -468,7 +441,9 @@ export function oauthRoutes(services: RouteServices) {
     app.openapi(startRouteDef, async (c) => {
       const { orgId, platform } = c.req.valid('param');
       const body = c.req.valid('json');
-      const started = await startOAuth(connection(c), callerOf(c), { orgId, platform, ...body });
+      const started = await inBody(() =>
+        startOAuth(connection(c), callerOf(c), { orgId, platform, ...body }),
+      );
       // The caller's browser gets the cookie with this answer (the web app calls oauth/start from it, with the
       // user's bearer token): no other browser can get it, so a forwarded authorizationUrl leads nowhere.
       const name = callbackNameOf(platform, started.linkedinTarget);
@@ -482,33 +457,6 @@ export function oauthRoutes(services: RouteServices) {
       const begin = new URL(`${services.publicBaseUrl}/v1/marketing/oauth/${name}/begin`);
       begin.searchParams.set('state', started.state);
       return c.json({ data: { authorizationUrl: begin.toString(), state: started.state } }, 200);
-    });
-
-    app.openapi(blueskyConnectRouteDef, async (c) => {
-      const { orgId } = c.req.valid('param');
-      const body = c.req.valid('json');
-      // The Idempotency-Key is bound to the handle only, so no record keeps a digest of the password.
-      const request = writeRequest(c, services, { handle: blueskyHandleOf(body.handle) });
-      const written = await connectBlueskyAccount(connection(c), callerOf(c), { orgId, ...body }, request);
-      return c.json({ data: answered(c, written) }, 200);
-    });
-
-    app.openapi(pagesListRouteDef, async (c) => {
-      const input = { ...c.req.valid('param'), ...c.req.valid('query') };
-      return c.json({ data: await listLinkedinPages({ oauthStates: store }, callerOf(c), input) }, 200);
-    });
-
-    app.openapi(pagesConnectRouteDef, async (c) => {
-      const { orgId } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const input = { orgId, ...body };
-      const written = await connectLinkedinPages(
-        connection(c),
-        callerOf(c),
-        input,
-        writeRequest(c, services, body),
-      );
-      return c.json({ data: answered(c, written) }, 200);
     });
 
     app.openapi(clientMetadataRouteDef, (c) => c.json(blueskyClientMetadata(services.publicBaseUrl), 200));

@@ -12,8 +12,7 @@ import type { RouteInstaller } from '../platform/app-env.js';
 import { createSandboxRoutes } from '../sandbox/routes.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { oauthRoutes } from './oauth-routes.js';
-import { socialAccountRoutes } from './routes.js';
-import { socialAccountTools } from './tools.js';
+import { socialAccountOperations } from './operations.js';
 
 export const socialAccountsSlice: Slice = {
   name: 'social-accounts',
@@ -25,15 +24,16 @@ export const socialAccountsSlice: Slice = {
   ),
   projections: [socialAccountsProjection],
   settings: socialAccountSettings,
+  operations: [socialAccountOperations],
+  // What an operation cannot be: oauth/start's cookie, the public OAuth redirects, callbacks and pages.
   routes: ({ services, database, env, publicBaseUrl }) => {
     const sandbox: RouteInstaller = (app) =>
       void app.route(
         '/',
         createSandboxRoutes({ db: database.db, publicBaseUrl, sandboxPlatforms: sandboxPlatforms(env) }),
       );
-    return [socialAccountRoutes(services), oauthRoutes(services), sandbox];
+    return [oauthRoutes(services), sandbox];
   },
-  tools: socialAccountTools,
   workers: [
     {
       name: 'token-refresher',

@@ -125,13 +125,13 @@ export async function startOAuth(
   const problems: ErrorDetail[] = [];
   if (!deps.redirectOrigins.has(new URL(input.redirectUri).origin))
     problems.push({
-      path: 'body.redirectUri',
+      path: 'redirectUri',
       message: 'must be on an allowed origin (PUBLIC_BASE_URL or APP_ORIGINS)',
     });
   if (input.linkedinTarget !== undefined && platform !== 'linkedin')
-    problems.push({ path: 'body.linkedinTarget', message: 'Only for linkedin' });
+    problems.push({ path: 'linkedinTarget', message: 'Only for linkedin' });
   if (input.blueskyHandle !== undefined && platform !== 'bluesky')
-    problems.push({ path: 'body.blueskyHandle', message: 'Only for bluesky' });
+    problems.push({ path: 'blueskyHandle', message: 'Only for bluesky' });
   if (problems.length > 0) throw new ValidationError('Invalid request', undefined, problems);
 
   const connector = deps.connectors.get(platform);
@@ -153,7 +153,7 @@ export async function startOAuth(
     // the flow starts at the entryway (https://bsky.social), so a failure there is the platform's.
     if (blueskyHandle && isConnectorError(error) && error.kind === 'permanent')
       throw new ValidationError('Invalid request', undefined, [
-        { path: 'body.blueskyHandle', message: 'Bluesky could not find an account server for this handle' },
+        { path: 'blueskyHandle', message: 'Bluesky could not find an account server for this handle' },
       ]);
     throw connectorFailure(platform, error, deps.logger);
   }
@@ -204,7 +204,7 @@ export async function connectBlueskyAccount(
     } catch (error) {
       if (isConnectorError(error) && (error.kind === 'auth' || error.kind === 'permanent'))
         throw new ValidationError('Bluesky did not accept this handle and app password', undefined, [
-          { path: 'body.appPassword', message: 'not accepted for this handle' },
+          { path: 'appPassword', message: 'not accepted for this handle' },
         ]);
       throw connectorFailure('bluesky', error, deps.logger);
     }
@@ -280,7 +280,7 @@ export async function connectLinkedinPages(
         `Not among the pages of this choice: ${unknown.map((u) => u.id).join(', ')}`,
         undefined,
         unknown.map(({ id, index }) => ({
-          path: `body.organizationIds.${index}`,
+          path: `organizationIds.${index}`,
           message: `${id} is not a page of this choice`,
         })),
       );

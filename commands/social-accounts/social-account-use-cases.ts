@@ -89,7 +89,7 @@ export async function getTiktokCreatorInfo(
   const account = await getLiveSocialAccount(deps.commands, orgId, accountId);
   if (account.platform !== 'tiktok')
     throw new ValidationError('Creator info exists for TikTok accounts only', 'not_a_tiktok_account', [
-      { path: 'param.accountId', message: `a ${account.platform} account, not a TikTok one` },
+      { path: 'accountId', message: `a ${account.platform} account, not a TikTok one` },
     ]);
   const resolved = await access.resolve({ orgId, platform: 'tiktok', socialAccountId: accountId });
   if (!resolved.ok) throw new Conflict(resolved.message, 'account_needs_reconnecting');

@@ -75,7 +75,7 @@ export function parseXPostUrl(url: string): { xPostId: string; handle: string | 
   const match = statusUrl.exec(url.trim());
   if (!match)
     throw new ValidationError('Not a link to an X post', undefined, [
-      { path: 'body.postUrl', message: 'expected https://x.com/<handle>/status/<id>' },
+      { path: 'postUrl', message: 'expected https://x.com/<handle>/status/<id>' },
     ]);
   return { xPostId: match[2]!, handle: match[1] ?? null };
 }
@@ -107,7 +107,7 @@ async function resolveAccount(
   if (resolved.ok) return resolved.account;
   if (resolved.reason === 'not_found' && socialAccountId)
     throw new ValidationError('Unknown social account', undefined, [
-      { path: 'body.socialAccountId', message: 'not an X account of this workspace' },
+      { path: 'socialAccountId', message: 'not an X account of this workspace' },
     ]);
   throw new Conflict(resolved.message, `account_${resolved.reason}`);
 }
@@ -209,7 +209,7 @@ async function deleteWith(
   if (post.platform !== 'x')
     throw new ValidationError('Not an X post', undefined, [
       {
-        path: 'postId' in input.target ? 'body.postId' : 'body.postUrl',
+        path: 'postId' in input.target ? 'postId' : 'postUrl',
         message: `the post is a ${post.platform} post`,
       },
     ]);

@@ -1,6 +1,7 @@
 // The service's own OpenAPI document (every route actually mounted) is valid OpenAPI 3.1 and names the spec's paths;
-// every operation has a stable operationId (camelCase; the tool's name where an operation declared once has a tool,
-// its camelCase where a route still mirrors a tool) and declares its security; and a client generator (openapi-typescript) makes types from it that type-check.
+// every operation has a stable operationId (the tool's name where the operation has a tool, camelCase otherwise) and
+// declares its security; every declared operation (api/slices.ts's `operations`) is in it as declared; and a client
+// generator (openapi-typescript) makes types from it that type-check.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { slices } from '../../api/slices.js';
+import { operations as declared } from '../../api/slices.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 
 let service: TestService;
@@ -65,9 +66,8 @@ function operations(doc: Document): Array<{ method: string; path: string; operat
 }
 
 /**
- * The endpoints the spec labels `Tool: <name>` (part 1, publishing) that this service serves, with the tool name:
- * their operationId is the tool's name (operations declared once) or its camelCase counterpart, so an assistant-tool
- * server can map one onto the other.
+ * Endpoints the spec labels `Tool: <name>` (part 1, publishing), as served: their operationId is the tool's name, so
+ * an assistant-tool server and a client map one onto the other without a rule.
  */
 const toolLabelled: Array<[string, string, string]> = [
   ['patch', '/v1/orgs/{orgId}/marketing/post-groups/{groupId}', 'update_post_group'],
@@ -93,34 +93,30 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
 ];
 
-const camelCase = (tool: string) => tool.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** The tools of operations declared once (api/shared/operation.ts): their operationId is the tool's name. */
-const declaredTools = new Set(
-  slices.flatMap((slice) =>
-    (slice.operations ?? [])
-      .flatMap((group) => group.operations.filter((op) => op.tool))
-      .map((op) => op.name),
-  ),
-);
-
-test('every operation has a unique operationId; tool-labelled endpoints carry the tool name', async () => {
+test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {
   const doc = await document();
   const all = operations(doc);
   expect(all.length).toBeGreaterThan(50);
+  const tools = new Set(declared.filter((op) => op.tool).map((op) => op.name));
   const ids = all.map(({ method, path, operation }) => {
-    const id = operation.operationId;
+    const id = operation.operationId ?? '';
     expect(id, `${method} ${path}`).toMatch(
-      declaredTools.has(id ?? '') ? /^[a-z][a-z0-9_]*$/ : /^[a-z][a-zA-Z0-9]*$/,
+      tools.has(id) ? /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/ : /^[a-z][a-zA-Z0-9]*$/,
     );
-    return operation.operationId!;
+    return id;
   });
   expect(new Set(ids).size).toBe(ids.length);
 
-  expect(camelCase('delete_x_post')).toBe('deleteXPost');
+  // Every declared operation is served where it says, under its name, behind the bearer scheme.
+  expect(declared.length).toBeGreaterThan(80);
+  for (const op of declared) {
+    const served = doc.paths[op.path]?.[op.method];
+    expect(served?.operationId, `${op.method} ${op.path}`).toBe(op.name);
+    expect(served?.security, op.name).toEqual([{ bearerAuth: [] }]);
+  }
   for (const [method, path, tool] of toolLabelled) {
-    const expected = declaredTools.has(tool) ? tool : camelCase(tool);
-    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(expected);
+    expect(doc.paths[path]?.[method]?.operationId, `${method} ${path} (Tool: ${tool})`).toBe(tool);
+    expect(tools.has(tool), `${tool} is an operation's tool`).toBe(true);
   }
   // The per-platform OAuth operations, and a few by verb and noun.
   expect(doc.paths['/v1/marketing/oauth/linkedin-pages/callback']?.get?.operationId).toBe(

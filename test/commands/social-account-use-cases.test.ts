@@ -100,9 +100,9 @@ describe('startOAuth', () => {
     await expect(refused).rejects.toBeInstanceOf(ValidationError);
     await expect(refused).rejects.toMatchObject({
       details: [
-        { path: 'body.redirectUri', message: expect.any(String) },
-        { path: 'body.linkedinTarget', message: 'Only for linkedin' },
-        { path: 'body.blueskyHandle', message: 'Only for bluesky' },
+        { path: 'redirectUri', message: expect.any(String) },
+        { path: 'linkedinTarget', message: 'Only for linkedin' },
+        { path: 'blueskyHandle', message: 'Only for bluesky' },
       ],
     });
   });

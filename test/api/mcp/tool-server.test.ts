@@ -108,6 +108,17 @@ describe('an assistant with mcp:read and posts:write', () => {
     expect(tools.find((t) => t.name === 'list_posts')!.annotations?.readOnlyHint).toBe(true);
   });
 
+  test('list_social_accounts answers the REST list under `items` (a tool answers an object), with a summary', async () => {
+    const result = (await assistant.client.callTool({
+      name: 'list_social_accounts',
+      arguments: {},
+    })) as CallToolResult;
+    const rest = await service.request('GET', `${ws.base}/accounts`, { token: ws.tokens.editor });
+    const { data } = (await rest.json()) as { data: unknown[] };
+    expect(result.structuredContent).toEqual({ items: data });
+    expect(result.content).toEqual([{ type: 'text', text: `${data.length} connected account(s).` }]);
+  });
+
   test('a draft it creates waits for approval, and the audit trail names the assistant and its user', async () => {
     const result = structured(
       await assistant.client.callTool({ name: 'create_draft_post', arguments: draft }),

@@ -349,11 +349,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       publicBaseUrl: publicBaseUrl(env),
       options,
       roleOf: memberships.roleOf,
-      tools: () =>
-        (tools ??= sliceList.flatMap((slice) => [
-          ...operationsOf(slice).tools,
-          ...(slice.tools?.(context) ?? []),
-        ])),
+      tools: () => (tools ??= sliceList.flatMap((slice) => operationsOf(slice).tools)),
     };
     /** Each slice's operations bound to this runtime (their use cases' dependencies built once). */
     const bound = new Map<Slice, ReturnType<typeof bindOperations>>();

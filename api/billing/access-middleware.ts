@@ -1,14 +1,12 @@
-// Billing access (402) at the HTTP edge and in the tool server: both ask the one policy (commands/billing/access.ts)
-// what a request or tool call needs of the workspace's subscription, and refuse it as the policy says.
+// Billing access (402): the runtime's one policy (commands/billing/access.ts), which operations ask before their use
+// case (api/shared/operation-adapters.ts) and the few hand-written workspace routes ask for their writes.
 // The policy instance is per runtime (made by the billing slice): `installBillingAccess` puts it on every
-// request's context (install it before the routes); `enforceBillingAccess` runs where the workspace and the
-// caller are known (requireWorkspace, after the permission check, so a 403 still comes before a 402).
+// request's context (install it before the routes).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { accessKindOfRequest, accessKindOfTool, BillingAccess } from '../../commands/billing/access.js';
+import { BillingAccess } from '../../commands/billing/access.js';
 import type { AppEnv } from '../platform/app-env.js';
 import type { BackgroundWorker, SliceContext } from '../shared/slice.js';
-import type { AnyTool } from '../shared/tools.js';
 
 const variable = 'billingAccess';
 
@@ -55,42 +53,19 @@ export function installBillingAccess(ctx: Pick<SliceContext, 'services'>) {
 }
 
 /**
- * Refuses the request with 402 when the workspace's subscription does not allow it now: writes of a read-only
- * workspace (`subscription_overdue_read_only`), paid actions without a usable subscription
- * (`subscription_required`). Reads, billing, leaving or deleting the workspace and one's own notifications
- * pass. Does nothing when no policy is installed.
+ * For the few hand-written workspace routes (api/auth/middleware.ts's `secured()`): a write refused with 402
+ * while the workspace's subscription does not allow writes (overdue: `subscription_overdue_read_only`). Reads
+ * pass. Operations declare their own rule instead (api/shared/operation.ts). Does nothing without a policy.
  */
-export async function enforceBillingAccess(c: Context<AppEnv>): Promise<void> {
-  const access = billingAccessOf(c);
-  if (!access) return;
-  const principal = c.get('principal') as { userId: string } | undefined;
-  const needed = await accessKindOfRequest({
-    method: c.req.method,
-    path: c.req.path,
-    userId: principal?.userId ?? null,
-    body: () => c.req.json(),
-  });
-  if (needed) await access.check(needed.orgId, needed.kind);
-}
-
-/** `enforceBillingAccess` as a middleware, for routes that do not go through requireWorkspace. */
 export function billingAccessMiddleware(): MiddlewareHandler<AppEnv> {
   return async function billingAccessCheck(c, next) {
-    await enforceBillingAccess(c);
+    const access = billingAccessOf(c);
+    const method = c.req.method;
+    const orgId = c.req.param('orgId')?.toLowerCase();
+    if (access && orgId && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')
+      await access.check(orgId, 'write');
     await next();
   };
-}
-
-/** The tool server's check before a tool runs (its input parsed): the same policy as the routes it mirrors. */
-export async function enforceToolBillingAccess(
-  ctx: Pick<SliceContext, 'services'>,
-  orgId: string,
-  tool: AnyTool,
-  input: unknown,
-): Promise<void> {
-  const access = registeredBillingAccess(ctx);
-  const kind = accessKindOfTool(tool, input);
-  if (access && kind) await access.check(orgId, kind);
 }
 
 /**

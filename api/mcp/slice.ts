@@ -1,6 +1,5 @@
 // The assistant-tool server: MCP over Streamable HTTP at /mcp, calling the same use cases as the routes. Its
 // tools are every slice's own (`Slice.tools`); its bearer tokens come from the authorization server (api/oauth).
-import { enforceToolBillingAccess } from '../billing/access-middleware.js';
 import { assistantTokensOf } from '../oauth/assistant-tokens.js';
 import type { Slice } from '../shared/slice.js';
 import { toolServerRoutes } from './tool-server.js';
@@ -15,7 +14,6 @@ export const mcpSlice: Slice = {
       roleOf: ctx.roleOf,
       tools: () => ctx.tools(),
       logger: ctx.logger,
-      billingAccess: (orgId, tool, input) => enforceToolBillingAccess(ctx, orgId, tool, input),
       ...(ctx.services.now ? { now: ctx.services.now } : {}),
     }),
   ],

@@ -37,8 +37,6 @@ export interface ToolServerOptions {
   tools: () => readonly AnyTool[];
   logger: Logger;
   now?: () => Date;
-  /** The billing policy (402) for a tool call, before it runs (api/billing/access-middleware.ts). */
-  billingAccess?: (orgId: string, tool: AnyTool, input: unknown) => Promise<void>;
 }
 
 const serverInfo = { name: 'social-publishing', version: '0.1.0' };
@@ -112,7 +110,6 @@ function serverFor(
     if (!parsed.success)
       return toolError(400, { error: 'Invalid request', details: zodDetails(parsed.error, 'arguments') });
     try {
-      if (!tool.checksAccess) await options.billingAccess?.(caller.orgId!, tool, parsed.data);
       const output = await tool.run(
         {
           caller,

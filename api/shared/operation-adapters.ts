@@ -238,7 +238,6 @@ function toolOf(op: AnyOperation, deps: unknown, billing: BillingPolicyOf): AnyT
     scope,
     input: toolInputOf(op),
     ...(meta.hints ? { hints: meta.hints } : {}),
-    checksAccess: true,
     async run({ caller, orgId, request }, args) {
       // Every tool input is an object schema's, or a list query's parsed object.
       const input = { ...(typeof args === 'object' && args !== null ? args : {}), orgId };

@@ -8,7 +8,6 @@ import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import type { OperationGroup } from './operation.js';
 import type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
-import type { AnyTool } from './tools.js';
 
 export type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 
@@ -48,8 +47,6 @@ export interface Slice {
   /** Route installers, in the order they go into the app (the OpenAPI document lists paths in that order). */
   routes?(ctx: SliceContext): readonly RouteInstaller[];
   workers?: readonly BackgroundWorker[];
-  /** Assistant tools (api/shared/tools.ts), declared beside the routes they mirror; served at /mcp. */
-  tools?(ctx: SliceContext): readonly AnyTool[];
   /** The slice's own environment variables: one of `settingsFragments` in infra/config/env.ts. */
   settings?: Settings;
 }

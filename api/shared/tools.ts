@@ -1,7 +1,7 @@
-// Assistant tools, declared by each slice beside its routes (`Slice.tools`) and served by the tool server
-// (api/mcp). A tool calls the same use case as its route: the input schema is the route's zod (path and body
-// fields side by side), the output is the use case's answer, given to the model as structured content plus a
-// short text.
+// Assistant tools as the tool server (api/mcp) serves them. Each is made from an operation's declaration
+// (api/shared/operation.ts, api/shared/operation-adapters.ts): it calls the same use case as the operation's route,
+// its input is the route's fields side by side, its output the use case's answer, given to the model as structured
+// content plus a short text.
 import type { z } from 'zod';
 import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { WriteRequest } from '../../commands/shared/write-pipeline.js';
@@ -34,11 +34,6 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
   /** The fields a model sends (an object schema): the route's query, path (except the workspace) and body fields. */
   input: Input;
   hints?: ToolHints;
-  /**
-   * True for the tools of operations (api/shared/operation.ts): they run the operation's access check (scope,
-   * then the subscription's 402) themselves, so the tool server does not check the subscription again.
-   */
-  checksAccess?: boolean;
   run(call: ToolCall, input: z.output<Input>): Promise<Output>;
   /** A sentence or two for the model beside the structured output. */
   summary(output: Output): string;
@@ -46,8 +41,3 @@ export interface Tool<Input extends z.ZodType = z.ZodType, Output = unknown> {
 
 /** A tool with its types erased, as slices list them. */
 export type AnyTool = Tool<z.ZodType, unknown>;
-
-/** Declares a tool, keeping its input and output types checked against each other. */
-export function defineTool<Input extends z.ZodType, Output>(tool: Tool<Input, Output>): AnyTool {
-  return tool;
-}

@@ -10,7 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { accessKindOfRequest, accessKindOfTool, BillingAccess } from '../../../commands/billing/access.js';
+import { operations as declared } from '../../../api/slices.js';
+import { billingKindOf } from '../../../api/shared/operation-adapters.js';
+import { BillingAccess } from '../../../commands/billing/access.js';
+import type { Caller } from '../../../domain/shared/caller.js';
 import {
   applyNotice,
   restrictAccess,
@@ -351,42 +354,44 @@ test('the sweep holds the due posts of a read-only workspace and publishes them 
 describe('the policy', () => {
   const orgId = randomUUID();
   const userId = randomUUID();
-  const request = (method: string, path: string, body?: unknown) =>
-    accessKindOfRequest({ method, path, userId, body: () => Promise.resolve(body) });
+  const caller: Caller = { kind: 'user', userId, orgId, role: 'owner', permissions: [] };
+  /** What a call needs of the subscription, by the operation's declared rule (api/shared/operation.ts). */
+  const kindOf = (method: string, path: string, input: Record<string, unknown> = {}) => {
+    const op = declared.find((o) => o.method === method && o.path === path);
+    if (!op) throw new Error(`no operation ${method} ${path}`);
+    return billingKindOf(op, { orgId, ...input }, caller);
+  };
 
-  test('which requests are reads, exempt, writes or paid actions', async () => {
-    const base = `/v1/orgs/${orgId}`;
-    const write = { orgId, kind: 'write' };
-    const paid = { orgId, kind: 'paid' };
-    expect(await request('GET', `${base}/marketing/tags`)).toBeNull();
-    expect(await request('HEAD', `${base}/marketing/tags`)).toBeNull();
-    expect(await request('POST', `${base}/marketing/tags`)).toEqual(write);
-    expect(await request('PATCH', base)).toEqual(write);
-    expect(await request('DELETE', base)).toBeNull();
-    expect(await request('POST', `${base}/billing/subscription/update-payment`)).toBeNull();
-    expect(await request('POST', `${base}/billing`)).toBeNull();
-    expect(await request('POST', `${base}/billingx`)).toEqual(write);
-    expect(await request('POST', `${base}/notifications/read-all`)).toBeNull();
-    expect(await request('PUT', `${base}/notifications/preferences`)).toBeNull();
-    expect(await request('DELETE', `${base}/members/${memberIdOf(orgId, userId)}`)).toBeNull();
-    expect(await request('DELETE', `${base}/members/${memberIdOf(orgId, randomUUID())}`)).toEqual(write);
-    expect(await request('POST', `${base}/marketing/posts/${randomUUID()}/post-now`)).toEqual(paid);
-    expect(await request('POST', `${base}/marketing/post-groups/${randomUUID()}/schedule`)).toEqual(paid);
-    expect(await request('POST', `${base}/marketing/post-groups/${randomUUID()}/approve`, {})).toEqual(paid);
-    expect(
-      await request('POST', `${base}/marketing/post-groups/${randomUUID()}/approve`, { autoSchedule: false }),
-    ).toEqual(write);
-    expect(await request('POST', `/v1/orgs/${orgId.toUpperCase()}/marketing/tags`)).toEqual(write);
-    expect(await request('POST', '/v1/orgs')).toBeNull();
-    expect(await request('PATCH', '/v1/users/me')).toBeNull();
+  test('which operations are reads, exempt, writes or paid actions', () => {
+    const base = '/v1/orgs/{orgId}';
+    expect(kindOf('get', `${base}/marketing/tags`)).toBeNull();
+    expect(kindOf('post', `${base}/marketing/tags`)).toBe('write');
+    expect(kindOf('patch', base)).toBe('write');
+    expect(kindOf('delete', base)).toBeNull();
+    expect(kindOf('post', `${base}/billing/subscription/update-payment`)).toBeNull();
+    expect(kindOf('post', `${base}/notifications/read-all`)).toBeNull();
+    expect(kindOf('put', `${base}/notifications/preferences`)).toBeNull();
+    const member = `${base}/members/{memberId}`;
+    expect(kindOf('delete', member, { memberId: memberIdOf(orgId, userId) })).toBeNull();
+    expect(kindOf('delete', member, { memberId: memberIdOf(orgId, randomUUID()) })).toBe('write');
+    expect(kindOf('post', `${base}/marketing/posts/{postId}/post-now`)).toBe('paid');
+    expect(kindOf('post', `${base}/marketing/post-groups/{groupId}/schedule`)).toBe('paid');
+    const approve = `${base}/marketing/post-groups/{groupId}/approve`;
+    expect(kindOf('post', approve)).toBe('paid');
+    expect(kindOf('post', approve, { autoSchedule: false })).toBe('write');
+    expect(kindOf('post', '/v1/orgs')).toBeNull();
+    expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });
 
-  test('tools: read-only ones pass, publishing ones are paid, the rest are writes', () => {
-    expect(accessKindOfTool({ name: 'list_posts', hints: { readOnlyHint: true } }, {})).toBeNull();
-    expect(accessKindOfTool({ name: 'create_draft_post', hints: { readOnlyHint: false } }, {})).toBe('write');
-    expect(accessKindOfTool({ name: 'post_now', hints: {} }, {})).toBe('paid');
-    expect(accessKindOfTool({ name: 'approve_post_group' }, { autoSchedule: false })).toBe('write');
-    expect(accessKindOfTool({ name: 'approve_post_group' }, {})).toBe('paid');
+  test('every billing and notification operation stays open while overdue; every other workspace write is refused', () => {
+    for (const op of declared) {
+      if (op.access.workspace === false || op.kind === 'read') continue;
+      const exempt =
+        op.path.startsWith('/v1/orgs/{orgId}/billing') ||
+        op.path.startsWith('/v1/orgs/{orgId}/notifications');
+      if (exempt) expect(billingKindOf(op, { orgId }, caller), op.name).toBeNull();
+      else if (op.method !== 'delete') expect(billingKindOf(op, { orgId }, caller), op.name).not.toBeNull();
+    }
   });
 
   test("another instance's cache is dropped by the projection's notification, not by its TTL", async () => {

@@ -3,7 +3,7 @@
 // (`notes`) and one route (POST ORG/notes, answering from the read model it has just caught up).
 // A real slice spreads the same parts over domain/, commands/, projections/ and api/ (docs/adding-a-slice.md).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { secured } from '../../../api/auth/middleware.js';
 import type { AppEnv } from '../../../api/platform/app-env.js';
 import { errorResponses } from '../../../api/platform/errors.js';
@@ -20,8 +20,9 @@ import { newId } from '../../../commands/shared/ids.js';
 import type { Decider, DomainEvent } from '../../../domain/shared/decider.js';
 import { defineEventCodec, zodSpecs } from '../../../domain/shared/event-codec.js';
 import { Unprocessable } from '../../../domain/shared/errors.js';
-import { streamName, type RecordedEvent } from '../../../infra/event-store/port.js';
-import type { Projection } from '../../../projections/engine/projection.js';
+import { streamName } from '../../../infra/event-store/port.js';
+import { readsFrom } from '../../../projections/engine/event-sources.js';
+import { defineProjection } from '../../../projections/engine/projection.js';
 
 // Domain: the decider. Time, ids and the limit come in the command, so decide stays pure.
 export type NoteAdded = DomainEvent<
@@ -86,27 +87,27 @@ export type NotesReadModels = {
   note_limits: NoteLimitsTable;
 };
 
-export const notesProjection: Projection = {
+export const notesProjection = defineProjection({
   name: 'notes',
   version: 1,
   tables: ['notes'],
-  eventTypes: ['NoteAdded'],
-  async createTables(trx: Transaction<unknown>, schema: string) {
+  reads: [readsFrom(noteEventCodec)],
+  async createTables(trx, schema) {
     await sql`
       create table ${sql.id(schema)}.notes (
         id uuid primary key, org_id uuid not null, text text not null, added_at timestamptz not null
       )`.execute(trx);
   },
-  async apply(trx: Transaction<NotesReadModels>, recorded: RecordedEvent, schema: string) {
-    const { data } = noteEventCodec.decode(recorded);
+  async apply(trx, { data }, schema) {
     await trx
+      .withTables<NotesReadModels>()
       .withSchema(schema)
       .insertInto('notes')
       .values({ id: data.noteId, org_id: data.orgId, text: data.text, added_at: data.addedAt })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   },
-};
+});
 
 // Route.
 const noteSchema = z

@@ -14,6 +14,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
   type CommandOutcome,
+  type SideWriteOf,
 } from '../shared/command-handler.js';
 import type { BrandKit } from './brand-kit-port.js';
 
@@ -57,7 +58,7 @@ export async function updateBrandKit(
   write: BrandKitWrite,
   metadata: CommandMetadata,
   options: {
-    sideWrite?: (trx: unknown, outcome: CommandOutcome<BrandKitState, BrandKitEvent>) => Promise<void>;
+    sideWrite?: SideWriteOf<CommandOutcome<BrandKitState, BrandKitEvent>>;
     loaded?: { state: BrandKitState; revision: number | null };
   } = {},
 ): Promise<CommandOutcome<BrandKitState, BrandKitEvent>> {

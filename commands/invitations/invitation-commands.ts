@@ -12,6 +12,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOf,
 } from '../shared/command-handler.js';
 
 export const invitationStream = (invitationId: string) => streamName(invitationCategory, invitationId);
@@ -46,7 +47,7 @@ export async function runInvitationCommand(
   options: {
     loaded?: LoadedInvitation;
     /** Committed with the append (the idempotency record); receives the invitation the write answers with. */
-    sideWrite?: (trx: unknown, invitation: Invitation) => Promise<void>;
+    sideWrite?: SideWriteOf<Invitation>;
   } = {},
 ): Promise<{ invitation: Invitation; appended: boolean }> {
   const sideWrite = options.sideWrite;

@@ -24,6 +24,8 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOf,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 
@@ -69,9 +71,8 @@ export function socialAccountDeps(services: SocialAccountServices): SocialAccoun
   };
 }
 
-export interface SocialAccountWriteOptions {
-  /** Committed with the append (the idempotency record); receives the answer the write will give. */
-  sideWrite?: (trx: unknown, answer: SocialAccountView) => Promise<void>;
+/** The side write (the idempotency record) receives the answer the write will give. */
+export interface SocialAccountWriteOptions extends SideWriteOption<SocialAccountView> {
   /** Seed from the Idempotency-Key: the same key yields the same event ids. */
   idempotencySeed?: string;
 }
@@ -129,7 +130,7 @@ export async function connectSocialAccounts(
   input: ConnectInput,
   metadata: CommandMetadata,
   options: {
-    sideWrite?: (trx: unknown, answer: SocialAccountView[]) => Promise<void>;
+    sideWrite?: SideWriteOf<SocialAccountView[]>;
     idempotencySeed?: string;
   } = {},
 ): Promise<SocialAccountView[]> {

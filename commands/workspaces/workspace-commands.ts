@@ -24,6 +24,8 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOf,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 
@@ -44,7 +46,7 @@ export async function createWorkspace(
   input: CreateWorkspaceInput,
   metadata: CommandMetadata,
   options: {
-    sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;
+    sideWrite?: SideWriteOf<ActiveWorkspace>;
     idempotencySeed?: string;
   } = {},
 ): Promise<{ workspace: ActiveWorkspace; created: boolean }> {
@@ -133,10 +135,8 @@ export interface MemberOutcome {
   member: WorkspaceMember;
 }
 
-export interface MemberWriteOptions {
-  /** Committed with the append (the idempotency record); receives the member the write will answer with. */
-  sideWrite?: (trx: unknown, outcome: MemberOutcome) => Promise<void>;
-}
+/** The member the write will answer with goes to the side write (the idempotency record). */
+export type MemberWriteOptions = SideWriteOption<MemberOutcome>;
 
 /** Changes a member's role and/or status (`suspended`, `active`) as `actor`. */
 export async function changeMember(
@@ -180,7 +180,7 @@ export async function removeMember(
   orgId: string,
   input: { actor: Actor; memberId: string },
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown) => Promise<void> } = {},
+  options: SideWriteOption = {},
 ): Promise<{ userId: string }> {
   let userId = '';
   const sideWrite = options.sideWrite;
@@ -207,7 +207,7 @@ export async function updateWorkspace(
   changes: { name?: string; slug?: string; avatarUrl?: string | null; avatarIsOwnAsset?: boolean },
   metadata: CommandMetadata,
   options: {
-    sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;
+    sideWrite?: SideWriteOf<ActiveWorkspace>;
     idempotencySeed?: string;
   } = {},
 ): Promise<ActiveWorkspace> {
@@ -240,7 +240,7 @@ export async function deleteWorkspace(
   orgId: string,
   actor: Actor,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown) => Promise<void> } = {},
+  options: SideWriteOption = {},
 ): Promise<void> {
   const sideWrite = options.sideWrite;
   await handleCommand(deps, {

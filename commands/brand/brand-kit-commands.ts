@@ -14,7 +14,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
   type CommandOutcome,
-  type SideWriteOf,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import type { BrandKit } from './brand-kit-port.js';
 
@@ -57,8 +57,7 @@ export async function updateBrandKit(
   orgId: string,
   write: BrandKitWrite,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: SideWriteOf<CommandOutcome<BrandKitState, BrandKitEvent>>;
+  options: SideWriteOption<CommandOutcome<BrandKitState, BrandKitEvent>> & {
     loaded?: { state: BrandKitState; revision: number | null };
   } = {},
 ): Promise<CommandOutcome<BrandKitState, BrandKitEvent>> {

@@ -24,7 +24,6 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
-  type SideWriteOf,
   type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
@@ -129,10 +128,7 @@ export async function connectSocialAccounts(
   deps: SocialAccountDeps,
   input: ConnectInput,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: SideWriteOf<SocialAccountView[]>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<SocialAccountView[]> & { idempotencySeed?: string } = {},
 ): Promise<SocialAccountView[]> {
   const { orgId, platform } = input;
   // One platform account listed twice (a platform answering with duplicates) is connected once.

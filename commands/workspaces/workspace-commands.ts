@@ -24,7 +24,6 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
-  type SideWriteOf,
   type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
@@ -45,10 +44,7 @@ export async function createWorkspace(
   deps: CommandDeps,
   input: CreateWorkspaceInput,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: SideWriteOf<ActiveWorkspace>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<ActiveWorkspace> & { idempotencySeed?: string } = {},
 ): Promise<{ workspace: ActiveWorkspace; created: boolean }> {
   validateSlug(input.slug);
   await reserveSlug(deps, input.slug, input.orgId, metadata, options.idempotencySeed);
@@ -206,10 +202,7 @@ export async function updateWorkspace(
   orgId: string,
   changes: { name?: string; slug?: string; avatarUrl?: string | null; avatarIsOwnAsset?: boolean },
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: SideWriteOf<ActiveWorkspace>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<ActiveWorkspace> & { idempotencySeed?: string } = {},
 ): Promise<ActiveWorkspace> {
   const current = await loadAggregate(deps.eventStore, workspaceStream(orgId), workspaceDecider);
   if (

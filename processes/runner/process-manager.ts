@@ -1,4 +1,5 @@
-// The contract every process manager implements, and deterministic outbox message ids.
+// The contract every process manager implements (`defineProcess`: the codecs it reads and a handler of the events
+// they decode), and deterministic outbox message ids.
 // A process folds events into its own state and asks for side effects through the outbox, all in one transaction.
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';

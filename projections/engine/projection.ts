@@ -1,4 +1,5 @@
-// The contract every feature projector implements, and how the engine names a projection's generations.
+// The contract every feature projector implements (`defineProjection`: the codecs it reads and folds of the events
+// they decode), and how the engine names a projection's generations.
 // A generation is one build of one projection version in its own PostgreSQL schema; readers query public views.
 import type { Kysely, Transaction } from 'kysely';
 import type { DomainEvent } from '../../domain/shared/decider.js';

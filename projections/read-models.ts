@@ -1,5 +1,7 @@
 // Kysely types of the read models as readers see them: public views named after each projection's tables.
-// Projectors write the same shapes into their generation's schema.
+// Projectors write the same shapes into their generation's schema; jsonb columns are read as values and written as
+// JSON text (kysely's JSONColumnType).
+import type { JSONColumnType } from 'kysely';
 import type { ActivePostGroup } from '../domain/post-groups/post-group.js';
 import type { PostGroupView, PostView } from '../domain/post-groups/views.js';
 import type { SocialAccountState, SocialAccountView } from '../domain/social-accounts/social-account.js';
@@ -57,8 +59,8 @@ export interface PostGroupsTable {
   created_at: string;
   updated_at: string;
   revision: number;
-  state: ActivePostGroup;
-  body: PostGroupView;
+  state: JSONColumnType<ActivePostGroup>;
+  body: JSONColumnType<PostGroupView>;
 }
 
 export interface PostsTable {
@@ -75,7 +77,7 @@ export interface PostsTable {
   /** What the publishing pipeline has to do for the post (`publish`, `reconcile`, `poll`), and from when. */
   publish_action: 'publish' | 'reconcile' | 'poll' | null;
   publish_due_at: string | null;
-  body: PostView;
+  body: JSONColumnType<PostView>;
 }
 
 export interface SocialAccountsTable {
@@ -86,8 +88,8 @@ export interface SocialAccountsTable {
   deleted: boolean;
   created_at: string;
   revision: number;
-  state: SocialAccountState;
-  body: SocialAccountView;
+  state: JSONColumnType<SocialAccountState>;
+  body: JSONColumnType<SocialAccountView>;
 }
 
 export interface ReadModels {

@@ -1,6 +1,6 @@
 // `projections status` and `projections rebuild <name>`: the operator's view of lag and the rebuild driver.
 // Output is plain lines through `out`, so the CLI entry prints them and tests read them.
-import type { AnyDatabase } from '../../projections/engine/projection.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '../../infra/event-store/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
@@ -9,7 +9,7 @@ import { rebuildProjection, type RebuildProgress } from '../../projections/engin
 import { projectionStatus, type ProjectionStatus } from '../../projections/engine/status.js';
 
 export interface ProjectionsCommandDeps {
-  db: Kysely<AnyDatabase>;
+  db: Kysely<ReadModels>;
   eventStore: EventStore<unknown>;
   projections: readonly Projection[];
   logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;

@@ -1,9 +1,9 @@
 // When a membership ends (the member is removed or leaves), the assistant connections it granted end too, with
 // their tokens: a process manager folding the workspace's events into the OAuth tables.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, ProcessManager } from '../../processes/runner/process-manager.js';
+import { readsFrom } from '../../projections/engine/event-sources.js';
+import { defineProcess } from '../../processes/runner/process-manager.js';
 import { endConnectionsOf, type OAuthTables } from './store.js';
 
 /**
@@ -12,17 +12,15 @@ import { endConnectionsOf, type OAuthTables } from './store.js';
  * before. Running an event again ends nothing more. A deleted workspace needs nothing here: it never comes
  * back, and every call for it answers 410 `workspace_deleted`.
  */
-export const assistantConnectionsEndProcess: ProcessManager = {
+export const assistantConnectionsEndProcess = defineProcess({
   name: 'assistant-connections-end',
-  eventTypes: ['MemberRemoved'],
-  async handle(trx: Transaction<AnyDatabase>, event: RecordedEvent) {
-    const db = trx as unknown as Kysely<OAuthTables>;
-    const decoded = workspaceEventCodec.decode(event);
-    if (decoded.type !== 'MemberRemoved') return;
-    await endConnectionsOf(db, {
+  reads: [readsFrom(workspaceEventCodec, ['MemberRemoved'])],
+  async handle(trx, decoded) {
+    // The OAuth tables are this process's own (api/oauth/migrations); the transaction is the runner's.
+    await endConnectionsOf(trx as unknown as Kysely<OAuthTables>, {
       orgId: decoded.data.orgId,
       userId: decoded.data.userId,
       grantedBefore: decoded.data.removedAt,
     });
   },
-};
+});

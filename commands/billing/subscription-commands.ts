@@ -21,6 +21,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
   type CommandOutcome,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 
 export const subscriptionStream = (orgId: string) => streamName(subscriptionCategory, orgId);
@@ -101,14 +102,13 @@ export async function ensureStarted(
   return { state: outcome.state, revision: outcome.revision };
 }
 
-export interface SubscriptionStepOptions {
+/** The side write (the idempotency record) receives the outcome. */
+export interface SubscriptionStepOptions extends SideWriteOption<SubscriptionOutcome> {
   /**
    * Runs when the command decided events, before they are appended (the payment provider call): when it
    * throws, nothing is appended. Not called when the command decides nothing.
    */
   beforeAppend?: (state: SubscriptionState, events: readonly SubscriptionEvent[]) => Promise<void>;
-  /** Committed with the append (the idempotency record). */
-  sideWrite?: (trx: unknown, outcome: SubscriptionOutcome) => Promise<void>;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
   type CommandOutcome,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import type { BrandKit } from './brand-kit-port.js';
 
@@ -56,8 +57,7 @@ export async function updateBrandKit(
   orgId: string,
   write: BrandKitWrite,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: (trx: unknown, outcome: CommandOutcome<BrandKitState, BrandKitEvent>) => Promise<void>;
+  options: SideWriteOption<CommandOutcome<BrandKitState, BrandKitEvent>> & {
     loaded?: { state: BrandKitState; revision: number | null };
   } = {},
 ): Promise<CommandOutcome<BrandKitState, BrandKitEvent>> {

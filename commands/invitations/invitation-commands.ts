@@ -12,6 +12,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 
 export const invitationStream = (invitationId: string) => streamName(invitationCategory, invitationId);
@@ -43,11 +44,8 @@ export async function runInvitationCommand(
   orgId: string,
   command: InvitationCommand,
   metadata: CommandMetadata,
-  options: {
-    loaded?: LoadedInvitation;
-    /** Committed with the append (the idempotency record); receives the invitation the write answers with. */
-    sideWrite?: (trx: unknown, invitation: Invitation) => Promise<void>;
-  } = {},
+  /** The side write (the idempotency record) receives the invitation the write answers with. */
+  options: SideWriteOption<Invitation> & { loaded?: LoadedInvitation } = {},
 ): Promise<{ invitation: Invitation; appended: boolean }> {
   const sideWrite = options.sideWrite;
   const outcome = await handleCommand(deps, {

@@ -8,6 +8,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 
@@ -52,9 +53,8 @@ export async function refusedMediaWrite(
   return null;
 }
 
-export interface RecordOptions {
-  /** Committed with the append (the idempotency record); receives the asset the write answers with. */
-  sideWrite?: (trx: unknown, asset: StoredMediaAsset) => Promise<void>;
+/** The side write (the idempotency record) receives the asset the write answers with. */
+export interface RecordOptions extends SideWriteOption<StoredMediaAsset> {
   idempotencySeed?: string;
 }
 

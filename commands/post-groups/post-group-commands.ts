@@ -24,6 +24,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds, newId } from '../shared/ids.js';
 
@@ -42,9 +43,8 @@ export interface PostGroupDeps extends CommandDeps {
   slotFinder: SlotFinder;
 }
 
-export interface WriteOptions {
-  /** Work committed with the append (the idempotency record), given the state the command left. */
-  sideWrite?: (trx: unknown, group: ActivePostGroup) => Promise<void>;
+/** The side write (the idempotency record) is given the state the command left. */
+export interface WriteOptions extends SideWriteOption<ActivePostGroup> {
   /** Seed from the Idempotency-Key: the same key yields the same event and record ids. */
   idempotencySeed?: string;
 }

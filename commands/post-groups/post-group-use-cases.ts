@@ -110,8 +110,8 @@ function groupWrite<Output>(
         // statement instead of begin, append, commit); the answer is rendered after it.
         ...(record
           ? {
-              sideWrite: async (trx: unknown, group: ActivePostGroup) => {
-                rendered = { output: await render(trx as Kysely<ReadModels>, group) };
+              sideWrite: async (trx, group) => {
+                rendered = { output: await render(trx, group) };
                 await record(trx, rendered.output);
               },
             }

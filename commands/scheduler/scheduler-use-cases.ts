@@ -1,6 +1,7 @@
 // Scheduler use cases, for members (REST) and assistants (tools) alike: the scheduling profile and the
 // workspace's time zone (read by members and assistants; changed by owners and admins only), the ranked slots,
 // the suggested times of one day and the schedule coverage.
+import type { SideWriteOption } from '../shared/command-handler.js';
 import type { Kysely } from 'kysely';
 import type { Platform } from '../../domain/shared/platforms.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
@@ -62,7 +63,7 @@ const profileOfState = (state: SchedulingState): SchedulingProfile =>
 function recording<Output>(
   record: RecordAnswer<Output> | undefined,
   answer: (state: SchedulingState) => Output,
-): { sideWrite?: (trx: unknown, state: SchedulingState) => Promise<void> } {
+): SideWriteOption<SchedulingState> {
   return record ? { sideWrite: (trx, state) => record(trx, answer(state)) } : {};
 }
 

@@ -8,14 +8,17 @@ import {
   type SchedulingState,
 } from '../../domain/scheduling/scheduling.js';
 import { streamName } from '../../infra/event-store/port.js';
-import { handleCommand, type CommandDeps, type CommandMetadata } from '../shared/command-handler.js';
+import {
+  handleCommand,
+  type CommandDeps,
+  type CommandMetadata,
+  type SideWriteOption,
+} from '../shared/command-handler.js';
 
 export const schedulingStream = (orgId: string) => streamName(schedulingCategory, orgId);
 
-export interface SchedulingWriteOptions {
-  /** Committed with the append (the idempotency record), given the state the command left. */
-  sideWrite?: (trx: unknown, state: SchedulingState) => Promise<void>;
-}
+/** The side write (the idempotency record) is given the state the command left. */
+export type SchedulingWriteOptions = SideWriteOption<SchedulingState>;
 
 async function run(
   deps: CommandDeps,

@@ -1,6 +1,7 @@
 // The one write path: load stream → decide → append with the expected revision → bounded retry on conflict,
 // then wait until the read models show the change (read-your-writes) before the caller answers 2xx.
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { fold, type Decider, type DomainEvent } from '../../domain/shared/decider.js';
 import { AppError, Conflict, ServiceUnavailable } from '../../domain/shared/errors.js';
 import type { CommandMetrics, CommandOutcomeLabel } from '../../infra/metrics/metrics.js';
@@ -11,6 +12,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../../infra/event-store/port.js';
+import type { ReadModels } from '../../projections/read-models.js';
 
 export interface CommandDeps {
   eventStore: EventStore<unknown>;
@@ -62,6 +64,21 @@ export interface CommandOutcome<State, Event extends DomainEvent> {
   position: Checkpoint | null;
 }
 
+/**
+ * The handle work committed with an append gets: the append's transaction on the PostgreSQL store, the database
+ * right after the append on EventStoreDB (`transactionalSideWrites`). Either way the service's one database.
+ */
+export type SideWriteDb = Kysely<ReadModels>;
+
+/** Work committed with an append, given what the command decided (its outcome, the aggregate, the answer). */
+export type SideWriteOf<Value = void> = (trx: SideWriteDb, value: Value) => Promise<void>;
+
+/** The option of a command that can commit work with its append (the idempotency record, mostly). */
+export interface SideWriteOption<Value = void> {
+  /** Committed with the append; receives what the write will answer with (or what it answers from). */
+  sideWrite?: SideWriteOf<Value>;
+}
+
 export interface HandleCommandArgs<State, Command, Event extends DomainEvent> {
   stream: string;
   decider: Decider<State, Command, Event>;
@@ -71,7 +88,7 @@ export interface HandleCommandArgs<State, Command, Event extends DomainEvent> {
   /** Deterministic event ids (e.g. from an idempotency key) let a retried append be recognised. */
   eventId?: (event: Event, index: number, revision: number) => string;
   /** Work committed with the append (idempotency record); receives the outcome it will report. */
-  sideWrite?: (trx: unknown, outcome: CommandOutcome<State, Event>) => Promise<void>;
+  sideWrite?: SideWriteOf<CommandOutcome<State, Event>>;
   /** The aggregate as the caller already read it: the first decision uses it instead of reading again. */
   loaded?: { state: State; revision: number | null };
   /** Skip the read-your-writes wait for intermediate steps of a multi-step command. */
@@ -172,7 +189,8 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
       const result = await deps.eventStore.appendToStream(args.stream, newEvents, {
         expectedRevision: revision ?? 'no_stream',
         sideWrite: sideWrite
-          ? (trx: unknown) => sideWrite(trx, { ...outcomeBase, position: null })
+          ? // The stores the service builds hand their Kysely<ReadModels> handle (or its transaction) here.
+            (trx) => sideWrite(trx as SideWriteDb, { ...outcomeBase, position: null })
           : undefined,
       });
       if (args.awaitReadModels !== false)

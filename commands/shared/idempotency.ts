@@ -74,11 +74,15 @@ export class IdempotencyStore {
   }
 
   /** Stores the response inside the caller's transaction; a concurrent twin fails on the primary key. */
-  async record(trx: unknown, request: IdempotencyRequest, response: StoredResponse): Promise<void> {
+  async record(
+    trx: QueryExecutorProvider,
+    request: IdempotencyRequest,
+    response: StoredResponse,
+  ): Promise<void> {
     await sql`
       insert into idempotency_keys (scope, key, request_hash, status, body)
       values (${request.scope}, ${request.key}, ${request.requestHash}, ${response.status}, ${JSON.stringify(response.body)})`.execute(
-      trx as QueryExecutorProvider,
+      trx,
     );
   }
 

@@ -1,9 +1,10 @@
 // Runs a write under an optional Idempotency-Key: replays the stored answer, or executes and stores it
 // with the append (or alone when nothing was appended). A concurrent twin loses on the key and replays.
+import type { SideWriteOf } from './command-handler.js';
 import { type IdempotencyRequest, type IdempotencyStore, type StoredResponse } from './idempotency.js';
 
 /** Stores the answer inside the append's transaction. */
-export type RecordAnswer<Answer> = (trx: unknown, answer: Answer) => Promise<void>;
+export type RecordAnswer<Answer> = SideWriteOf<Answer>;
 
 /** How an answer is kept in the idempotency record, and read back from it. */
 export interface AnswerCodec<Answer> {

@@ -213,9 +213,7 @@ export async function connectBlueskyAccount(
       { orgId, platform: 'bluesky', accounts: [account] },
       metadata,
       {
-        ...(record
-          ? { sideWrite: (trx: unknown, answer: SocialAccountView[]) => record(trx, onlyOf(answer)) }
-          : {}),
+        ...(record ? { sideWrite: (trx, answer) => record(trx, onlyOf(answer)) } : {}),
         ...(idempotencySeed ? { idempotencySeed } : {}),
       },
     );

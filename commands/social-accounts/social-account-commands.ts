@@ -24,6 +24,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 
@@ -69,9 +70,8 @@ export function socialAccountDeps(services: SocialAccountServices): SocialAccoun
   };
 }
 
-export interface SocialAccountWriteOptions {
-  /** Committed with the append (the idempotency record); receives the answer the write will give. */
-  sideWrite?: (trx: unknown, answer: SocialAccountView) => Promise<void>;
+/** The side write (the idempotency record) receives the answer the write will give. */
+export interface SocialAccountWriteOptions extends SideWriteOption<SocialAccountView> {
   /** Seed from the Idempotency-Key: the same key yields the same event ids. */
   idempotencySeed?: string;
 }
@@ -128,10 +128,7 @@ export async function connectSocialAccounts(
   deps: SocialAccountDeps,
   input: ConnectInput,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: (trx: unknown, answer: SocialAccountView[]) => Promise<void>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<SocialAccountView[]> & { idempotencySeed?: string } = {},
 ): Promise<SocialAccountView[]> {
   const { orgId, platform } = input;
   // One platform account listed twice (a platform answering with duplicates) is connected once.

@@ -15,14 +15,13 @@ import {
   type CommandDeps,
   type CommandMetadata,
   type CommandOutcome,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 
 export const workspaceTagsStream = (orgId: string) => streamName(workspaceTagsCategory, orgId);
 
-export interface TagWriteOptions {
-  /** Committed with the append (the idempotency record); receives the tag the write will answer with. */
-  sideWrite?: (trx: unknown, tag: Tag) => Promise<void>;
-}
+/** The side write (the idempotency record) receives the tag the write will answer with. */
+export type TagWriteOptions = SideWriteOption<Tag>;
 
 type Outcome = CommandOutcome<WorkspaceTagsState, TagEvent>;
 

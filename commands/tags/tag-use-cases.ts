@@ -2,7 +2,6 @@
 // posts:write), through the write pipeline; each answers with the tag (a delete, as it was).
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { tagView, type TagView } from '../../domain/tags/views.js';
-import type { Tag } from '../../domain/tags/tags.js';
 import type { RecordAnswer } from '../shared/idempotent.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
@@ -17,7 +16,7 @@ const writing = (orgId: string) => ({ orgId, permission: 'posts:draft', scope: '
 
 /** The answer goes into the append's transaction when the request carries an Idempotency-Key. */
 function recording(record: RecordAnswer<TagView> | undefined): TagWriteOptions {
-  return record ? { sideWrite: (trx: unknown, tag: Tag) => record(trx, tagView(tag)) } : {};
+  return record ? { sideWrite: (trx, tag) => record(trx, tagView(tag)) } : {};
 }
 
 export interface CreateTagInput {

@@ -18,6 +18,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 
 export type RegisteredUser = Extract<UserState, { status: 'registered' }>;
@@ -118,7 +119,7 @@ export async function updateProfile(
   userId: string,
   changes: ProfileChanges,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+  options: SideWriteOption<RegisteredUser> = {},
 ): Promise<ProfileOutcome> {
   return profileCommand(
     deps,
@@ -142,7 +143,7 @@ export async function setProfileImage(
   userId: string,
   image: { key: string; avatarUrl: string },
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+  options: SideWriteOption<RegisteredUser> = {},
 ): Promise<ProfileOutcome> {
   return profileCommand(
     deps,
@@ -158,7 +159,7 @@ export async function removeProfileImage(
   deps: CommandDeps,
   userId: string,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> } = {},
+  options: SideWriteOption<RegisteredUser> = {},
 ): Promise<ProfileOutcome> {
   return profileCommand(deps, userId, { type: 'RemoveProfileImage', now: metadata.now }, metadata, options);
 }
@@ -169,7 +170,7 @@ async function profileCommand(
   userId: string,
   command: Extract<UserCommand, { type: 'UpdateProfile' | 'SetProfileImage' | 'RemoveProfileImage' }>,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown, user: RegisteredUser) => Promise<void> },
+  options: SideWriteOption<RegisteredUser>,
 ): Promise<ProfileOutcome> {
   const outcome = await handleCommand(deps, {
     stream: userStream(userId),

@@ -24,6 +24,7 @@ import {
   loadAggregate,
   type CommandDeps,
   type CommandMetadata,
+  type SideWriteOption,
 } from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 
@@ -43,10 +44,7 @@ export async function createWorkspace(
   deps: CommandDeps,
   input: CreateWorkspaceInput,
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<ActiveWorkspace> & { idempotencySeed?: string } = {},
 ): Promise<{ workspace: ActiveWorkspace; created: boolean }> {
   validateSlug(input.slug);
   await reserveSlug(deps, input.slug, input.orgId, metadata, options.idempotencySeed);
@@ -133,10 +131,8 @@ export interface MemberOutcome {
   member: WorkspaceMember;
 }
 
-export interface MemberWriteOptions {
-  /** Committed with the append (the idempotency record); receives the member the write will answer with. */
-  sideWrite?: (trx: unknown, outcome: MemberOutcome) => Promise<void>;
-}
+/** The member the write will answer with goes to the side write (the idempotency record). */
+export type MemberWriteOptions = SideWriteOption<MemberOutcome>;
 
 /** Changes a member's role and/or status (`suspended`, `active`) as `actor`. */
 export async function changeMember(
@@ -180,7 +176,7 @@ export async function removeMember(
   orgId: string,
   input: { actor: Actor; memberId: string },
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown) => Promise<void> } = {},
+  options: SideWriteOption = {},
 ): Promise<{ userId: string }> {
   let userId = '';
   const sideWrite = options.sideWrite;
@@ -206,10 +202,7 @@ export async function updateWorkspace(
   orgId: string,
   changes: { name?: string; slug?: string; avatarUrl?: string | null; avatarIsOwnAsset?: boolean },
   metadata: CommandMetadata,
-  options: {
-    sideWrite?: (trx: unknown, workspace: ActiveWorkspace) => Promise<void>;
-    idempotencySeed?: string;
-  } = {},
+  options: SideWriteOption<ActiveWorkspace> & { idempotencySeed?: string } = {},
 ): Promise<ActiveWorkspace> {
   const current = await loadAggregate(deps.eventStore, workspaceStream(orgId), workspaceDecider);
   if (
@@ -240,7 +233,7 @@ export async function deleteWorkspace(
   orgId: string,
   actor: Actor,
   metadata: CommandMetadata,
-  options: { sideWrite?: (trx: unknown) => Promise<void> } = {},
+  options: SideWriteOption = {},
 ): Promise<void> {
   const sideWrite = options.sideWrite;
   await handleCommand(deps, {

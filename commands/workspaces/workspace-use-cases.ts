@@ -43,7 +43,7 @@ export async function createWorkspace(
         idempotencySeed,
         // Only with an Idempotency-Key is the answer stored with the append (which otherwise needs no
         // transaction of its own).
-        ...(record ? { sideWrite: (trx: unknown, w) => record(trx, workspaceView(w)) } : {}),
+        ...(record ? { sideWrite: (trx, w) => record(trx, workspaceView(w)) } : {}),
       },
     );
     return workspaceView(workspace);
@@ -79,7 +79,7 @@ export async function updateWorkspace(
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
     const workspace = await updateWorkspaceCommand(deps.commands, input.orgId, changes, metadata, {
       ...(idempotencySeed ? { idempotencySeed } : {}),
-      ...(record ? { sideWrite: (trx: unknown, w) => record(trx, workspaceView(w)) } : {}),
+      ...(record ? { sideWrite: (trx, w) => record(trx, workspaceView(w)) } : {}),
     });
     return workspaceView(workspace);
   });

@@ -26,7 +26,7 @@ import {
   type PostGroupDeps,
   type WriteOptions,
 } from '../post-groups/post-group-commands.js';
-import type { CommandMetadata } from '../shared/command-handler.js';
+import type { CommandMetadata, SideWriteOf } from '../shared/command-handler.js';
 import type { IdempotencyStore } from '../shared/idempotency.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { AccountAccess } from '../social-accounts/account-access.js';
@@ -54,14 +54,14 @@ export interface DeleteXPostDeps extends XPostDeletionDeps {
 interface XPostWriteOptions {
   idempotencySeed?: string;
   /** Stores the answer with the append (the platform call came first, so the answer is known by then). */
-  record?: (trx: unknown, deletion: XPostDeletion) => Promise<void>;
+  record?: SideWriteOf<XPostDeletion>;
 }
 
 function writeOptions(options: XPostWriteOptions, deletion: XPostDeletion): WriteOptions {
   const { idempotencySeed, record } = options;
   return {
     ...(idempotencySeed ? { idempotencySeed } : {}),
-    ...(record ? { sideWrite: (trx: unknown) => record(trx, deletion) } : {}),
+    ...(record ? { sideWrite: (trx) => record(trx, deletion) } : {}),
   };
 }
 

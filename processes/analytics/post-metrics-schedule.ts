@@ -1,10 +1,10 @@
 // When a post is published, its metrics are to be read at fixed ages: this process manager writes the post's
 // row of the fetch schedule (post_metrics_fetches) in the same transaction as its checkpoint, so a published
 // post is never forgotten and replaying the log writes nothing twice. The metrics fetcher does the reading.
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { postGroupEventCodec } from '../../domain/post-groups/event-codec.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, ProcessManager } from '../runner/process-manager.js';
+import { readsFrom } from '../../projections/engine/event-sources.js';
+import { defineProcess } from '../runner/process-manager.js';
 
 const hourMs = 3_600_000;
 
@@ -27,12 +27,10 @@ export function nextFetchAt(publishedAt: string, at: Date): string | null {
   return next === undefined ? null : new Date(next).toISOString();
 }
 
-export const postMetricsScheduleProcess: ProcessManager = {
+export const postMetricsScheduleProcess = defineProcess({
   name: 'post-metrics-schedule',
-  eventTypes: ['PostPublished'],
-  async handle(trx: Transaction<AnyDatabase>, recorded: RecordedEvent) {
-    const event = postGroupEventCodec.decode(recorded);
-    if (event.type !== 'PostPublished') return;
+  reads: [readsFrom(postGroupEventCodec, ['PostPublished'])],
+  async handle(trx, event) {
     const d = event.data;
     // The first reading an hour after publication; a post published long ago (the log replayed when this
     // process first runs) is due at once, and the fetcher then skips the readings whose time is past.
@@ -42,4 +40,4 @@ export const postMetricsScheduleProcess: ProcessManager = {
       values (${d.postId}, ${d.orgId}, ${d.groupId}, ${d.externalId}, ${d.url}, ${d.at}, ${first})
       on conflict (post_id) do nothing`.execute(trx);
   },
-};
+});

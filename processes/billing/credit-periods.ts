@@ -3,19 +3,14 @@
 // the previous one; when a credit pack transaction completes, the pack is added to the ledger once (its event
 // id is the transaction's). Jobs go through the outbox, so a crash between the event and the ledger write is
 // finished by the consumer, and running a job twice writes nothing twice.
-import type { Transaction } from 'kysely';
 import type { CreditsService } from '../../commands/billing/credits.js';
 import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
+import { assertNever } from '../../domain/shared/decider.js';
 import type { BillingCatalog } from '../../infra/billing/config.js';
 import type { Bus, Consumer } from '../../infra/bus/port.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
-import {
-  outboxMessageId,
-  type AnyDatabase,
-  type ProcessContext,
-  type ProcessManager,
-} from '../runner/process-manager.js';
+import { readsFrom } from '../../projections/engine/event-sources.js';
+import { defineProcess, outboxMessageId } from '../runner/process-manager.js';
 
 export const CREDIT_PERIODS_QUEUE = 'billing.credits';
 
@@ -25,30 +20,31 @@ export type CreditPeriodJob =
 
 const processName = 'credit-periods';
 
-export const creditPeriodsProcess: ProcessManager = {
+export const creditPeriodsProcess = defineProcess({
   name: processName,
-  eventTypes: [
-    'SubscriptionTrialStarted',
-    'SubscriptionActivated',
-    'SubscriptionRenewed',
-    'SubscriptionRecovered',
-    'SubscriptionResumed',
-    'BillingTransactionRecorded',
+  reads: [
+    readsFrom(subscriptionEventCodec, [
+      'SubscriptionTrialStarted',
+      'SubscriptionActivated',
+      'SubscriptionRenewed',
+      'SubscriptionRecovered',
+      'SubscriptionResumed',
+      'BillingTransactionRecorded',
+    ]),
   ],
-  async handle(_trx: Transaction<AnyDatabase>, recorded: RecordedEvent, ctx: ProcessContext) {
-    const event = subscriptionEventCodec.decode(recorded);
+  async handle(_trx, event, ctx) {
     let job: CreditPeriodJob | null = null;
     switch (event.type) {
       case 'SubscriptionTrialStarted':
       case 'SubscriptionActivated':
       case 'SubscriptionRenewed':
-        job = { kind: 'open_period', orgId: event.data.orgId, causationId: recorded.id };
+        job = { kind: 'open_period', orgId: event.data.orgId, causationId: event.id };
         break;
       case 'SubscriptionRecovered':
       case 'SubscriptionResumed':
         // Only a move into a new period opens one; the others keep the period they had.
         if (event.data.periodStart !== null)
-          job = { kind: 'open_period', orgId: event.data.orgId, causationId: recorded.id };
+          job = { kind: 'open_period', orgId: event.data.orgId, causationId: event.id };
         break;
       case 'BillingTransactionRecorded': {
         const d = event.data;
@@ -58,30 +54,21 @@ export const creditPeriodsProcess: ProcessManager = {
             orgId: d.orgId,
             transactionId: d.transactionId,
             priceId: d.priceId,
-            causationId: recorded.id,
+            causationId: event.id,
           };
         break;
       }
-      case 'SubscriptionPaymentFailed':
-      case 'SubscriptionAccessRestricted':
-      case 'SubscriptionCancelScheduled':
-      case 'SubscriptionCanceled':
-      case 'SubscriptionPauseScheduled':
-      case 'SubscriptionPaused':
-      case 'SubscriptionPlanChanged':
-      case 'SubscriptionNoticeApplied':
-        break;
       default:
-        break;
+        return assertNever(event);
     }
     if (job)
       await ctx.enqueue({
-        id: outboxMessageId(processName, recorded.id),
+        id: outboxMessageId(processName, event.id),
         destination: CREDIT_PERIODS_QUEUE,
         payload: job,
       });
   },
-};
+});
 
 /** Runs one job; a pack whose price is not a configured pack is logged and dropped (nothing to add). */
 export async function runCreditPeriodJob(

@@ -2,21 +2,15 @@
 // created, and its consumer starts the trial (idempotent: a subscription that exists decides nothing). The trial
 // starts when the consumer runs, so replaying the log over an installation that had no billing gives its
 // existing workspaces a fresh trial (docs/decisions.md, billing); use cases start it on demand alike.
-import type { Transaction } from 'kysely';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
 import type { Bus, Consumer } from '../../infra/bus/port.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { readsFrom } from '../../projections/engine/event-sources.js';
 import {
   startTrial,
   systemMetadata,
   type SubscriptionCommandDeps,
 } from '../../commands/billing/subscription-commands.js';
-import {
-  outboxMessageId,
-  type AnyDatabase,
-  type ProcessContext,
-  type ProcessManager,
-} from '../runner/process-manager.js';
+import { defineProcess, outboxMessageId } from '../runner/process-manager.js';
 
 export const TRIAL_START_QUEUE = 'billing.trial-start';
 
@@ -26,19 +20,17 @@ export interface TrialStartJob {
   causationId: string;
 }
 
-export const trialStartProcess: ProcessManager = {
+export const trialStartProcess = defineProcess({
   name: 'billing-trial-start',
-  eventTypes: ['WorkspaceCreated'],
-  async handle(_trx: Transaction<AnyDatabase>, recorded: RecordedEvent, ctx: ProcessContext) {
-    const event = workspaceEventCodec.decode(recorded);
-    if (event.type !== 'WorkspaceCreated') return;
+  reads: [readsFrom(workspaceEventCodec, ['WorkspaceCreated'])],
+  async handle(_trx, event, ctx) {
     await ctx.enqueue({
-      id: outboxMessageId('billing-trial-start', recorded.id),
+      id: outboxMessageId('billing-trial-start', event.id),
       destination: TRIAL_START_QUEUE,
-      payload: { orgId: event.data.orgId, causationId: recorded.id } satisfies TrialStartJob,
+      payload: { orgId: event.data.orgId, causationId: event.id } satisfies TrialStartJob,
     });
   },
-};
+});
 
 /** Starts the trials asked for; a repeated job decides nothing. */
 export async function consumeTrialStarts(bus: Bus, deps: SubscriptionCommandDeps): Promise<Consumer> {

@@ -1,18 +1,13 @@
 // When a social account is deleted, the posts still to be published with it lose it: scheduled ones go back to
 // approved without a time, with lastError saying why (docs/decisions.md "Accounts removed or disconnected").
-import { sql, type Transaction } from 'kysely';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { sql } from 'kysely';
 import type { Bus, Consumer } from '../../infra/bus/port.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import { removeSocialAccountFromGroup } from '../../commands/publishing/publish-commands.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
-import {
-  outboxMessageId,
-  type AnyDatabase,
-  type ProcessContext,
-  type ProcessManager,
-} from '../runner/process-manager.js';
+import { readsFrom } from '../../projections/engine/event-sources.js';
+import { defineProcess, outboxMessageId } from '../runner/process-manager.js';
 
 export const ACCOUNT_REMOVAL_QUEUE = 'accounts.detach';
 
@@ -26,11 +21,11 @@ export interface DetachJob {
 /** Statuses a removed account no longer serves (in-flight and sent posts keep their account). */
 const unsent = ['draft', 'pending_approval', 'approved', 'scheduled', 'failed'];
 
-export const accountRemovalProcess: ProcessManager = {
+export const accountRemovalProcess = defineProcess({
   name: 'account-removal',
-  eventTypes: ['SocialAccountDeleted'],
-  async handle(trx: Transaction<AnyDatabase>, event: RecordedEvent, ctx: ProcessContext) {
-    const { accountId, orgId } = socialAccountEventCodec.decode(event).data;
+  reads: [readsFrom(socialAccountEventCodec, ['SocialAccountDeleted'])],
+  async handle(trx, event, ctx) {
+    const { accountId, orgId } = event.data;
     const account = await sql<{ handle: string | null; platform: string }>`
       select body->>'accountHandle' as handle, platform from social_accounts where id = ${accountId}`.execute(
       trx,
@@ -51,7 +46,7 @@ export const accountRemovalProcess: ProcessManager = {
       });
     }
   },
-};
+});
 
 /** Runs the detach jobs: one command per group (a no-op when nothing is left to detach). */
 export async function consumeAccountRemovals(bus: Bus, commands: CommandDeps): Promise<Consumer> {

@@ -4,11 +4,12 @@ import { sql, type Kysely } from 'kysely';
 import type { Checkpoint, EventStore, ReadAllPage } from '../../infra/event-store/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import { enqueueOutbox } from '../outbox/enqueue-outbox.js';
-import type { AnyDatabase, EnqueueOutbox, ProcessManager } from './process-manager.js';
+import type { EnqueueOutbox, ProcessManager } from './process-manager.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import { sleep } from '../../infra/async/sleep.js';
 
 export interface ProcessRunnerOptions {
-  db: Kysely<AnyDatabase>;
+  db: Kysely<ReadModels>;
   eventStore: EventStore<unknown>;
   processes: readonly ProcessManager[];
   /** Unique per process, e.g. `<host>:<pid>`; it is the lease owner. */

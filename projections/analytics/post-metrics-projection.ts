@@ -1,10 +1,13 @@
 // Read model of published posts' engagement: one row per post with its latest reading (`post_metrics`), for the
 // scheduler's history by local weekday and hour and for analytics. A row only moves to a later fetch number, so
 // applying an event twice (a replayed batch) or out of order changes nothing.
-import { sql, type Transaction } from 'kysely';
+import { sql, type ColumnType } from 'kysely';
 import { postMetricsEventCodec } from '../../domain/analytics/event-codec.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
+
+/** A bigint count: read as a string, written as the event's number. */
+type Count = ColumnType<string, number, number>;
 
 /** `post_metrics` as readers see it (the public view); counts are bigint columns, read through casts. */
 export type PostMetricsTable = {
@@ -16,13 +19,13 @@ export type PostMetricsTable = {
   external_id: string;
   published_at: string;
   content_type: string | null;
-  likes: string;
-  reposts: string;
-  replies: string;
-  quotes: string;
-  bookmarks: string | null;
-  impressions: string | null;
-  engagement: string;
+  likes: Count;
+  reposts: Count;
+  replies: Count;
+  quotes: Count;
+  bookmarks: ColumnType<string | null, number | null, number | null>;
+  impressions: ColumnType<string | null, number | null, number | null>;
+  engagement: Count;
   fetch_count: number;
   fetched_at: string;
 };
@@ -39,14 +42,14 @@ export type PostMetricsTables = {
   post_metrics_versions: PostMetricsVersionsTable;
 };
 
-export const postMetricsProjection: Projection = {
+export const postMetricsProjection = defineProjection({
   name: 'post_metrics',
   // 2: post_metrics_versions, so the scheduler can cache a workspace's history until a reading changes it.
   version: 2,
   tables: ['post_metrics', 'post_metrics_versions'],
-  eventTypes: postMetricsEventCodec.types,
+  reads: [readsFrom(postMetricsEventCodec)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.post_metrics (
@@ -81,8 +84,7 @@ export const postMetricsProjection: Projection = {
       )`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    const event = postMetricsEventCodec.decode(recorded);
+  async apply(trx, event, schema) {
     const d = event.data;
     const m = d.metrics;
     const row = {
@@ -106,6 +108,7 @@ export const postMetricsProjection: Projection = {
     };
     const { post_id: _key, ...changes } = row;
     await trx
+      .withTables<PostMetricsTables>()
       .withSchema(schema)
       .insertInto('post_metrics')
       .values(row)
@@ -123,4 +126,4 @@ export const postMetricsProjection: Projection = {
       insert into ${sql.id(schema)}.post_metrics_versions as v (org_id, version) values (${d.orgId}, 1)
       on conflict (org_id) do update set version = v.version + 1`.execute(trx);
   },
-};
+});

@@ -3,11 +3,15 @@
 // recentCreditTransactions, and credit usage rows (one per debit, the spec's "Credit usage row") for
 // GET ORG/billing/credits/usage and get_usage. Row ids derive from the event id, so folding an event twice
 // writes nothing new. Balances are not kept here: the ledger stream answers them exactly.
-import { sql, type Transaction } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
 import { creditEventCodec } from '../../domain/billing/credits-codec.js';
+import { assertNever } from '../../domain/shared/decider.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
+
+/** jsonb: read as a value, written as JSON text. */
+type JsonMetadata = ColumnType<Record<string, unknown> | null, string | null, string | null>;
 
 export type CreditTransactionsTable = {
   id: string;
@@ -19,7 +23,7 @@ export type CreditTransactionsTable = {
   amount: number;
   monthly_after: number;
   purchased_after: number;
-  metadata: Record<string, unknown> | null;
+  metadata: JsonMetadata;
   created_at: string;
   /** Stream revision and the row's place within its event: ties of created_at in ledger order. */
   revision: number;
@@ -47,7 +51,7 @@ export type CreditUsageTable = {
   used_fallback_estimate: boolean;
   monthly_after: number | null;
   purchased_after: number | null;
-  metadata: Record<string, unknown> | null;
+  metadata: JsonMetadata;
   created_at: string;
 };
 
@@ -57,15 +61,15 @@ export type CreditTables = {
   credit_usage: CreditUsageTable;
 };
 
-const creditEventTypes = ['CreditPeriodOpened', 'CreditsSpent', 'CreditPackPurchased'] as const;
-
-export const creditsProjection: Projection = {
+export const creditsProjection = defineProjection({
   name: 'credits',
   version: 1,
   tables: ['credit_transactions', 'credit_usage'],
-  eventTypes: creditEventTypes,
+  // A closed period lists nothing (the next period's grant and rollover rows show what carried over), and holds
+  // of paid calls in flight are not transactions (a settled hold is listed as its CreditsSpent).
+  reads: [readsFrom(creditEventCodec, ['CreditPeriodOpened', 'CreditsSpent', 'CreditPackPurchased'])],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.credit_transactions (
@@ -111,12 +115,14 @@ export const creditsProjection: Projection = {
     await sql`create index on ${s}.credit_usage (org_id, created_at desc, id)`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    const event = creditEventCodec.decode(recorded);
-    const db = trx.withSchema(schema);
-    const row = (ordinal: number, values: Omit<CreditTransactionsTable, 'id' | 'revision' | 'ordinal'>) => ({
-      id: ordinal === 0 ? recorded.id : deterministicUuid('credit-transaction', recorded.id, String(ordinal)),
-      revision: recorded.revision,
+  async apply(trx, event, schema) {
+    const db = trx.withTables<CreditTables>().withSchema(schema);
+    const row = (
+      ordinal: number,
+      values: Omit<Selectable<CreditTransactionsTable>, 'id' | 'revision' | 'ordinal'>,
+    ) => ({
+      id: ordinal === 0 ? event.id : deterministicUuid('credit-transaction', event.id, String(ordinal)),
+      revision: event.revision,
       ordinal,
       ...values,
       metadata: values.metadata === null ? null : JSON.stringify(values.metadata),
@@ -203,7 +209,7 @@ export const creditsProjection: Projection = {
         await db
           .insertInto('credit_usage')
           .values({
-            id: recorded.id,
+            id: event.id,
             org_id: d.orgId,
             period_key: d.periodKey,
             spend_key: d.spendKey,
@@ -229,15 +235,8 @@ export const creditsProjection: Projection = {
           .execute();
         return;
       }
-      case 'CreditPeriodClosed':
-        // Nothing to list: the next period's grant and rollover rows show what carried over.
-        return;
-      case 'CreditsReserved':
-      case 'CreditReservationReleased':
-        // Holds of paid calls in flight are not transactions: a settled hold is listed as its CreditsSpent.
-        return;
       default:
-        return;
+        return assertNever(event);
     }
   },
-};
+});

@@ -1,6 +1,6 @@
 // Queries over the credit read models: a page of credit usage rows (GET ORG/billing/credits/usage, get_usage)
 // and the newest credit transactions (recentCreditTransactions of GET ORG/billing).
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ReadModels } from '../read-models.js';
 import type { CreditTables, CreditTransactionsTable, CreditUsageTable } from './credits-projection.js';
 import { billingListPage, type BillingListPage } from './list-page.js';
@@ -54,7 +54,7 @@ export interface CreditUsageQuery {
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
 
-function usageRow(r: CreditUsageTable): CreditUsageRow {
+function usageRow(r: Selectable<CreditUsageTable>): CreditUsageRow {
   return {
     id: r.id,
     metricKey: r.metric_key,
@@ -103,7 +103,7 @@ export async function listCreditUsage(
   return billingListPage(rows.map(usageRow), query.page, query.limit, Number(count.n));
 }
 
-function transactionItem(r: CreditTransactionsTable): CreditTransactionItem {
+function transactionItem(r: Selectable<CreditTransactionsTable>): CreditTransactionItem {
   return {
     id: r.id,
     type: r.type,

@@ -3,11 +3,11 @@
 // transaction, showing its latest status; an invoice row per transaction that has an invoice id. A status never
 // goes back to `pending` once the transaction completed, failed or was canceled (a late `pending` notice).
 // Also the queries of GET ORG/billing/invoices, …/transactions, …/transactions/{id}/invoice and GET ORG/billing.
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
 import type { BillingTransactionRecord } from '../../domain/billing/subscription.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 import type { ReadModels } from '../read-models.js';
 import { recentSubscriptionEvents, type SubscriptionEventItem } from './subscriptions-projection.js';
 
@@ -67,13 +67,13 @@ export function invoiceStatusOf(transactionStatus: string): string {
 }
 export const invoiceStatuses = ['open', 'paid', 'failed', 'canceled'] as const;
 
-export const billingHistoryProjection: Projection = {
+export const billingHistoryProjection = defineProjection({
   name: 'billing_history',
   version: 1,
   tables: ['billing_transactions', 'billing_invoices'],
-  eventTypes: [recordedType],
+  reads: [readsFrom(subscriptionEventCodec, [recordedType])],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.billing_transactions (
@@ -111,12 +111,9 @@ export const billingHistoryProjection: Projection = {
     await sql`create index on ${s}.billing_invoices (org_id, created_at desc, id)`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    if (recorded.type !== recordedType) return;
-    const event = subscriptionEventCodec.decode(recorded);
-    if (event.type !== recordedType) return;
+  async apply(trx, event, schema) {
     const d: BillingTransactionRecord = event.data;
-    const db = (trx as Transaction<BillingHistoryTables>).withSchema(schema);
+    const db = trx.withTables<BillingHistoryTables>().withSchema(schema);
     const existing = await db
       .selectFrom('billing_transactions')
       .select(['status', 'invoice_id', 'invoice_number', 'invoice_url', 'paid_at'])
@@ -192,7 +189,7 @@ export const billingHistoryProjection: Projection = {
       )
       .execute();
   },
-};
+});
 
 // ---- Queries ----
 

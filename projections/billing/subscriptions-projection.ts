@@ -4,7 +4,7 @@
 // (`accessOf` at the reader's clock), so a grace period ending needs no event to take effect.
 // Every fold that changes a row is announced (to this process before the commit, to every process by NOTIFY
 // at the commit) so the per-process access cache drops that workspace.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
 import {
   evolveSubscription,
@@ -14,8 +14,8 @@ import {
   type SubscriptionState,
   type SubscriptionStatus,
 } from '../../domain/billing/subscription.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection, type ReadModelTransaction } from '../engine/projection.js';
+import { readsFrom, type Decoded } from '../engine/event-sources.js';
 import type { ReadModels } from '../read-models.js';
 
 /** One row per workspace with a subscription stream. A type, not an interface, so `withTables` takes it. */
@@ -55,7 +55,7 @@ export type BillingSubscriptionTables = {
 };
 
 /** The events that change a row; provider bookkeeping and transactions do not (history-projection.ts). */
-const foldedTypes: readonly string[] = subscriptionEventCodec.types.filter(
+const foldedTypes = subscriptionEventCodec.types.filter(
   (t) => t !== 'BillingTransactionRecorded' && t !== 'SubscriptionNoticeApplied',
 );
 
@@ -73,7 +73,7 @@ export function onLocalAccessChange(listener: AccessChangeListener): () => void 
   return () => localListeners.delete(listener);
 }
 
-async function announce(trx: Transaction<AnyDatabase>, orgIds: readonly string[]): Promise<void> {
+async function announce(trx: ReadModelTransaction, orgIds: readonly string[]): Promise<void> {
   const distinct = [...new Set(orgIds)];
   if (distinct.length === 0) return;
   for (const orgId of distinct) for (const listener of [...localListeners]) listener(orgId);
@@ -154,13 +154,13 @@ const rowColumns = [
   'updated_at',
 ] as const;
 
-export const billingSubscriptionsProjection: Projection = {
+export const billingSubscriptionsProjection = defineProjection({
   name: 'billing_subscriptions',
   version: 1,
   tables: ['billing_subscriptions', 'billing_subscription_events'],
-  eventTypes: foldedTypes,
+  reads: [readsFrom(subscriptionEventCodec, foldedTypes)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.billing_subscriptions (
@@ -193,63 +193,66 @@ export const billingSubscriptionsProjection: Projection = {
     await sql`create index on ${s}.billing_subscription_events (org_id, created_at desc, id)`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    await this.applyBatch!(trx, [recorded], schema);
+  async apply(trx, event, schema) {
+    await foldSubscriptions(trx, [event], schema);
   },
 
-  /** Each workspace's row read once and written once per batch. */
-  async applyBatch(trx: Transaction<AnyDatabase>, events: readonly RecordedEvent[], schema: string) {
-    const db = (trx as Transaction<BillingSubscriptionTables>).withSchema(schema);
-    const decoded = events
-      .filter((r) => foldedTypes.includes(r.type))
-      .map((recorded) => ({ recorded, event: subscriptionEventCodec.decode(recorded) }));
-    if (decoded.length === 0) return;
-    const orgIds = [...new Set(decoded.map((d) => d.event.data.orgId))];
-    const existing = await db
-      .selectFrom('billing_subscriptions')
-      .select(rowColumns)
-      .where('org_id', 'in', orgIds)
-      .execute();
-    const rows = new Map<string, Row>(existing.map((r) => [r.org_id, r]));
-    const changed = new Set<string>();
-    const history: BillingSubscriptionEventsTable[] = [];
-    for (const { recorded, event } of decoded) {
-      const orgId = event.data.orgId;
-      const before = rows.get(orgId);
-      if (before && recorded.revision <= before.revision) continue;
-      const state = evolveSubscription(
-        before ? subscriptionStateOf(before) : { ...initialSubscriptionState, orgId },
-        event,
-      );
-      rows.set(orgId, rowOf(orgId, state, recorded.revision, event.data.at));
-      changed.add(orgId);
-      const type = historyTypes[event.type];
-      if (type) history.push({ id: recorded.id, org_id: orgId, type, created_at: event.data.at });
-    }
-    if (changed.size === 0) return;
-    const values = [...changed].map((orgId) => rows.get(orgId)!);
-    await db
-      .insertInto('billing_subscriptions')
-      .values(values)
-      .onConflict((oc) =>
-        oc
-          .column('org_id')
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              rowColumns.filter((c) => c !== 'org_id').map((c) => [c, eb.ref(`excluded.${c}`)]),
-            ),
+  applyBatch: foldSubscriptions,
+});
+
+/** Each workspace's row read once and written once per batch. */
+async function foldSubscriptions(
+  trx: ReadModelTransaction,
+  events: readonly Decoded<SubscriptionEvent>[],
+  schema: string,
+): Promise<void> {
+  const db = trx.withTables<BillingSubscriptionTables>().withSchema(schema);
+  if (events.length === 0) return;
+  const orgIds = [...new Set(events.map((event) => event.data.orgId))];
+  const existing = await db
+    .selectFrom('billing_subscriptions')
+    .select(rowColumns)
+    .where('org_id', 'in', orgIds)
+    .execute();
+  const rows = new Map<string, Row>(existing.map((r) => [r.org_id, r]));
+  const changed = new Set<string>();
+  const history: BillingSubscriptionEventsTable[] = [];
+  for (const event of events) {
+    const orgId = event.data.orgId;
+    const before = rows.get(orgId);
+    if (before && event.revision <= before.revision) continue;
+    const state = evolveSubscription(
+      before ? subscriptionStateOf(before) : { ...initialSubscriptionState, orgId },
+      event,
+    );
+    rows.set(orgId, rowOf(orgId, state, event.revision, event.data.at));
+    changed.add(orgId);
+    const type = historyTypes[event.type];
+    if (type) history.push({ id: event.id, org_id: orgId, type, created_at: event.data.at });
+  }
+  if (changed.size === 0) return;
+  const values = [...changed].map((orgId) => rows.get(orgId)!);
+  await db
+    .insertInto('billing_subscriptions')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .column('org_id')
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            rowColumns.filter((c) => c !== 'org_id').map((c) => [c, eb.ref(`excluded.${c}`)]),
           ),
-      )
+        ),
+    )
+    .execute();
+  if (history.length > 0)
+    await db
+      .insertInto('billing_subscription_events')
+      .values(history)
+      .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    if (history.length > 0)
-      await db
-        .insertInto('billing_subscription_events')
-        .values(history)
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-    await announce(trx, [...changed]);
-  },
-};
+  await announce(trx, [...changed]);
+}
 
 // ---- Queries ----
 

@@ -1,6 +1,6 @@
 // Repository of the projection catalog: reading generations, leases with expiry, and the change channel.
 // Every function takes the database or the transaction first; leases are guarded updates, never read-then-write.
-import type { AnyDatabase } from './projection.js';
+import type { ReadModels } from '../read-models.js';
 import type { ProjectionsTable } from './migrations.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 
@@ -46,7 +46,7 @@ export function toGeneration(row: GenerationRow): Generation {
   };
 }
 
-type Db = Kysely<AnyDatabase> | Transaction<AnyDatabase>;
+type Db = Kysely<ReadModels> | Transaction<ReadModels>;
 
 export async function listGenerations(db: Db, name?: string): Promise<Generation[]> {
   const where = name === undefined ? sql`` : sql`where name = ${name}`;
@@ -72,7 +72,7 @@ export async function getGeneration(db: Db, name: string, generation: number): P
 }
 
 /** Serialises catalog changes of one projection (creating generations, switching) across processes. */
-export async function lockProjection(trx: Transaction<AnyDatabase>, name: string): Promise<void> {
+export async function lockProjection(trx: Transaction<ReadModels>, name: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${`projection:${name}`}))`.execute(trx);
 }
 
@@ -132,7 +132,7 @@ export interface CheckpointChange {
  * payload carries the new checkpoint, so read-your-writes learns it without reading the catalog.
  */
 export async function notifyCheckpoint(
-  trx: Transaction<AnyDatabase>,
+  trx: Transaction<ReadModels>,
   change: CheckpointChange,
 ): Promise<void> {
   await sql`select pg_notify(${CHECKPOINT_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);

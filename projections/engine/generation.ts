@@ -1,6 +1,5 @@
 // Generations of a projection: creating one (schema + tables), folding batches with the checkpoint in the same
 // transaction, and the atomic switch of the public views from the serving generation to a caught-up one.
-import type { AnyDatabase } from './projection.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Checkpoint, EventStore, ReadAllPage } from '../../infra/event-store/port.js';
 import {
@@ -11,7 +10,8 @@ import {
   type Generation,
   type GenerationStatus,
 } from './catalog.js';
-import { applyAll, generationSchema, type Projection } from './projection.js';
+import { generationSchema, type Projection } from './projection.js';
+import type { ReadModels } from '../read-models.js';
 
 /** The lease (or the generation's status) changed under us; whatever the batch wrote is rolled back. */
 export class LeaseLost extends Error {
@@ -25,7 +25,7 @@ export class LeaseLost extends Error {
 }
 
 interface FoldDeps {
-  db: Kysely<AnyDatabase>;
+  db: Kysely<ReadModels>;
   eventStore: EventStore<unknown>;
 }
 
@@ -106,7 +106,7 @@ export async function foldNextBatch(
         and lease_owner = ${owner}
       for update`.execute(trx);
     if (locked.rows[0]?.checkpoint !== target.checkpoint) throw new LeaseLost(target.name, target.generation);
-    await applyAll(projection, trx, page.events, target.schemaName);
+    if (page.events.length > 0) await projection.fold(trx, page.events, target.schemaName);
     await sql`
       update projections
       set checkpoint = ${page.checkpoint},
@@ -126,7 +126,7 @@ export async function foldNextBatch(
 }
 
 async function replaceViews(
-  trx: Transaction<AnyDatabase>,
+  trx: Transaction<ReadModels>,
   oldTables: readonly string[],
   schema: string,
   tables: readonly string[],
@@ -141,7 +141,7 @@ async function replaceViews(
 }
 
 async function createGeneration(
-  trx: Transaction<AnyDatabase>,
+  trx: Transaction<ReadModels>,
   projection: Projection,
   status: 'building' | 'serving',
   start: Checkpoint,
@@ -255,7 +255,7 @@ export async function switchToGeneration(
         throw new Error(
           `Projection ${projection.name}: generation ${target.generation} cannot reach the serving checkpoint ${serving.checkpoint}`,
         );
-      await applyAll(projection, trx, page.events, target.schemaName);
+      if (page.events.length > 0) await projection.fold(trx, page.events, target.schemaName);
       applied += page.events.length;
       checkpoint = page.checkpoint;
     }
@@ -290,7 +290,7 @@ export async function switchToGeneration(
 }
 
 /** Drops the schemas of retired generations that still exist (also after a crash between switch and drop). */
-export async function dropRetiredSchemas(db: Kysely<AnyDatabase>, name: string): Promise<string[]> {
+export async function dropRetiredSchemas(db: Kysely<ReadModels>, name: string): Promise<string[]> {
   const leftovers = await sql<{ schema_name: string }>`
     select p.schema_name from projections p
     join pg_namespace n on n.nspname = p.schema_name

@@ -1,7 +1,8 @@
 // Read-your-writes for the API: wait until the serving projections have folded past an appended position.
 // Works on any instance: one picture of the shared catalog per process, moved forward by LISTEN/NOTIFY, with a
 // short poll fallback.
-import type { AnyDatabase, Projection } from './projection.js';
+import type { Projection } from './projection.js';
+import type { ReadModels } from '../read-models.js';
 import { PgListener } from '../../infra/db/pg-listener.js';
 import { sql, type Kysely } from 'kysely';
 import type { Checkpoint, EventStore } from '../../infra/event-store/port.js';
@@ -21,7 +22,7 @@ export interface WaitForProjectionsOptions {
 }
 
 export interface ProjectionWaiterOptions {
-  db: Kysely<AnyDatabase>;
+  db: Kysely<ReadModels>;
   eventStore: EventStore<unknown>;
   /** Connection string for the LISTEN connection; without it the waiter only polls. */
   url?: string;
@@ -60,7 +61,7 @@ interface Waiter {
  * A filtered projector advances its checkpoint past events it skips, so it never holds a waiter back.
  */
 export class ProjectionWaiter {
-  private readonly db: Kysely<AnyDatabase>;
+  private readonly db: Kysely<ReadModels>;
   private readonly eventStore: EventStore<unknown>;
   private readonly pollIntervalMs: number;
   private readonly listener: PgListener | null;

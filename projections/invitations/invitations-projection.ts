@@ -1,9 +1,9 @@
 // Read model of invitations for GET ORG/invitations, the one-pending-invitation-per-address check and the lookup
 // of a presented token by its hash. Status is stored as recorded; `expired` is derived when read (queries.ts).
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { invitationEventCodec } from '../../domain/invitations/event-codec.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 
 /** `invitations` as readers see it (the public view). A type, not an interface, so `withTables` takes it. */
 export type InvitationsTable = {
@@ -23,13 +23,13 @@ export type InvitationsTable = {
 
 export type InvitationsTables = { invitations: InvitationsTable };
 
-export const invitationsProjection: Projection = {
+export const invitationsProjection = defineProjection({
   name: 'invitations',
   version: 1,
   tables: ['invitations'],
-  eventTypes: invitationEventCodec.types,
+  reads: [readsFrom(invitationEventCodec)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.invitations (
@@ -49,9 +49,8 @@ export const invitationsProjection: Projection = {
     await sql`create index on ${s}.invitations (org_id, email) where status = 'pending'`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    const event = invitationEventCodec.decode(recorded);
-    const db = (trx as Transaction<InvitationsTables>).withSchema(schema);
+  async apply(trx, event, schema) {
+    const db = trx.withTables<InvitationsTables>().withSchema(schema);
     switch (event.type) {
       case 'InvitationCreated': {
         const d = event.data;
@@ -96,4 +95,4 @@ export const invitationsProjection: Projection = {
         return;
     }
   },
-};
+});

@@ -1,10 +1,10 @@
 // Read model of the media library (GET ORG/marketing/media, and the checks that an asset is the workspace's):
 // one row per stored asset. MediaAssetStored carries every value, so applying it twice writes nothing new.
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { mediaEventCodec } from '../../domain/media/event-codec.js';
 import type { StoredMediaAsset } from '../../domain/media/media-asset.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 
 /** How the list's `kind` filter sees an asset. */
 export const mediaListKinds = ['image', 'video', 'carousel'] as const;
@@ -36,13 +36,13 @@ export type MediaAssetsTable = {
 };
 export type MediaTables = { media_assets: MediaAssetsTable };
 
-export const mediaProjection: Projection = {
+export const mediaProjection = defineProjection({
   name: 'media',
   version: 1,
   tables: ['media_assets'],
-  eventTypes: ['MediaAssetStored'],
+  reads: [readsFrom(mediaEventCodec)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.media_assets (
@@ -64,11 +64,10 @@ export const mediaProjection: Projection = {
     await sql`create index on ${s}.media_assets (org_id, kind, created_at desc, id desc)`.execute(trx);
   },
 
-  async apply(trx: Transaction<MediaTables>, recorded: RecordedEvent, schema: string) {
-    const event = mediaEventCodec.decode(recorded);
-    if (event.type !== 'MediaAssetStored') return;
+  async apply(trx, event, schema) {
     const d = event.data;
     await trx
+      .withTables<MediaTables>()
       .withSchema(schema)
       .insertInto('media_assets')
       .values({
@@ -89,4 +88,4 @@ export const mediaProjection: Projection = {
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   },
-};
+});

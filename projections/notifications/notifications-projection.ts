@@ -3,13 +3,21 @@
 // preferences) onto those rows. Who is notified is decided against this projection's own copy of the workspace's
 // members, roles and preferences as they stood at that point of the log, so a rebuild notifies exactly the same
 // people, with the same ids and the same inbox order.
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
 import { postGroupEventCodec } from '../../domain/post-groups/event-codec.js';
 import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
-import { inboxEventCodec, inboxEventTypes } from '../../domain/notifications/event-codec.js';
-import { channelsFor, defaultPreferences, type PreferenceValues } from '../../domain/notifications/inbox.js';
+import { inboxEventCodec } from '../../domain/notifications/event-codec.js';
+import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
+import {
+  channelsFor,
+  defaultPreferences,
+  type InboxEvent,
+  type PreferenceValues,
+} from '../../domain/notifications/inbox.js';
+import type { PostGroupEvent } from '../../domain/post-groups/events.js';
+import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
 import {
   notificationsFor,
   notifyingEventTypes,
@@ -21,8 +29,8 @@ import {
 } from '../../domain/notifications/rules.js';
 import { causeIdOf } from '../../domain/notifications/ids.js';
 import { isRole } from '../../domain/workspaces/roles.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection, type ReadModelTransaction } from '../engine/projection.js';
+import { isEventOf, readsFrom, type Decoded, type EventOf } from '../engine/event-sources.js';
 
 /** Membership events by name: the workspace slice may add suspension and removal; absent ones never arrive. */
 const memberEventTypes = [
@@ -34,10 +42,35 @@ const memberEventTypes = [
   'WorkspaceDeleted',
 ] as const;
 const groupEventTypes = ['PostGroupCreated', 'PostGroupUpdated'] as const;
+type MemberEvent = Extract<WorkspaceEvent, { type: (typeof memberEventTypes)[number] }>;
+const inboxEventTypes = inboxEventCodec.types;
+
+/** What this projection reads, by slice; the notifying events come from three slices' codecs. */
+const reads = [
+  readsFrom(workspaceEventCodec, memberEventTypes),
+  readsFrom(postGroupEventCodec, [
+    ...groupEventTypes,
+    ...notifyingEventTypes.filter((t) => postGroupEventCodec.knows(t)),
+  ]),
+  readsFrom(
+    socialAccountEventCodec,
+    notifyingEventTypes.filter((t) => socialAccountEventCodec.knows(t)),
+  ),
+  readsFrom(
+    subscriptionEventCodec,
+    notifyingEventTypes.filter((t) => subscriptionEventCodec.knows(t)),
+  ),
+  readsFrom(inboxEventCodec),
+];
+for (const type of notifyingEventTypes)
+  if (!reads.some((r) => (r.types as readonly string[]).includes(type)))
+    throw new Error(`notifications: no codec reads the notifying event ${type}`);
+
+type Event = Decoded<EventOf<(typeof reads)[number]>>;
 
 const memberData = z.object({ orgId: z.string(), userId: z.string(), role: z.string().optional() });
 
-type Db = Transaction<AnyDatabase>;
+type Db = ReadModelTransaction;
 
 type MemberRow = MemberFacts;
 
@@ -86,7 +119,7 @@ class BatchFold {
    * Members for the workspaces whose membership changes or that are notified, preferences only for those notified:
    * a batch of inbox events alone (what a member's read or dismiss waits for) reads neither.
    */
-  async preload(events: readonly RecordedEvent[]): Promise<void> {
+  async preload(events: readonly Event[]): Promise<void> {
     const memberOrgIds = new Set<string>();
     const notifiedOrgIds = new Set<string>();
     const groupIds = new Set<string>();
@@ -139,13 +172,17 @@ class BatchFold {
     }
   }
 
-  async fold(recorded: RecordedEvent): Promise<void> {
-    const type = recorded.type;
-    if ((memberEventTypes as readonly string[]).includes(type)) return this.member(recorded);
-    if ((groupEventTypes as readonly string[]).includes(type) || type === 'PostGroupApproved')
-      await this.group(recorded);
-    if ((inboxEventTypes as readonly string[]).includes(type)) return this.inbox(recorded);
-    if ((notifyingEventTypes as readonly string[]).includes(type)) return this.notify(recorded);
+  async fold(event: Event): Promise<void> {
+    const type = event.type;
+    if (isEventOf(workspaceEventCodec, event)) return this.member(event);
+    if (
+      isEventOf(postGroupEventCodec, event) &&
+      ((groupEventTypes as readonly string[]).includes(type) || type === 'PostGroupApproved')
+    )
+      await this.group(event);
+    if (isEventOf(inboxEventCodec, event)) return this.inbox(event);
+    if ((notifyingEventTypes as readonly string[]).includes(type))
+      return this.notify(event as Decoded<NotifyingEvent>);
   }
 
   private membersOf(orgId: string): Map<string, MemberRow> {
@@ -157,7 +194,7 @@ class BatchFold {
     return members;
   }
 
-  private async member(recorded: RecordedEvent): Promise<void> {
+  private async member(recorded: Decoded<MemberEvent>): Promise<void> {
     if (recorded.type === 'WorkspaceDeleted') return this.workspaceDeleted(recorded);
     const parsed = memberData.safeParse(recorded.data);
     if (!parsed.success) return;
@@ -195,7 +232,7 @@ class BatchFold {
   }
 
   /** A deleted workspace notifies nobody any more. */
-  private async workspaceDeleted(recorded: RecordedEvent): Promise<void> {
+  private async workspaceDeleted(recorded: Decoded<MemberEvent>): Promise<void> {
     const orgId = (recorded.data as { orgId?: unknown }).orgId;
     if (typeof orgId !== 'string') return;
     for (const member of this.membersOf(orgId).values()) member.active = false;
@@ -204,8 +241,7 @@ class BatchFold {
     );
   }
 
-  private async group(recorded: RecordedEvent): Promise<void> {
-    const event = postGroupEventCodec.decode(recorded);
+  private async group(event: Decoded<PostGroupEvent>): Promise<void> {
     if (event.type === 'PostGroupCreated') {
       const d = event.data;
       if (this.groups.has(d.groupId)) return;
@@ -231,10 +267,9 @@ class BatchFold {
     }
   }
 
-  private async inbox(recorded: RecordedEvent): Promise<void> {
+  private async inbox(event: Decoded<InboxEvent>): Promise<void> {
     // Read and dismiss act on rows created before them in the log: write the pending ones first.
     await this.flush();
-    const event = inboxEventCodec.decode(recorded);
     const s = this.s;
     switch (event.type) {
       case 'NotificationRead':
@@ -284,18 +319,12 @@ class BatchFold {
   /** When notifications began on this service (processes/notifications/migrations.ts); read once per batch. */
   private startedAt: Promise<number> | undefined;
 
-  private async notify(recorded: RecordedEvent): Promise<void> {
+  private async notify(recorded: Decoded<NotifyingEvent>): Promise<void> {
     this.startedAt ??= sql<{ started_at: Date | string }>`select started_at from notifications_start`
       .execute(this.trx)
       .then(({ rows }) => (rows[0] ? new Date(rows[0].started_at).getTime() : -Infinity));
     if (new Date(recorded.recordedAt).getTime() < (await this.startedAt)) return;
-    const event = (
-      recorded.type.startsWith('SocialAccount')
-        ? socialAccountEventCodec.decode(recorded)
-        : recorded.type.startsWith('Subscription')
-          ? subscriptionEventCodec.decode(recorded)
-          : postGroupEventCodec.decode(recorded)
-    ) as NotifyingEvent;
+    const event: NotifyingEvent = recorded;
     const context: RuleContext = { group: null };
     if ('groupId' in event.data) context.group = this.groups.get(event.data.groupId) ?? null;
     if (event.type === 'PostPublished') context.publishedCount = await this.countPublished(event.data);
@@ -423,7 +452,7 @@ class BatchFold {
   }
 }
 
-export const notificationsProjection: Projection = {
+export const notificationsProjection = defineProjection({
   name: 'notifications',
   version: 1,
   tables: [
@@ -435,12 +464,12 @@ export const notificationsProjection: Projection = {
     'notification_published_posts',
     'notification_counts',
   ],
-  eventTypes: [...memberEventTypes, ...groupEventTypes, ...notifyingEventTypes, ...inboxEventTypes],
+  reads,
   // A draft, an approval or a publication notifies other people: their writers do not wait for this fold (it
   // follows within milliseconds). A member's own reads, dismissals and preferences do, so the inbox shows them.
   awaitedFor: inboxEventTypes,
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.notification_causes (
@@ -511,14 +540,16 @@ export const notificationsProjection: Projection = {
       )`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, event: RecordedEvent, schema: string) {
-    await notificationsProjection.applyBatch!(trx, [event], schema);
+  async apply(trx, event, schema) {
+    await foldNotifications(trx, [event], schema);
   },
 
-  async applyBatch(trx: Transaction<AnyDatabase>, events: readonly RecordedEvent[], schema: string) {
-    const fold = new BatchFold(trx, schema);
-    await fold.preload(events);
-    for (const event of events) await fold.fold(event);
-    await fold.flush();
-  },
-};
+  applyBatch: foldNotifications,
+});
+
+async function foldNotifications(trx: Db, events: readonly Event[], schema: string): Promise<void> {
+  const fold = new BatchFold(trx, schema);
+  await fold.preload(events);
+  for (const event of events) await fold.fold(event);
+  await fold.flush();
+}

@@ -1,11 +1,9 @@
 // Read models of post groups and posts, shaped for list posts (filters on platform, status, account, tag and
 // time; sorts on scheduledForUtc, createdAt, status, platform) and the calendar. Each row keeps the spec's body.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { sql, type Insertable, type QueryCreator } from 'kysely';
 import {
   evolvePostGroup,
   postGroupEventCodec,
-  postGroupEventTypes,
   publishWork,
   type ActivePostGroup,
   type PostState,
@@ -16,28 +14,24 @@ import { tagEventCodec } from '../../domain/tags/event-codec.js';
 import type { TagEvent } from '../../domain/tags/tags.js';
 import { postGroupView, postView } from '../../domain/post-groups/views.js';
 import { canonicalJson } from '../../domain/shared/canonical-json.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection, type ReadModelTransaction } from '../engine/projection.js';
+import { readsFrom, type Decoded } from '../engine/event-sources.js';
+import type { PostsTable, ReadModels } from '../read-models.js';
 import { busyAtOf, noteBusyChanges, type BusyChange } from '../scheduler/busy-times.js';
 
 /** Events of other features that change these rows: a deleted tag leaves every group it was on. */
 const tagDeleted = 'TagDeleted';
 type TagDeleted = Extract<TagEvent, { type: typeof tagDeleted }>;
 
-/** Each event decoded once, on the way in (upcast to today's shape and checked): a group's, or a tag's deletion. */
-function decode(recorded: RecordedEvent): PostGroupEvent | TagDeleted {
-  if (recorded.type !== tagDeleted) return postGroupEventCodec.decode(recorded);
-  return tagEventCodec.decode(recorded) as TagDeleted;
-}
-
-export const postGroupsProjection: Projection = {
+export const postGroupsProjection = defineProjection({
   name: 'post_groups',
   // v2: a descending time index for the calendar and lists; post rows written only when they change.
   // v3: what the publishing pipeline has to do for each post, and from when (publish_action, publish_due_at).
   version: 3,
   tables: ['post_groups', 'posts'],
-  eventTypes: [...postGroupEventTypes, tagDeleted],
+  reads: [readsFrom(postGroupEventCodec), readsFrom(tagEventCodec, [tagDeleted])],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.post_groups (
@@ -88,12 +82,12 @@ export const postGroupsProjection: Projection = {
     await sql`create index on ${s}.posts (scheduled_for_utc) where status = 'scheduled'`.execute(trx);
   },
 
-  apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    return foldBatch(trx, [recorded], schema);
+  apply(trx, event, schema) {
+    return foldBatch(trx, [event], schema);
   },
 
   applyBatch: foldBatch,
-};
+});
 
 interface Entry {
   /** As the row holds it (null: no row yet). */
@@ -110,7 +104,11 @@ const chunk = 500;
  * Folds a batch: each group touched is read once (locked), folded in memory with the domain's evolve, and
  * written once, with only the post rows that changed. A deleted tag is applied in order between the events.
  */
-async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly RecordedEvent[], schema: string) {
+async function foldBatch(
+  trx: ReadModelTransaction,
+  events: readonly Decoded<PostGroupEvent | TagDeleted>[],
+  schema: string,
+) {
   const db = trx.withSchema(schema);
   const entries = new Map<string, Entry>();
 
@@ -176,7 +174,7 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
     // Only rows that changed are written: most events touch one or two posts, and every rewrite leaves a dead
     // row version behind for vacuum.
     const gone: string[] = [];
-    const upserts: Array<Record<string, unknown>> = [];
+    const upserts: Insertable<PostsTable>[] = [];
     // Posts whose busy time changed, for the slot finder's snapshots (projections/scheduler/busy-times.ts).
     const busyChanges: BusyChange[] = [];
     for (const entry of dirty) {
@@ -236,12 +234,11 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
         )
         .execute();
     }
-    await noteBusyChanges(trx, busyChanges);
+    await noteBusyChanges<ReadModels>(trx, busyChanges);
   };
 
-  const decoded = events.map(decode);
-  await load(decoded.flatMap((e) => (e.type === tagDeleted ? [] : [e.data.groupId])));
-  for (const [index, event] of decoded.entries()) {
+  await load(events.flatMap((e) => (e.type === tagDeleted ? [] : [e.data.groupId])));
+  for (const event of events) {
     if (event.type === tagDeleted) {
       // Written rows first, then the tag leaves every group and post; groups are read again after it.
       await flush();
@@ -249,7 +246,7 @@ async function foldBatch(trx: Transaction<AnyDatabase>, events: readonly Recorde
       await removeTag(db, event.data);
       continue;
     }
-    const { revision } = events[index]!;
+    const { revision } = event;
     const groupId = event.data.groupId;
     await load([groupId]);
     const entry = entries.get(groupId)!;
@@ -268,21 +265,21 @@ function rowKey(group: ActivePostGroup, post: PostState): string {
 }
 
 /** The group's state forgets the tag too, so later events folded onto it do not bring it back. */
-async function removeTag(db: Kysely<AnyDatabase>, { orgId, tagId }: { orgId: string; tagId: string }) {
+async function removeTag(db: QueryCreator<ReadModels>, { orgId, tagId }: { orgId: string; tagId: string }) {
   await db
     .updateTable('post_groups')
     .set({
-      tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)`,
+      tag_ids: sql<string[]>`array_remove(tag_ids, ${tagId}::uuid)`,
       state: sql`jsonb_set(state, '{tagIds}', (state->'tagIds') - ${tagId}::text)`,
       body: sql`jsonb_set(body, '{tagIds}', (body->'tagIds') - ${tagId}::text)`,
     })
     .where('org_id', '=', orgId)
-    .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
+    .where('tag_ids', '@>', sql<string[]>`array[${tagId}]::uuid[]`)
     .execute();
   await db
     .updateTable('posts')
-    .set({ tag_ids: sql`array_remove(tag_ids, ${tagId}::uuid)` })
+    .set({ tag_ids: sql<string[]>`array_remove(tag_ids, ${tagId}::uuid)` })
     .where('org_id', '=', orgId)
-    .where('tag_ids', '@>', sql`array[${tagId}]::uuid[]`)
+    .where('tag_ids', '@>', sql<string[]>`array[${tagId}]::uuid[]`)
     .execute();
 }

@@ -1,31 +1,32 @@
 // Read model of each workspace's scheduling stream (time zone and scheduler settings) for the scheduler's
 // reads and the slot finder: one row per workspace, folded with the domain's own evolve and guarded by the
 // stream revision, so a replayed event changes nothing.
-import { sql, type Transaction } from 'kysely';
+import { sql, type JSONColumnType } from 'kysely';
 import { schedulingEventCodec } from '../../domain/scheduling/event-codec.js';
 import {
   initialSchedulingState,
   schedulingDecider,
   type SchedulingState,
 } from '../../domain/scheduling/scheduling.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 
-export interface SchedulingProfilesTable {
+/** A type, not an interface, so `withTables` takes it. */
+export type SchedulingProfilesTable = {
   org_id: string;
   revision: number;
   /** The aggregate state: the workspace's time zone and what it set (unset fields follow the defaults). */
-  state: SchedulingState;
+  state: JSONColumnType<SchedulingState>;
   updated_at: string;
-}
+};
 
-export const schedulingProfilesProjection: Projection = {
+export const schedulingProfilesProjection = defineProjection({
   name: 'scheduling_profiles',
   version: 1,
   tables: ['scheduling_profiles'],
-  eventTypes: ['WorkspaceTimezoneSet', 'SchedulingSettingsChanged'],
+  reads: [readsFrom(schedulingEventCodec)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     await sql`
       create table ${sql.id(schema)}.scheduling_profiles (
         org_id uuid primary key,
@@ -35,22 +36,20 @@ export const schedulingProfilesProjection: Projection = {
       )`.execute(trx);
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
-    const db = trx.withSchema(schema);
-    const event = schedulingEventCodec.decode(recorded);
+  async apply(trx, event, schema) {
+    const db = trx.withTables<{ scheduling_profiles: SchedulingProfilesTable }>().withSchema(schema);
     const orgId = event.data.orgId;
-    const found: unknown = await db
+    const row = await db
       .selectFrom('scheduling_profiles')
       .select(['revision', 'state'])
       .where('org_id', '=', orgId)
       .forUpdate()
       .executeTakeFirst();
-    const row = found as { revision: number; state: SchedulingState } | undefined;
-    if (row && row.revision >= recorded.revision) return;
+    if (row && row.revision >= event.revision) return;
     const next = schedulingDecider.evolve(row ? row.state : initialSchedulingState, event);
     const values = {
       org_id: orgId,
-      revision: recorded.revision,
+      revision: event.revision,
       state: JSON.stringify(next),
       updated_at: event.data.at,
     };
@@ -64,4 +63,4 @@ export const schedulingProfilesProjection: Projection = {
       )
       .execute();
   },
-};
+});

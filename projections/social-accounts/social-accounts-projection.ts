@@ -1,23 +1,18 @@
 // Read model of social accounts for GET ORG/marketing/accounts and account lookups by platform: one row per
 // account ever connected, folded with the domain's evolve and guarded by stream revision; deleted rows are flagged.
-import { sql, type Transaction } from 'kysely';
-import {
-  socialAccountDecider,
-  socialAccountEventTypes,
-  socialAccountView,
-  type SocialAccountState,
-} from '../../domain/social-accounts/social-account.js';
+import { sql } from 'kysely';
+import { socialAccountDecider, socialAccountView } from '../../domain/social-accounts/social-account.js';
 import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase, Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 
-export const socialAccountsProjection: Projection = {
+export const socialAccountsProjection = defineProjection({
   name: 'social_accounts',
   version: 1,
   tables: ['social_accounts'],
-  eventTypes: socialAccountEventTypes,
+  reads: [readsFrom(socialAccountEventCodec)],
 
-  async createTables(trx: Transaction<AnyDatabase>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.social_accounts (
@@ -37,19 +32,17 @@ export const socialAccountsProjection: Projection = {
     );
   },
 
-  async apply(trx: Transaction<AnyDatabase>, recorded: RecordedEvent, schema: string) {
+  async apply(trx, event, schema) {
     const db = trx.withSchema(schema);
-    const event = socialAccountEventCodec.decode(recorded);
     const accountId = event.data.accountId;
-    const found: unknown = await db
+    const row = await db
       .selectFrom('social_accounts')
       .select(['revision', 'state'])
       .where('id', '=', accountId)
       .forUpdate()
       .executeTakeFirst();
-    const row = found as { revision: number; state: SocialAccountState } | undefined;
     // Applied already (a replayed batch): folding it again would move updatedAt backwards or warn twice.
-    if (row && row.revision >= recorded.revision) return;
+    if (row && row.revision >= event.revision) return;
     const next = socialAccountDecider.evolve(row ? row.state : { kind: 'absent' }, event);
     if (next.kind === 'absent') return;
     const a = next.account;
@@ -60,7 +53,7 @@ export const socialAccountsProjection: Projection = {
       status: a.status,
       deleted: next.kind === 'deleted',
       created_at: a.createdAt,
-      revision: recorded.revision,
+      revision: event.revision,
       state: JSON.stringify(next),
       body: JSON.stringify(socialAccountView(a)),
     };
@@ -79,4 +72,4 @@ export const socialAccountsProjection: Projection = {
       )
       .execute();
   },
-};
+});

@@ -1,18 +1,17 @@
 // Read model of tags for GET ORG/marketing/tags and tag-id checks: one row per live tag, removed on delete.
 // Every event carries the tag's full values, so applying one twice writes the same row again.
-import { sql, type Transaction } from 'kysely';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { sql } from 'kysely';
 import { tagEventCodec } from '../../domain/tags/event-codec.js';
-import type { Projection } from '../engine/projection.js';
-import type { ReadModels } from '../read-models.js';
+import { readsFrom } from '../engine/event-sources.js';
+import { defineProjection } from '../engine/projection.js';
 
-export const tagsProjection: Projection = {
+export const tagsProjection = defineProjection({
   name: 'tags',
   version: 1,
   tables: ['tags'],
-  eventTypes: ['TagCreated', 'TagUpdated', 'TagDeleted'],
+  reads: [readsFrom(tagEventCodec)],
 
-  async createTables(trx: Transaction<ReadModels>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.tags (
@@ -26,8 +25,7 @@ export const tagsProjection: Projection = {
     await sql`create index on ${s}.tags (org_id, lower(name))`.execute(trx);
   },
 
-  async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = tagEventCodec.decode(recorded);
+  async apply(trx, event, schema) {
     const db = trx.withSchema(schema);
     switch (event.type) {
       case 'TagCreated': {
@@ -65,4 +63,4 @@ export const tagsProjection: Projection = {
         return;
     }
   },
-};
+});

@@ -1,9 +1,8 @@
 // Read model of users for GET /v1/users/me: one row per user with the profile fields of the spec.
-import { sql, type Transaction } from 'kysely';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import { sql } from 'kysely';
 import { userEventCodec } from '../../domain/users/event-codec.js';
-import type { Projection } from '../engine/projection.js';
-import type { ReadModels } from '../read-models.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 
 const columns = {
   name: 'name',
@@ -13,20 +12,14 @@ const columns = {
   timezone: 'timezone',
 } as const;
 
-export const usersProjection: Projection = {
+export const usersProjection = defineProjection({
   name: 'users',
   version: 1,
   tables: ['users'],
   // The profile image events came after version 1 without a rebuild: no stream held them before.
-  eventTypes: [
-    'UserRegistered',
-    'UserProfileUpdated',
-    'UserEmailVerified',
-    'UserProfileImageSet',
-    'UserProfileImageRemoved',
-  ],
+  reads: [readsFrom(userEventCodec)],
 
-  async createTables(trx: Transaction<ReadModels>, schema: string) {
+  async createTables(trx, schema) {
     await sql`
       create table ${sql.id(schema)}.users (
         id uuid primary key,
@@ -43,8 +36,7 @@ export const usersProjection: Projection = {
       )`.execute(trx);
   },
 
-  async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = userEventCodec.decode(recorded);
+  async apply(trx, event, schema) {
     const db = trx.withSchema(schema);
     switch (event.type) {
       case 'UserRegistered': {
@@ -108,4 +100,4 @@ export const usersProjection: Projection = {
         return;
     }
   },
-};
+});

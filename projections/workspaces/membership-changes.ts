@@ -3,7 +3,6 @@
 // The workspaces projection announces each change from inside its fold transaction: to this process at
 // once (before the commit), and to every process through NOTIFY, which PostgreSQL delivers at the commit.
 import { sql, type Transaction } from 'kysely';
-import type { AnyDatabase } from '../engine/projection.js';
 
 /** NOTIFY channel; the payload is `<orgId>:<userId>`. */
 export const MEMBERSHIP_CHANNEL = 'workspace_memberships';
@@ -24,8 +23,8 @@ export function onLocalMembershipChange(listener: MembershipChangeListener): () 
 }
 
 /** Inside the transaction that writes the change: tells local listeners now and every listener at the commit. */
-export async function announceMembershipChange(
-  trx: Transaction<AnyDatabase>,
+export async function announceMembershipChange<DB>(
+  trx: Transaction<DB>,
   change: MembershipChange,
 ): Promise<void> {
   for (const listener of [...listeners]) listener(change);
@@ -33,8 +32,8 @@ export async function announceMembershipChange(
 }
 
 /** `announceMembershipChange` for many changes in one statement (a batch fold): each distinct member once. */
-export async function announceMembershipChanges(
-  trx: Transaction<AnyDatabase>,
+export async function announceMembershipChanges<DB>(
+  trx: Transaction<DB>,
   changes: readonly MembershipChange[],
 ): Promise<void> {
   const payloads = [...new Set(changes.map((c) => `${c.orgId}:${c.userId}`))];

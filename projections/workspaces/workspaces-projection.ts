@@ -4,21 +4,21 @@
 // the API's membership cache drops them at once. Suspended members keep their row (status `suspended`), removed
 // ones lose it; a deleted workspace keeps its rows with status `deleted` (its slug may then be taken again).
 import { sql, type Transaction } from 'kysely';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
 import { assertNever } from '../../domain/shared/decider.js';
 import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
-import type { Projection } from '../engine/projection.js';
+import { defineProjection } from '../engine/projection.js';
+import { readsFrom } from '../engine/event-sources.js';
 import type { ReadModels } from '../read-models.js';
 import { announceMembershipChange, announceMembershipChanges } from './membership-changes.js';
 
-export const workspacesProjection: Projection = {
+export const workspacesProjection = defineProjection({
   name: 'workspaces',
   version: 2,
   tables: ['workspaces', 'workspace_members'],
-  eventTypes: workspaceEventCodec.types,
+  reads: [readsFrom(workspaceEventCodec)],
 
-  async createTables(trx: Transaction<ReadModels>, schema: string) {
+  async createTables(trx, schema) {
     const s = sql.id(schema);
     await sql`
       create table ${s}.workspaces (
@@ -48,8 +48,7 @@ export const workspacesProjection: Projection = {
     await sql`create index on ${s}.workspace_members (user_id, org_id)`.execute(trx);
   },
 
-  async apply(trx: Transaction<ReadModels>, recorded: RecordedEvent, schema: string) {
-    const event = workspaceEventCodec.decode(recorded);
+  async apply(trx, event, schema) {
     const db = trx.withSchema(schema);
     // Whatever the event does to the member's row (join, role, and later suspension or removal) takes effect
     // at the commit, like the announcement, which goes first so a cache never keeps the row as it was.
@@ -116,8 +115,7 @@ export const workspacesProjection: Projection = {
   // A rebuild folds 500-event pages: each run of inserts (workspaces created, members joined) is one statement
   // per table, each run of role changes one update (the last change of each member in the run), so a page is a
   // handful of round trips instead of two per event. Runs keep the log's order, so the effect is `apply`'s.
-  async applyBatch(trx: Transaction<ReadModels>, events: readonly RecordedEvent[], schema: string) {
-    const decoded = events.map((e) => workspaceEventCodec.decode(e));
+  async applyBatch(trx, decoded, schema) {
     await announceMembershipChanges(
       trx,
       decoded.flatMap((e) => {
@@ -195,7 +193,7 @@ export const workspacesProjection: Projection = {
           on conflict (org_id, user_id) do nothing`.execute(trx);
     }
   },
-};
+});
 
 /** How the batch fold takes an event: in a run of inserts, a run of role changes, or on its own. */
 function batchKind(event: WorkspaceEvent): 'inserts' | 'roles' | 'one' {

@@ -160,7 +160,7 @@ async function replayAll(): Promise<void> {
     });
     await db
       .transaction()
-      .execute((trx) => notificationsProjection.applyBatch!(trx, page.events, generation.schemaName));
+      .execute((trx) => notificationsProjection.fold(trx, page.events, generation.schemaName));
     from = page.checkpoint;
     if (page.isEnd) break;
   }

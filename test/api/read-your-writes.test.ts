@@ -9,9 +9,11 @@ import { startTestService, type TestService } from '../support/runtime.js';
 /** The real projectors, each event applied 150 ms late. */
 const slow: readonly Projection[] = projections.map((p) => ({
   ...p,
-  apply: async (trx, event, schema) => {
-    await new Promise((r) => setTimeout(r, 150));
-    await p.apply(trx, event, schema);
+  fold: async (trx, events, schema) => {
+    for (const event of events) {
+      await new Promise((r) => setTimeout(r, 150));
+      await p.fold(trx, [event], schema);
+    }
   },
 }));
 

@@ -6,13 +6,14 @@ import { idempotencyMigrations, IdempotencyStore } from '../../commands/shared/i
 import { runWrite, type WriteRequest, type WriteStep } from '../../commands/shared/write-pipeline.js';
 import type { Caller } from '../../domain/shared/caller.js';
 import { Conflict, Unprocessable, ValidationError } from '../../domain/shared/errors.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
-let database: TestDatabase<unknown>;
+let database: TestDatabase<ReadModels>;
 let store: IdempotencyStore;
 
 beforeAll(async () => {
-  database = await createTestDatabase(idempotencyMigrations);
+  database = await createTestDatabase<ReadModels>(idempotencyMigrations);
   store = new IdempotencyStore(database.db);
 });
 afterAll(async () => database.drop());

@@ -14,15 +14,16 @@ import type { Platform } from '../../domain/shared/platforms.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { postMetricsProjection } from '../../projections/analytics/post-metrics-projection.js';
 import { engagementHistory, postMetricsOf } from '../../projections/analytics/queries.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import { testMetadata } from '../support/events.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
 const schema = 'rm_post_metrics_g1';
-let database: TestDatabase<unknown>;
-let db: Kysely<unknown>;
+let database: TestDatabase<ReadModels>;
+let db: Kysely<ReadModels>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase<ReadModels>();
   db = database.db;
   await db.transaction().execute(async (trx) => {
     await sql`create schema ${sql.id(schema)}`.execute(trx);
@@ -84,7 +85,7 @@ function fetched(input: {
 
 async function apply(...events: RecordedEvent[]) {
   await db.transaction().execute(async (trx) => {
-    for (const event of events) await postMetricsProjection.apply(trx, event, schema);
+    await postMetricsProjection.fold(trx, events, schema);
   });
 }
 

@@ -5,17 +5,18 @@ import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
-import type { AnyDatabase } from '../../projections/engine/projection.js';
+import { eventReader } from '../../projections/engine/event-sources.js';
+import type { ReadModels } from '../../projections/read-models.js';
 import { workspacesProjection } from '../../projections/workspaces/workspaces-projection.js';
 import { testMetadata } from '../support/events.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
-let database: TestDatabase<unknown>;
-let db: Kysely<AnyDatabase>;
+let database: TestDatabase<ReadModels>;
+let db: Kysely<ReadModels>;
 
 beforeAll(async () => {
-  database = await createTestDatabase({});
-  db = database.db as Kysely<AnyDatabase>;
+  database = await createTestDatabase<ReadModels>({});
+  db = database.db;
 });
 afterAll(async () => database.drop());
 
@@ -100,7 +101,7 @@ test('a batch fold leaves the rows folding event by event leaves', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(anEvent, { maxLength: 25 }), async (generated) => {
       run += 1;
-      const events = recorded(generated);
+      const events = eventReader(workspacesProjection.reads).decodeAll(recorded(generated));
       const one = `wsb_one_${run}`;
       const batch = `wsb_batch_${run}`;
       await db.transaction().execute(async (trx) => {

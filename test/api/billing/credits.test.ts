@@ -638,7 +638,7 @@ test('the credit read models fold idempotently: the same events again change not
     await db.transaction().execute((trx) => creditsProjection.createTables(trx, schema));
     const foldAll = () =>
       db.transaction().execute(async (trx) => {
-        for (const e of events) await creditsProjection.apply(trx, e, schema);
+        for (const e of events) await creditsProjection.fold(trx, [e], schema);
       });
     await foldAll();
     const once = await rowsOf(schema);

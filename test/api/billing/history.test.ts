@@ -474,7 +474,7 @@ describe('the billing read models fold idempotently', () => {
       const foldAll = () =>
         db.transaction().execute(async (trx) => {
           for (const p of projections)
-            for (const e of events) if (p.eventTypes!.includes(e.type)) await p.apply(trx, e, schema);
+            for (const e of events) if (p.eventTypes!.includes(e.type)) await p.fold(trx, [e], schema);
         });
       await foldAll();
       const once = await rowsOf(schema);

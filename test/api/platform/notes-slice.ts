@@ -4,7 +4,7 @@
 // the write has just caught up).
 // A real slice spreads the same parts over domain/, commands/, projections/ and api/ (docs/adding-a-slice.md).
 import { z } from '@hono/zod-openapi';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { operationGroup, operationsWith } from '../../../api/shared/operation.js';
 import { orgParams } from '../../../api/shared/params.js';
 import type { RouteServices } from '../../../api/shared/services.js';
@@ -22,18 +22,23 @@ import {
   type Written,
 } from '../../../commands/shared/write-pipeline.js';
 import type { Caller } from '../../../domain/shared/caller.js';
-import type { Decider, DomainEvent } from '../../../domain/shared/decider.js';
-import { defineEventCodec, zodSpecs } from '../../../domain/shared/event-codec.js';
+import type { Decider } from '../../../domain/shared/decider.js';
+import { zodEventCodec, type EventsOf } from '../../../domain/shared/event-codec.js';
 import { Unprocessable } from '../../../domain/shared/errors.js';
-import { streamName, type RecordedEvent } from '../../../infra/event-store/port.js';
-import type { Projection } from '../../../projections/engine/projection.js';
+import { streamName } from '../../../infra/event-store/port.js';
+import { readsFrom } from '../../../projections/engine/event-sources.js';
+import { defineProjection } from '../../../projections/engine/projection.js';
 import type { ReadModels } from '../../../projections/read-models.js';
 
-// Domain: the decider. Time, ids and the limit come in the command, so decide stays pure.
-export type NoteAdded = DomainEvent<
-  'NoteAdded',
-  { noteId: string; orgId: string; text: string; addedAt: string }
->;
+// Domain: the event, declared once (its schema; the type and the codec come from it), and the decider. Time, ids
+// and the limit come in the command, so decide stays pure.
+const noteEvents = {
+  NoteAdded: z.object({ noteId: z.string(), orgId: z.string(), text: z.string(), addedAt: z.string() }),
+};
+export type NoteAdded = EventsOf<typeof noteEvents>;
+/** How NoteAdded is read back from the store. */
+const noteEventCodec = zodEventCodec('notes', noteEvents);
+
 interface AddNote {
   noteId: string;
   orgId: string;
@@ -42,14 +47,6 @@ interface AddNote {
   now: string;
 }
 type NoteState = { added: false } | { added: true; text: string };
-
-/** How NoteAdded is read back from the store. */
-const noteEventCodec = defineEventCodec<NoteAdded>(
-  'notes',
-  zodSpecs({
-    NoteAdded: z.object({ noteId: z.string(), orgId: z.string(), text: z.string(), addedAt: z.string() }),
-  }),
-);
 
 export const noteDecider: Decider<NoteState, AddNote, NoteAdded> = {
   initialState: { added: false },
@@ -92,27 +89,27 @@ export type NotesReadModels = {
   note_limits: NoteLimitsTable;
 };
 
-export const notesProjection: Projection = {
+export const notesProjection = defineProjection({
   name: 'notes',
   version: 1,
   tables: ['notes'],
-  eventTypes: ['NoteAdded'],
-  async createTables(trx: Transaction<unknown>, schema: string) {
+  reads: [readsFrom(noteEventCodec)],
+  async createTables(trx, schema) {
     await sql`
       create table ${sql.id(schema)}.notes (
         id uuid primary key, org_id uuid not null, text text not null, added_at timestamptz not null
       )`.execute(trx);
   },
-  async apply(trx: Transaction<NotesReadModels>, recorded: RecordedEvent, schema: string) {
-    const { data } = noteEventCodec.decode(recorded);
+  async apply(trx, { data }, schema) {
     await trx
+      .withTables<NotesReadModels>()
       .withSchema(schema)
       .insertInto('notes')
       .values({ id: data.noteId, org_id: data.orgId, text: data.text, added_at: data.addedAt })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   },
-};
+});
 
 // Use case: reads the workspace's limit, decides through the write pipeline (Idempotency-Key, metadata), and
 // answers from the slice's read model, which the write has caught up.

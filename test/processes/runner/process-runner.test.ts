@@ -1,27 +1,24 @@
 // The process runner against a real PostgreSQL store and the real outbox: state, outbox rows and checkpoint
 // commit in one transaction; filtered processes advance; one active runner; deterministic ids on reprocess.
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
 import type { RecordedEvent } from '../../../infra/event-store/port.js';
 import { outboxMigrations } from '../../../processes/outbox/migrations.js';
 import { processRunnerMigrations } from '../../../processes/runner/migrations.js';
-import {
-  outboxMessageId,
-  type ProcessContext,
-  type ProcessManager,
-} from '../../../processes/runner/process-manager.js';
+import { outboxMessageId, type ProcessManager } from '../../../processes/runner/process-manager.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 import { ProcessRunner } from '../../../processes/runner/process-runner.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { appendEvents, silentLogger, waitUntil } from '../../projections/engine/fixtures/support.js';
 
-let database: TestDatabase<unknown>;
-let store: PostgresEventStore<unknown>;
+let database: TestDatabase<ReadModels>;
+let store: PostgresEventStore<ReadModels>;
 const runners: ProcessRunner[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase({
+  database = await createTestDatabase<ReadModels>({
     ...eventStoreMigrations,
     ...outboxMigrations,
     ...processRunnerMigrations,
@@ -45,12 +42,12 @@ function notifier(
     name,
     eventTypes: options.eventTypes,
     handled: 0,
-    async createTables(db: Kysely<unknown>) {
+    async createTables(db) {
       await sql`create table if not exists ${sql.id(`${name}_seen`)} (event_id uuid primary key, stream_name text not null)`.execute(
         db,
       );
     },
-    async handle(trx: Transaction<unknown>, event: RecordedEvent, ctx: ProcessContext) {
+    async handle(trx, event, ctx) {
       if (!event.streamName.startsWith(`${name}-`)) return;
       await sql`insert into ${sql.id(`${name}_seen`)} (event_id, stream_name) values (${event.id}, ${event.streamName})`.execute(
         trx,

@@ -10,10 +10,11 @@ import { ProjectionWaiter, projectionsToAwait } from '../../../projections/engin
 import { ProjectionRunner } from '../../../projections/engine/runner.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { countingProjection, countsView, event, gate, silentLogger, waitUntil } from './fixtures/support.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 
-let database: TestDatabase<unknown>;
-let otherInstance: Database<unknown>;
-let store: PostgresEventStore<unknown>;
+let database: TestDatabase<ReadModels>;
+let otherInstance: Database<ReadModels>;
+let store: PostgresEventStore<ReadModels>;
 let runner: ProjectionRunner;
 let waiter: ProjectionWaiter;
 const slow = gate();
@@ -30,7 +31,7 @@ const projection = countingProjection({
 const other = countingProjection({ name: 'other', eventTypes: ['OtherThing'] });
 
 beforeAll(async () => {
-  database = await createTestDatabase({ ...eventStoreMigrations, ...projectionEngineMigrations });
+  database = await createTestDatabase<ReadModels>({ ...eventStoreMigrations, ...projectionEngineMigrations });
   store = new PostgresEventStore({ db: database.db, url: database.url });
   runner = new ProjectionRunner({
     db: database.db,
@@ -42,7 +43,7 @@ beforeAll(async () => {
   });
   await runner.start();
   // The waiter runs on its own pool: it only shares the database with the runner, like another instance.
-  otherInstance = createDatabase(database.url, { max: 3 });
+  otherInstance = createDatabase<ReadModels>(database.url, { max: 3 });
   waiter = new ProjectionWaiter({ db: otherInstance.db, eventStore: store, url: database.url });
 });
 afterAll(async () => {
@@ -82,7 +83,7 @@ test('every write is visible on the other instance as soon as the wait answers',
 
 test('concurrent waits share one picture of the catalog: checkpoints come with the notifications', async () => {
   let catalogReads = 0;
-  const counted = new Kysely<unknown>({
+  const counted = new Kysely<ReadModels>({
     dialect: new PostgresDialect({ pool: otherInstance.pool }),
     log: (e) => {
       if (e.level === 'query' && /from projections/.test(e.query.sql)) catalogReads += 1;
@@ -146,7 +147,7 @@ test('a serving generation older than the code (being rebuilt) does not hold wri
 });
 
 test('a waiter that cannot read the catalog knows of no serving projection and never answers "caught up"', async () => {
-  const unreachable = createDatabase(database.url, { max: 1 });
+  const unreachable = createDatabase<ReadModels>(database.url, { max: 1 });
   await unreachable.close();
   const blind = new ProjectionWaiter({ db: unreachable.db, eventStore: store });
   try {

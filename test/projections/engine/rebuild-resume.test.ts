@@ -23,17 +23,18 @@ import {
   silentLogger,
   waitUntil,
 } from './fixtures/support.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 
 const EVENTS = 3000;
 const STREAMS = 7;
 const child = fileURLToPath(new URL('./fixtures/rebuild-child.ts', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-let database: TestDatabase<unknown>;
-let store: PostgresEventStore<unknown>;
+let database: TestDatabase<ReadModels>;
+let store: PostgresEventStore<ReadModels>;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ ...eventStoreMigrations, ...projectionEngineMigrations });
+  database = await createTestDatabase<ReadModels>({ ...eventStoreMigrations, ...projectionEngineMigrations });
   store = new PostgresEventStore({ db: database.db, url: database.url });
   const last = await appendEvents(store, EVENTS, { prefix: 'resume', streams: STREAMS, perAppend: 100 });
   // A serving generation 1 exists, as in production; the rebuild builds generation 2 beside it.

@@ -22,14 +22,15 @@ import {
   silentLogger,
   waitUntil,
 } from './fixtures/support.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 
-let database: TestDatabase<unknown>;
-let store: PostgresEventStore<unknown>;
+let database: TestDatabase<ReadModels>;
+let store: PostgresEventStore<ReadModels>;
 const live = countingProjection({ name: 'rb' });
 let runner: ProjectionRunner;
 
 beforeAll(async () => {
-  database = await createTestDatabase({ ...eventStoreMigrations, ...projectionEngineMigrations });
+  database = await createTestDatabase<ReadModels>({ ...eventStoreMigrations, ...projectionEngineMigrations });
   store = new PostgresEventStore({ db: database.db, url: database.url });
   runner = new ProjectionRunner({
     db: database.db,

@@ -19,13 +19,14 @@ import {
   silentLogger,
   waitUntil,
 } from './fixtures/support.js';
+import type { ReadModels } from '../../../projections/read-models.js';
 
-let database: TestDatabase<unknown>;
-let store: PostgresEventStore<unknown>;
+let database: TestDatabase<ReadModels>;
+let store: PostgresEventStore<ReadModels>;
 const runners: ProjectionRunner[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase({ ...eventStoreMigrations, ...projectionEngineMigrations });
+  database = await createTestDatabase<ReadModels>({ ...eventStoreMigrations, ...projectionEngineMigrations });
   store = new PostgresEventStore({ db: database.db, url: database.url });
 });
 afterEach(async () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Env } from '../infra/config/env.js';
-import { platforms } from '../domain/post-groups/post-content.js';
+import { platforms } from '../domain/shared/platforms.js';
 import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
 import {
   findRunningPostgres,

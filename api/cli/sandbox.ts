@@ -1,7 +1,7 @@
 // `sandbox faults|revoke|restore|stats`: the operator's controls of the simulated platforms, talking to the
 // database directly so a change reaches every running process (fault settings within a second).
 import type { Kysely } from 'kysely';
-import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import {
   formatSandboxFaults,
   readSandboxFaultSetting,

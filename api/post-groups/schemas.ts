@@ -4,7 +4,8 @@
 import { z } from '@hono/zod-openapi';
 import { groupStatuses, postStatuses, rejectReasons } from '../../domain/post-groups/post-group.js';
 import { inputLimits } from '../../domain/post-groups/content-rules.js';
-import { platforms, replySettingsValues } from '../../domain/post-groups/post-content.js';
+import { replySettingsValues } from '../../domain/post-groups/post-content.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import { timezoneSchema } from '../shared/params.js';
 
 export const platformSchema = z.enum(platforms).openapi('Platform');

@@ -9,7 +9,7 @@ import {
   updatePost,
 } from '../../commands/post-groups/post-group-use-cases.js';
 import { postStatuses } from '../../domain/post-groups/post-group.js';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import {
   listPosts,
   listPostsJson,

@@ -4,7 +4,7 @@
 // and outside the OpenAPI document.
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { platforms, type Platform } from '../../domain/post-groups/post-content.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import { NotFound, ValidationError, type ErrorDetail } from '../../domain/shared/errors.js';
 import {
   defaultSandboxAccount,

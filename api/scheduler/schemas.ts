@@ -1,7 +1,7 @@
 // The scheduler's request and response shapes, typed once: validation, TypeScript types and the OpenAPI
 // document all come from these (spec part 1 "Scheduling profile", "Scheduler"; part 2 "Timezone setting").
 import { z } from '@hono/zod-openapi';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import {
   maxAvailabilityWindows,
   maxBlackoutDates,

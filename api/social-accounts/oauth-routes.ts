@@ -18,7 +18,7 @@ import {
   socialAccountDeps,
 } from '../../commands/social-accounts/social-account-commands.js';
 import type { CommandMetadata } from '../../commands/shared/command-handler.js';
-import { platformNames, type Platform } from '../../domain/post-groups/post-content.js';
+import { platformNames, type Platform } from '../../domain/shared/platforms.js';
 import { AppError, Forbidden, ValidationError } from '../../domain/shared/errors.js';
 import { permissionsOf, isRole } from '../../domain/workspaces/roles.js';
 import { blueskyClientMetadata } from '../../infra/connectors/bluesky/client-metadata.js';

@@ -1,7 +1,7 @@
 // Request and response shapes of connecting accounts: oauth/start, the platform callbacks, Bluesky app
 // passwords and LinkedIn page choices. Typed once here; the routes and the OpenAPI document use the same ones.
 import { z } from '@hono/zod-openapi';
-import { platforms } from '../../domain/post-groups/post-content.js';
+import { platforms } from '../../domain/shared/platforms.js';
 import { blueskyIdentifierMessage, isBlueskyIdentifier } from '../../infra/connectors/bluesky/identifier.js';
 import { orgParams } from '../shared/params.js';
 

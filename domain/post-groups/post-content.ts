@@ -5,10 +5,6 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import type { MediaAsset } from '../shared/media-asset.js';
 import type { Platform } from '../shared/platforms.js';
 
-// Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
-export { platforms, platformNames, type Platform } from '../shared/platforms.js';
-// Temporary re-export for api/ (issue 25 step 1); remove once api/ imports domain/shared.
-export type { MediaAsset } from '../shared/media-asset.js';
 
 /** One file a post's media names (each image of a set is one). */
 export interface MediaFileRef {

@@ -5,7 +5,6 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import type { MediaAsset } from '../shared/media-asset.js';
 import type { Platform } from '../shared/platforms.js';
 
-
 /** One file a post's media names (each image of a set is one). */
 export interface MediaFileRef {
   assetId: string;

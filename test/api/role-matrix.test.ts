@@ -1,11 +1,13 @@
 // The role matrix (docs/decisions.md, "Role matrix", table "By endpoint") against the service: every
 // workspace-scoped operation of the service's own OpenAPI document is called with each role, and answers 403
-// exactly where the table has no ✓. The table must list every such operation and nothing else, so a new
-// endpoint cannot land without its row.
+// exactly where the table has no ✓; each declared operation's permission (api/slices.ts's `operations`) grants
+// the roles the table ticks. The table must list every such operation and nothing else, so a new endpoint cannot
+// land without its row.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { roles, type Role } from '../../domain/workspaces/roles.js';
+import { operations as declared } from '../../api/slices.js';
+import { permissionsOf, roles, type Permission, type Role } from '../../domain/workspaces/roles.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
 
@@ -81,6 +83,25 @@ describe('role matrix', () => {
   test('the table lists exactly the workspace-scoped operations the service has', () => {
     const served = operations.map((o) => `${o.method} ${o.path}`).sort();
     expect([...matrix.keys()].sort()).toEqual(served);
+  });
+
+  test("each declared operation's permission grants the roles the table ticks (the same roles, or more where the use case decides by the input)", () => {
+    const mismatches: string[] = [];
+    for (const op of declared) {
+      const permission = op.access.permission;
+      if (op.access.workspace === false || permission === undefined) continue;
+      const key = `${op.method.toUpperCase()} ${op.path}`;
+      const ticked = [...(matrix.get(key) ?? [])].sort();
+      const anyOf: readonly Permission[] = typeof permission === 'string' ? [permission] : permission;
+      const granted = roles.filter((role) => anyOf.some((p) => permissionsOf(role).includes(p))).sort();
+      const fits =
+        typeof permission === 'string'
+          ? granted.join() === ticked.join()
+          : ticked.every((role) => granted.includes(role));
+      if (!fits)
+        mismatches.push(`${op.name} (${key}): declared ${granted.join('/')}, table ${ticked.join('/')}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 
   test('each role is refused (403) exactly where the table has no ✓', async () => {

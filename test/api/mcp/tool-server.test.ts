@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { hostAllowed } from '../../../api/mcp/tool-server.js';
+import { operations as declared } from '../../../api/slices.js';
 import { connectAssistant, mcpClient, mcpUrl, type TestAssistant } from '../../support/assistant.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -82,26 +83,14 @@ describe('an assistant with mcp:read and posts:write', () => {
 
   test('tools/list shows exactly the tools of its scopes, with input schemas', async () => {
     const { tools } = await assistant.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'complete_media_upload',
-      'create_app_screenshot',
-      'create_branded_image',
-      'create_carousel',
-      'create_draft_post',
-      'create_media_upload',
-      'find_brand_kit_on_website',
-      'get_brand_kit',
-      'get_usage',
-      'import_media_from_url',
-      'list_media',
-      'list_posts',
-      'list_social_accounts',
-      'list_visual_options',
-      'reject_post_group',
-      'suggest_slots',
-      'update_post',
-      'update_post_group',
-    ]);
+    // Exactly the declared operations' tools of its scopes (api/slices.ts), and none needing another scope.
+    const granted = new Set(['mcp:read', 'posts:write']);
+    const expected = declared
+      .filter((op) => op.tool !== undefined && op.access.scope !== undefined && granted.has(op.access.scope))
+      .map((op) => op.name);
+    expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
+    expect(expected).toEqual(expect.arrayContaining(['create_draft_post', 'list_posts', 'update_post']));
+    expect(expected).not.toContain('approve_post_group');
     const create = tools.find((t) => t.name === 'create_draft_post')!;
     expect(create.inputSchema.type).toBe('object');
     expect(create.inputSchema.required).toEqual(expect.arrayContaining(['title', 'posts']));

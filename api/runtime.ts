@@ -42,7 +42,9 @@ import type { PublishingService } from '../processes/publishing/publishing-servi
 import { Metrics } from '../infra/metrics/metrics.js';
 import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
-import { installBillingAccess, registeredBillingAccess } from './billing/access-middleware.js';
+import { billingAccessService, installBillingAccess } from './billing/access-middleware.js';
+import type { BillingAccess } from '../commands/billing/access.js';
+import type { Service } from './shared/service.js';
 import { bindOperations } from './shared/operation-adapters.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
@@ -329,6 +331,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
     const owner = `${os.hostname()}:${process.pid}`;
     let tools: readonly AnyTool[] | undefined;
+    /** The services the slices provide (api/shared/provider.ts), once built. */
+    const provided = new Map<Service<unknown>, unknown>();
     const context: SliceContext = {
       env,
       logger,
@@ -350,13 +354,48 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       options,
       roleOf: memberships.roleOf,
       tools: () => (tools ??= sliceList.flatMap((slice) => operationsOf(slice).tools)),
+      use: (service) => {
+        throw new Error(
+          `The "${service.name}" service is reached through a slice's context, not the runtime's`,
+        );
+      },
     };
+    /** A context whose `use` reaches only `allowed` (what a slice or a provider declared it requires). */
+    const contextFor = (who: string, allowed: readonly Service<unknown>[]): SliceContext => ({
+      ...context,
+      use<T>(service: Service<T>): T {
+        if (!allowed.includes(service))
+          throw new Error(`${who} uses the "${service.name}" service without requiring it`);
+        if (!provided.has(service)) throw new Error(`The "${service.name}" service is not built yet`);
+        return provided.get(service) as T;
+      },
+    });
+    for (const { slice, provider } of parts.providers) {
+      const value = await provider.build(
+        contextFor(`The "${provider.service.name}" provider of slice "${slice}"`, provider.requires),
+      );
+      provided.set(provider.service, value);
+      const stop = provider.stop?.bind(provider);
+      if (stop) stops.push(() => stop(value));
+    }
+    const sliceContexts = new Map(
+      sliceList.map((slice) => [
+        slice,
+        contextFor(`Slice "${slice.name}"`, [
+          ...(slice.requires ?? []),
+          ...(slice.provides ?? []).map((p) => p.service),
+        ]),
+      ]),
+    );
+    const contextOf = (slice: Slice): SliceContext => sliceContexts.get(slice)!;
+    /** The billing policy (402), when the billing slice provides it (a service without it has none). */
+    const billingPolicy = () => provided.get(billingAccessService) as BillingAccess | undefined;
     /** Each slice's operations bound to this runtime (their use cases' dependencies built once). */
     const bound = new Map<Slice, ReturnType<typeof bindOperations>>();
     const operationsOf = (slice: Slice) => {
       let found = bound.get(slice);
       if (!found) {
-        found = bindOperations(slice.operations ?? [], context, () => registeredBillingAccess(context));
+        found = bindOperations(slice.operations ?? [], contextOf(slice), billingPolicy);
         bound.set(slice, found);
       }
       return found;
@@ -390,8 +429,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
       // The billing policy goes on every request's context before any route (api/billing/access-middleware.ts).
       routes: [
-        installBillingAccess(context),
-        ...sliceList.flatMap((slice) => [...operationsOf(slice).routes, ...(slice.routes?.(context) ?? [])]),
+        installBillingAccess(billingPolicy),
+        ...sliceList.flatMap((slice) => [
+          ...operationsOf(slice).routes,
+          ...(slice.routes?.(contextOf(slice)) ?? []),
+        ]),
       ],
     });
 
@@ -417,13 +459,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       metrics,
       async startBackground() {
         if (background.started) return;
-        const workerContext = {
-          ...context,
-          owner,
-          projections: projectionList,
-          processManagers: parts.processManagers,
-        };
         for (const slice of sliceList) {
+          const workerContext = {
+            ...contextOf(slice),
+            owner,
+            projections: projectionList,
+            processManagers: parts.processManagers,
+          };
           for (const worker of slice.workers ?? []) {
             const instance = await worker.start(workerContext);
             if (!instance) continue;

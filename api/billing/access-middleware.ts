@@ -1,40 +1,20 @@
 // Billing access (402): the runtime's one policy (commands/billing/access.ts), which operations ask before their use
 // case (api/shared/operation-adapters.ts) and the few hand-written workspace routes ask for their writes.
-// The policy instance is per runtime (made by the billing slice): `installBillingAccess` puts it on every
-// request's context (install it before the routes).
+// The policy instance is per runtime (provided by the billing slice, `billingAccessService`): `installBillingAccess`
+// puts it on every request's context (install it before the routes).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { BillingAccess } from '../../commands/billing/access.js';
+import type { BillingAccess } from '../../commands/billing/access.js';
 import type { AppEnv } from '../platform/app-env.js';
-import type { BackgroundWorker, SliceContext } from '../shared/slice.js';
+import { service } from '../shared/service.js';
+import type { BackgroundWorker } from '../shared/slice.js';
 
 const variable = 'billingAccess';
 
 type WithBillingAccess = { [variable]?: BillingAccess };
 
-/**
- * One policy per runtime, keyed by the runtime's route services (the same object in the context the routes and
- * the workers get): the billing slice creates it with its clock (`billingAccessFor`), the edge looks it up.
- */
-const perRuntime = new WeakMap<object, BillingAccess>();
-
-/** The runtime's policy, created on first call with the billing clock. */
-export function billingAccessFor(
-  ctx: Pick<SliceContext, 'services' | 'readModels'>,
-  now: () => Date,
-): BillingAccess {
-  let access = perRuntime.get(ctx.services);
-  if (!access) {
-    access = new BillingAccess({ db: ctx.readModels, now });
-    perRuntime.set(ctx.services, access);
-  }
-  return access;
-}
-
-/** The runtime's policy if the billing slice made one (a service without the billing slice has none). */
-export function registeredBillingAccess(ctx: Pick<SliceContext, 'services'>): BillingAccess | undefined {
-  return perRuntime.get(ctx.services);
-}
+/** The runtime's one policy, provided by the billing slice with its clock. */
+export const billingAccessService = service<BillingAccess>('billing access');
 
 /** The runtime's policy on this request's context, if installed. */
 export function billingAccessOf(c: Context<AppEnv>): BillingAccess | undefined {
@@ -42,10 +22,10 @@ export function billingAccessOf(c: Context<AppEnv>): BillingAccess | undefined {
 }
 
 /** A route installer putting the runtime's policy on every request's context; install it before any route. */
-export function installBillingAccess(ctx: Pick<SliceContext, 'services'>) {
+export function installBillingAccess(policy: () => BillingAccess | undefined) {
   return (app: OpenAPIHono<AppEnv>) => {
     app.use(async (c, next) => {
-      const access = registeredBillingAccess(ctx);
+      const access = policy();
       if (access) (c.set as (key: string, value: unknown) => void)(variable, access);
       await next();
     });
@@ -72,12 +52,12 @@ export function billingAccessMiddleware(): MiddlewareHandler<AppEnv> {
  * Caches the runtime's policy while it runs (server mode): LISTENs for the subscriptions projection's
  * notifications, and stops listening (nothing cached) when stopped. Without it every check reads the read model.
  */
-export function billingAccessCacheWorker(clockOf: (ctx: SliceContext) => () => Date): BackgroundWorker {
+export function billingAccessCacheWorker(): BackgroundWorker {
   return {
     name: 'billing-access-cache',
     async start(ctx) {
       if (ctx.mode !== 'server') return undefined;
-      const access = billingAccessFor(ctx, clockOf(ctx));
+      const access = ctx.use(billingAccessService);
       await access.listen(ctx.database.url);
       return { stop: () => access.close() };
     },

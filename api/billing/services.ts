@@ -6,6 +6,7 @@ import type { PaymentProvider } from '../../infra/billing/provider.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
 import { billingHistoryOf, type BillingHistory } from '../../projections/billing/history-projection.js';
 import type { SubscriptionDeps } from '../../commands/billing/subscription-use-cases.js';
+import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
 import { CreditLedgerStore } from '../../commands/billing/credit-ledger-store.js';
 import { CreditsService } from '../../commands/billing/credits.js';
@@ -34,16 +35,11 @@ export interface BillingServices {
   checkoutTokens: CheckoutTokens;
 }
 
-/**
- * Keyed by the runtime's route services, which the routes' context and every worker's context share (a worker
- * gets a copy of the context, so the context itself would build a second ledger and provider).
- */
-const built = new WeakMap<object, BillingServices>();
+/** The billing slice's services (provided once per runtime; the visuals slice charges AI backgrounds through them). */
+export const billingServices = service<BillingServices>('billing');
 
-/** The billing services of this runtime (built on first call). */
-export function billingServicesOf(ctx: SliceContext, options: BillingSliceOptions = {}): BillingServices {
-  const existing = built.get(ctx.services);
-  if (existing) return existing;
+/** Builds the billing services of a runtime (the billing slice's provider). */
+export function buildBillingServices(ctx: SliceContext, options: BillingSliceOptions = {}): BillingServices {
   const catalog = new BillingCatalog(
     loadBillingConfig(ctx.env.BILLING_CONFIG_FILE ?? defaultBillingConfigFile),
   );
@@ -69,7 +65,7 @@ export function billingServicesOf(ctx: SliceContext, options: BillingSliceOption
     ensureStarted: async (orgId) => (await ensureStarted(subscriptions, orgId)).state,
     readModels: ctx.readModels,
   });
-  const services: BillingServices = {
+  return {
     catalog,
     now,
     provider,
@@ -78,6 +74,4 @@ export function billingServicesOf(ctx: SliceContext, options: BillingSliceOption
     credits,
     checkoutTokens: new CheckoutTokens(ctx.services.tokenCipher),
   };
-  built.set(ctx.services, services);
-  return services;
 }

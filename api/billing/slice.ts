@@ -6,9 +6,11 @@ import { billingWebhookMigrations } from '../../infra/billing/webhook-store.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { billingHistoryProjection } from '../../projections/billing/history-projection.js';
 import { billingSubscriptionsProjection } from '../../projections/billing/subscriptions-projection.js';
-import { billingAccessCacheWorker, billingAccessFor } from './access-middleware.js';
+import { BillingAccess } from '../../commands/billing/access.js';
+import { provide } from '../shared/provider.js';
+import { billingAccessCacheWorker, billingAccessService } from './access-middleware.js';
 import { providerRoutes } from './webhook-routes.js';
-import { billingServicesOf, type BillingSliceOptions } from './services.js';
+import { billingServices, buildBillingServices, type BillingSliceOptions } from './services.js';
 import { consumeTrialStarts, trialStartProcess } from '../../processes/billing/trial-start.js';
 import { startGraceTimer } from '../../processes/billing/grace-timer.js';
 import { creditLedgerMigrations } from '../../commands/billing/credit-ledger-store.js';
@@ -22,40 +24,47 @@ export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
     settings: billingSettings,
     migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
     projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],
-    operations: [billingOperations(options)],
-    // The webhooks (signed raw bodies, no bearer) and the sandbox provider's HTML pages stay raw routes.
-    routes: (ctx) => {
-      const billing = billingServicesOf(ctx, options);
+    provides: [
+      provide(billingServices, { build: (ctx) => buildBillingServices(ctx, options) }),
       // The 402 policy of this runtime, with the billing clock (installed at the edge by the runtime).
-      billingAccessFor(ctx, billing.now);
-      return providerRoutes({ ...billing, db: ctx.database.db, commands: ctx.commands, logger: ctx.logger });
-    },
+      provide(billingAccessService, {
+        requires: [billingServices],
+        build: (ctx) => new BillingAccess({ db: ctx.readModels, now: ctx.use(billingServices).now }),
+      }),
+    ],
+    operations: [billingOperations],
+    // The webhooks (signed raw bodies, no bearer) and the sandbox provider's HTML pages stay raw routes.
+    routes: (ctx) =>
+      providerRoutes({
+        ...ctx.use(billingServices),
+        db: ctx.database.db,
+        commands: ctx.commands,
+        logger: ctx.logger,
+      }),
     processManagers: [trialStartProcess, creditPeriodsProcess],
     workers: [
       {
         name: 'billing-trial-start',
         async start(ctx) {
-          return ctx.bus
-            ? consumeTrialStarts(ctx.bus, billingServicesOf(ctx, options).subscriptions)
-            : undefined;
+          return ctx.bus ? consumeTrialStarts(ctx.bus, ctx.use(billingServices).subscriptions) : undefined;
         },
       },
       {
         name: 'billing-grace-timer',
         async start(ctx) {
-          return startGraceTimer(billingServicesOf(ctx, options).subscriptions, ctx.readModels, ctx.logger);
+          return startGraceTimer(ctx.use(billingServices).subscriptions, ctx.readModels, ctx.logger);
         },
       },
       {
         name: 'billing-credit-periods',
         async start(ctx) {
-          const { credits, catalog } = billingServicesOf(ctx, options);
+          const { credits, catalog } = ctx.use(billingServices);
           return ctx.bus
             ? consumeCreditPeriodJobs(ctx.bus, { credits, catalog, logger: ctx.logger })
             : undefined;
         },
       },
-      billingAccessCacheWorker((ctx) => billingServicesOf(ctx, options).now),
+      billingAccessCacheWorker(),
     ],
   };
 }

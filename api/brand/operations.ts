@@ -16,14 +16,14 @@ import {
   brandKitWebsiteSchema,
   updateBrandKitBody,
 } from './schemas.js';
-import { brandServicesOf } from './services.js';
+import { brandServices } from './services.js';
 
 const operation = operationsWith<BrandKitDeps>();
 const path = '/v1/orgs/{orgId}/brand/kit';
 const list = (items: string[]) => (items.length === 0 ? 'none' : items.join(', '));
 
 export const brandOperations = operationGroup(
-  (ctx) => brandServicesOf(ctx).deps,
+  (ctx) => ctx.use(brandServices).deps,
   [
     operation({
       name: 'get_brand_kit',

@@ -1,12 +1,13 @@
 // What the brand slice's operations and other slices share, built once per runtime: the brand kit use
 // cases' dependencies and the reader other slices use (the visuals slice renders with
-// `brandKitOf(ctx).renderBrand(orgId)`).
+// `ctx.use(brandServices).reader.renderBrand(orgId)`).
 import type { BrandKitReader } from '../../commands/brand/brand-kit-port.js';
 import { createBrandKitReader } from '../../commands/brand/brand-kit-reader.js';
 import type { BrandKitDeps } from '../../commands/brand/brand-kit-use-cases.js';
 import type { LogoReader } from '../../infra/brand/logo-image.js';
-import { mediaLibraryOf } from '../media/services.js';
-import { rendererOf } from '../visuals/renderer-of.js';
+import { mediaServices } from '../media/services.js';
+import { service } from '../shared/service.js';
+import { rendererService } from '../visuals/renderer-of.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface BrandServices {
@@ -15,24 +16,19 @@ export interface BrandServices {
   deps: BrandKitDeps;
 }
 
-/**
- * Keyed by the runtime's route services, which the routes' context and every worker's context share (a worker
- * gets a copy of the context, so keying by the context itself would build a second reader and logo cache).
- */
-const built = new WeakMap<object, BrandServices>();
+/** The brand slice's services, provided once per runtime (the visuals slice renders with `reader`). */
+export const brandServices = service<BrandServices>('brand');
 
-/** The brand services of this runtime (built on first call). */
-export function brandServicesOf(ctx: SliceContext): BrandServices {
-  const existing = built.get(ctx.services);
-  if (existing) return existing;
-  const media = mediaLibraryOf(ctx);
+/** Builds the brand services of a runtime (the brand slice's provider; needs the media library and renderer). */
+export function buildBrandServices(ctx: SliceContext): BrandServices {
+  const media = ctx.use(mediaServices).library;
   // Logo files are decoded, sanitised and rasterised in the render pool's threads, under its deadline.
-  const rendering = rendererOf(ctx);
+  const rendering = ctx.use(rendererService);
   const logos: LogoReader = {
     read: (bytes) => rendering.renderer().readLogo(bytes),
     renderable: (bytes) => rendering.renderer().renderableLogo(bytes),
   };
-  const services: BrandServices = {
+  return {
     reader: createBrandKitReader({ commands: ctx.commands, media: () => media, logos, logger: ctx.logger }),
     deps: {
       commands: ctx.commands,
@@ -44,11 +40,4 @@ export function brandServicesOf(ctx: SliceContext): BrandServices {
       logger: ctx.logger,
     },
   };
-  built.set(ctx.services, services);
-  return services;
-}
-
-/** The workspace brand kit as other slices read it: `get(orgId)` and `renderBrand(orgId)`. */
-export function brandKitOf(ctx: SliceContext): BrandKitReader {
-  return brandServicesOf(ctx).reader;
 }

@@ -3,9 +3,18 @@
 // get_brand_kit, find_brand_kit_on_website and update_brand_kit operations (routes and tools). The brand
 // profile comes later.
 import type { Slice } from '../shared/slice.js';
+import { mediaServices } from '../media/services.js';
+import { provide } from '../shared/provider.js';
+import { rendererService } from '../visuals/renderer-of.js';
 import { brandOperations } from './operations.js';
+import { brandServices, buildBrandServices } from './services.js';
 
 export const brandSlice: Slice = {
   name: 'brand',
+  // Logos are read in the render pool's threads; the kit's logo is an asset of the media library.
+  requires: [mediaServices, rendererService],
+  provides: [
+    provide(brandServices, { requires: [mediaServices, rendererService], build: buildBrandServices }),
+  ],
   operations: [brandOperations],
 };

@@ -1,9 +1,11 @@
 // The invitations slice: inviting people to a workspace by e-mail, and accepting (issue 13).
 import type { Mailer } from '../../infra/mail/port.js';
 import { invitationsProjection } from '../../projections/invitations/invitations-projection.js';
-import type { Slice, SliceContext } from '../shared/slice.js';
-import { browserSessionsOf } from '../sign-in/sessions.js';
-import { mailerOf } from '../sign-in/slice.js';
+import { provide } from '../shared/provider.js';
+import { service } from '../shared/service.js';
+import type { Slice } from '../shared/slice.js';
+import { browserSessions } from '../sign-in/sessions.js';
+import { mailerService } from '../sign-in/slice.js';
 import { acceptPageRoutes } from './accept-page.js';
 import { invitationOperations, type InvitationsDeps } from './operations.js';
 
@@ -14,29 +16,32 @@ export interface InvitationsSliceOptions {
   mailer?: (mailer: Mailer) => Mailer;
 }
 
+/** What the invitations slice's operations and page use, provided once per runtime. */
+export const invitationsDeps = service<InvitationsDeps>('invitations');
+
 export function createInvitationsSlice(options: InvitationsSliceOptions = {}): Slice {
-  const built = new WeakMap<SliceContext, InvitationsDeps>();
-  const depsOf = (ctx: SliceContext): InvitationsDeps => {
-    let deps = built.get(ctx);
-    if (!deps) {
-      const now = options.now ?? ctx.services.now ?? (() => new Date());
-      deps = {
-        ...ctx.services,
-        now,
-        mailer: options.mailer ? options.mailer(mailerOf(ctx)) : mailerOf(ctx),
-        publicBaseUrl: ctx.publicBaseUrl,
-        logger: ctx.logger,
-      };
-      built.set(ctx, deps);
-    }
-    return deps;
-  };
   return {
     name: 'invitations',
+    requires: [mailerService, browserSessions],
+    provides: [
+      provide(invitationsDeps, {
+        requires: [mailerService],
+        build: (ctx) => {
+          const mailer = ctx.use(mailerService);
+          return {
+            ...ctx.services,
+            now: options.now ?? ctx.services.now ?? (() => new Date()),
+            mailer: options.mailer ? options.mailer(mailer) : mailer,
+            publicBaseUrl: ctx.publicBaseUrl,
+            logger: ctx.logger,
+          };
+        },
+      }),
+    ],
     projections: [invitationsProjection],
-    operations: [invitationOperations(depsOf)],
+    operations: [invitationOperations((ctx) => ctx.use(invitationsDeps))],
     // The page the invitation mail links to: HTML for a browser with a sign-in session, not an operation.
-    routes: (ctx) => [acceptPageRoutes({ ...depsOf(ctx), sessions: browserSessionsOf(ctx) })],
+    routes: (ctx) => [acceptPageRoutes({ ...ctx.use(invitationsDeps), sessions: ctx.use(browserSessions) })],
   };
 }
 

@@ -22,14 +22,14 @@ import {
   mediaUploadBody,
   mediaUploadSlotSchema,
 } from './schemas.js';
-import { mediaServicesOf } from './services.js';
+import { mediaServices } from './services.js';
 
 const operation = operationsWith<MediaUseCaseDeps>();
 const path = '/v1/orgs/{orgId}/marketing/media';
 const writeHints = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
 
 export const mediaOperations = operationGroup(
-  (ctx) => mediaServicesOf(ctx).deps,
+  (ctx) => ctx.use(mediaServices).deps,
   [
     operation({
       name: 'list_media',

@@ -3,6 +3,7 @@
 import type { MediaLibrary } from '../../commands/media/library.js';
 import { createMediaLibrary, type MediaLibraryDeps } from '../../commands/media/media-library.js';
 import type { MediaUseCaseDeps } from '../../commands/media/media-use-cases.js';
+import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface MediaServices {
@@ -11,16 +12,11 @@ export interface MediaServices {
   deps: MediaUseCaseDeps;
 }
 
-/**
- * Keyed by the runtime's route services, which the routes' context and every worker's context share (a worker
- * gets a copy of the context, so the context itself would build a second library).
- */
-const built = new WeakMap<object, MediaServices>();
+/** The media slice's services, provided once per runtime (the brand kit and visuals store and read assets). */
+export const mediaServices = service<MediaServices>('media');
 
-/** The media services of this runtime (built on first call). */
-export function mediaServicesOf(ctx: SliceContext): MediaServices {
-  const existing = built.get(ctx.services);
-  if (existing) return existing;
+/** Builds the media services of a runtime (the media slice's provider). */
+export function buildMediaServices(ctx: SliceContext): MediaServices {
   const base: MediaLibraryDeps = {
     commands: ctx.commands,
     readModels: ctx.readModels,
@@ -29,7 +25,7 @@ export function mediaServicesOf(ctx: SliceContext): MediaServices {
     now: ctx.services.now ?? (() => new Date()),
     storageQuotaBytes: ctx.env.WORKSPACE_STORAGE_QUOTA_BYTES,
   };
-  const services: MediaServices = {
+  return {
     library: createMediaLibrary(base),
     deps: {
       ...base,
@@ -38,11 +34,4 @@ export function mediaServicesOf(ctx: SliceContext): MediaServices {
       logger: ctx.logger,
     },
   };
-  built.set(ctx.services, services);
-  return services;
-}
-
-/** The media library of this runtime: the brand kit and the visuals slice store and read assets through it. */
-export function mediaLibraryOf(ctx: SliceContext): MediaLibrary {
-  return mediaServicesOf(ctx).library;
 }

@@ -5,7 +5,7 @@ import { notificationsProjection } from '../../projections/notifications/notific
 import { effectiveTimezoneOf } from '../../projections/scheduler/queries.js';
 import { notificationMailMigrations } from '../../processes/notifications/migrations.js';
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
-import { mailerOf } from '../sign-in/slice.js';
+import { mailerService } from '../sign-in/slice.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { notificationOperations } from './operations.js';
 
@@ -14,6 +14,8 @@ export const NOTIFICATION_MAILER_WORKER = 'notification-mailer';
 
 export const notificationsSlice: Slice = {
   name: 'notifications',
+  // Notification e-mail goes through the runtime's one mailer.
+  requires: [mailerService],
   migrations: migrationsOf(notificationMailMigrations),
   projections: [notificationsProjection],
   operations: [notificationOperations],
@@ -23,7 +25,7 @@ export const notificationsSlice: Slice = {
       async start(ctx) {
         const mailer = new NotificationMailer({
           db: ctx.readModels,
-          mailer: mailerOf(ctx),
+          mailer: ctx.use(mailerService),
           logger: ctx.logger,
           owner: ctx.owner,
           publicBaseUrl: ctx.publicBaseUrl,

@@ -1,9 +1,10 @@
 // The tool server's bearer check (AssistantTokens, api/shared/assistant-auth.ts): an access token's hash looked up
-// with its live connection. Built once per runtime; the MCP slice reaches it through `assistantTokensOf(ctx)`.
+// with its live connection. Provided once per runtime; the MCP slice reaches it through `ctx.use(assistantTokens)`.
 import { secretDigest } from '../../infra/crypto/digests.js';
 import { sql } from 'kysely';
 import { assistantScopes, type AssistantScope } from '../../domain/shared/caller.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
+import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
 import { revokeConnection, type OAuthDb, type OAuthTables } from './store.js';
 
@@ -81,17 +82,8 @@ export class DatabaseAssistantTokens implements AssistantTokens {
   }
 }
 
-const built = new WeakMap<SliceContext, DatabaseAssistantTokens>();
-
-/** The authorization server's AssistantTokens for this runtime (one per context). */
-export function assistantTokensOf(ctx: SliceContext): AssistantTokens {
-  let tokens = built.get(ctx);
-  if (!tokens) {
-    tokens = new DatabaseAssistantTokens(oauthDbOf(ctx));
-    built.set(ctx, tokens);
-  }
-  return tokens;
-}
+/** The authorization server's AssistantTokens, provided by the oauth slice; the tool server checks tokens with it. */
+export const assistantTokens = service<AssistantTokens>('assistant tokens');
 
 /** The slice's tables, typed, on the runtime's database. */
 export function oauthDbOf(ctx: Pick<SliceContext, 'readModels'>): OAuthDb {

@@ -14,7 +14,7 @@ import type { Role } from '../../domain/workspaces/roles.js';
 import { findMembershipRole, listWorkspacesOfUser } from '../../projections/workspaces/queries.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import type { AppEnv } from '../platform/app-env.js';
-import { browserSessionsOf } from '../sign-in/sessions.js';
+import { browserSessions } from '../sign-in/sessions.js';
 import type { SliceContext } from '../shared/slice.js';
 import { isAssistantScope, oauthDbOf } from './assistant-tokens.js';
 import {
@@ -122,7 +122,7 @@ export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {})
   const db: OAuthDb = oauthDbOf(ctx);
   const issuer = ctx.publicBaseUrl;
   const mcpResource = `${issuer}/mcp`;
-  const sessions = browserSessionsOf(ctx);
+  const sessions = ctx.use(browserSessions);
   const registerLimit = rateLimited(
     new TokenBuckets(options.rateLimits?.register ?? defaultRateLimits.register),
   );

@@ -1,15 +1,17 @@
 // The OAuth 2.1 authorization server for AI assistants (spec part 1, "Assistant-tool server (OAuth 2.1)"):
 // clients, consent, codes and tokens, and the connected apps of the app API. The tool server (api/mcp) checks
-// its bearer tokens through `assistantTokensOf(ctx)`.
+// its bearer tokens through the `assistantTokens` service this slice provides.
 import { migrationsOf, type Slice } from '../shared/slice.js';
-import { oauthDbOf } from './assistant-tokens.js';
+import { provide } from '../shared/provider.js';
+import { browserSessions } from '../sign-in/sessions.js';
+import { assistantTokens, DatabaseAssistantTokens, oauthDbOf } from './assistant-tokens.js';
 import { clientSweepIntervalMs, sweepUnusedClients } from './clients.js';
 import { connectedAppOperations, connectedAppRoutes } from './connected-apps.js';
 import { assistantConnectionsEndProcess } from './membership-ends.js';
 import { oauthRoutes, type OAuthServerOptions } from './routes.js';
 import { oauthMigrations } from './store.js';
 
-export { assistantTokensOf } from './assistant-tokens.js';
+export { assistantTokens } from './assistant-tokens.js';
 
 /**
  * The slice with its options; tests pass the seams (local metadata-document servers they may fetch, rate limits),
@@ -18,6 +20,9 @@ export { assistantTokensOf } from './assistant-tokens.js';
 export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
   return {
     name: 'oauth',
+    // The consent page is behind the browser session of the sign-in slice.
+    requires: [browserSessions],
+    provides: [provide(assistantTokens, { build: (ctx) => new DatabaseAssistantTokens(oauthDbOf(ctx)) })],
     migrations: migrationsOf(oauthMigrations),
     processManagers: [assistantConnectionsEndProcess],
     operations: [connectedAppOperations],

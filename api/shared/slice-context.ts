@@ -23,6 +23,7 @@ import type { PublishingServiceOptions } from '../../processes/publishing/publis
 import type { AuthService } from '../auth/auth-service.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { RouteServices } from './services.js';
+import type { Service } from './service.js';
 import type { AnyTool } from './tools.js';
 
 /** What a runtime is built with (api/runtime.ts), but its slices (RuntimeOptions in slice.ts adds them). */
@@ -72,6 +73,11 @@ export interface SliceContext {
   /** What every slice's routes share; a slice adds its own services in its module (`{ ...services, mine }`). */
   services: RouteServices;
   publicBaseUrl: string;
+  /**
+   * A service a slice provides (api/shared/provider.ts), built once per runtime: only one this slice requires or
+   * provides (or, in a provider's build, one it requires); anything else throws, naming the service.
+   */
+  use<T>(service: Service<T>): T;
   /** The options the runtime was built with (e.g. the publishing seams tests pass). */
   options: RuntimeSettings;
 }

@@ -7,6 +7,8 @@ import type { Projection } from '../../projections/engine/projection.js';
 import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import type { OperationGroup } from './operation.js';
+import { orderProviders, type Provider } from './provider.js';
+import type { Service } from './service.js';
 import type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 
 export type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
@@ -39,6 +41,10 @@ export interface Slice {
   /** Read models; also what read-your-writes waits for. */
   projections?: readonly Projection[];
   processManagers?: readonly ProcessManager[];
+  /** Services this slice builds for itself and others (api/shared/provider.ts), once per runtime. */
+  provides?: readonly Provider[];
+  /** Services of other slices this slice uses (`ctx.use`); a missing provider stops the start. */
+  requires?: readonly Service<unknown>[];
   /**
    * The slice's operations (api/shared/operation.ts): each one declaration from which its route and, where it
    * has one, its tool are made. Their routes go into the app before the slice's other `routes`.
@@ -129,6 +135,8 @@ export function collectMigrations(
 
 export interface ComposedSlices {
   migrations: Record<string, Migration>;
+  /** Every slice's providers, each after those of what it requires. */
+  providers: ReturnType<typeof orderProviders>;
   projections: readonly Projection[];
   processManagers: readonly ProcessManager[];
 }
@@ -169,6 +177,7 @@ export function composeSlices(slices: readonly Slice[]): ComposedSlices {
   unique('Process manager', processes);
   return {
     migrations: collectMigrations(slices),
+    providers: orderProviders(slices),
     projections: projections.map((e) => e.p),
     processManagers: processes.map((e) => e.p),
   };

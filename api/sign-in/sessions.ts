@@ -1,7 +1,7 @@
 // Browser sessions of the sign-in pages: a random session id in an HttpOnly cookie, only its SHA-256 kept in
 // `browser_sessions` (so a read of the table signs nobody in), 12 hours long, ended by signing out. CSRF tokens
 // are an HMAC of the session id under a key derived from the service's token encryption key, so every instance
-// sharing that key accepts the forms of the others. Other slices (the consent page) use `browserSessionsOf(ctx)`.
+// sharing that key accepts the forms of the others. Other slices (the consent page) use `ctx.use(browserSessions)`.
 import { secretDigest } from '../../infra/crypto/digests.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import type { CookieOptions } from 'hono/utils/cookie';
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Env } from '../../infra/config/env.js';
 import type { BrowserSessions, BrowserUser } from '../shared/assistant-auth.js';
+import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export const browserSessionMigrations: Record<string, Migration> = {
@@ -203,18 +204,16 @@ export class SignInSessions implements BrowserSessions {
   }
 }
 
-const memo = new WeakMap<SliceContext, SignInSessions>();
+/**
+ * The browser sessions of this runtime, provided by the sign-in slice, for the sign-in pages and other slices'
+ * pages behind a session (the consent page, the invitation page): `ctx.use(browserSessions)`.
+ */
+export const browserSessions = service<SignInSessions>('browser sessions');
 
-/** The browser sessions of this runtime (one per context), for the sign-in pages and the consent page. */
-export function browserSessionsOf(ctx: SliceContext): SignInSessions {
-  let sessions = memo.get(ctx);
-  if (!sessions) {
-    sessions = new SignInSessions({
-      db: ctx.database.db as Kysely<unknown>,
-      env: ctx.env,
-      publicBaseUrl: ctx.publicBaseUrl,
-    });
-    memo.set(ctx, sessions);
-  }
-  return sessions;
+export function buildBrowserSessions(ctx: SliceContext): SignInSessions {
+  return new SignInSessions({
+    db: ctx.database.db as Kysely<unknown>,
+    env: ctx.env,
+    publicBaseUrl: ctx.publicBaseUrl,
+  });
 }

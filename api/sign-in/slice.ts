@@ -2,28 +2,28 @@
 import type { Kysely } from 'kysely';
 import { signInSettings } from '../../infra/config/env.js';
 import { createMailer, localMailboxMigrations, type Mailer } from '../../infra/mail/index.js';
-import { migrationsOf, type Slice, type SliceContext } from '../shared/slice.js';
+import { provide } from '../shared/provider.js';
+import { service } from '../shared/service.js';
+import { migrationsOf, type Slice } from '../shared/slice.js';
 import { SignInLinks, signInLinkMigrations } from './links.js';
 import { createOidcRoutes, oidcStartPath, providerName, type OidcSettings } from './oidc.js';
 import { createSignInRoutes } from './routes.js';
-import { browserSessionMigrations, browserSessionsOf } from './sessions.js';
+import { browserSessionMigrations, browserSessions, buildBrowserSessions } from './sessions.js';
 
-export { browserSessionsOf } from './sessions.js';
+export { browserSessions } from './sessions.js';
 
-const mailers = new WeakMap<SliceContext, Mailer>();
-
-/** The mailer of this runtime: SMTP when SMTP_URL is set, else the local mailbox. */
-export function mailerOf(ctx: SliceContext): Mailer {
-  let mailer = mailers.get(ctx);
-  if (!mailer) {
-    mailer = createMailer(ctx.env, ctx.database.db as Kysely<unknown>);
-    mailers.set(ctx, mailer);
-  }
-  return mailer;
-}
+/**
+ * The mailer of this runtime, provided by the sign-in slice (SMTP when SMTP_URL is set, else the local mailbox):
+ * sign-in links, invitations and notification e-mail go through the one instance.
+ */
+export const mailerService = service<Mailer>('mailer');
 
 export const signInSlice: Slice = {
   name: 'sign-in',
+  provides: [
+    provide(mailerService, { build: (ctx) => createMailer(ctx.env, ctx.database.db as Kysely<unknown>) }),
+    provide(browserSessions, { build: buildBrowserSessions }),
+  ],
   migrations: migrationsOf(browserSessionMigrations, localMailboxMigrations, signInLinkMigrations),
   settings: signInSettings,
   routes: (ctx) => {
@@ -37,12 +37,12 @@ export const signInSlice: Slice = {
             name: OIDC_PROVIDER_NAME,
           }
         : null;
-    const sessions = browserSessionsOf(ctx);
+    const sessions = ctx.use(browserSessions);
     return [
       createSignInRoutes({
         sessions,
         links: new SignInLinks(ctx.database.db as Kysely<unknown>),
-        mailer: mailerOf(ctx),
+        mailer: ctx.use(mailerService),
         commands: ctx.commands,
         publicBaseUrl: ctx.publicBaseUrl,
         logger: ctx.logger,

@@ -26,7 +26,7 @@ import {
   screenshotVisualResult,
   visualOptionsResult,
 } from './schemas.js';
-import { visualsOf } from './services.js';
+import { visualsServices } from './services.js';
 
 const operation = operationsWith<VisualsDeps>();
 const path = '/v1/orgs/{orgId}/marketing/visuals';
@@ -44,7 +44,7 @@ const scripts =
   'Korean, Arabic, Hebrew, …) are refused with unsupported_characters.';
 
 export const visualOperations = operationGroup(
-  (ctx) => visualsOf(ctx).deps,
+  (ctx) => ctx.use(visualsServices).deps,
   [
     operation({
       name: 'create_branded_image',

@@ -1,9 +1,10 @@
 // The runtime's one render pool, shared by the visuals slice (renders) and the brand slice (logo files are read,
-// sanitised and rasterised in its threads, never on the request thread): started on first use, closed with the
-// runtime by the visuals slice's worker.
+// sanitised and rasterised in its threads, never on the request thread): provided by the visuals slice, started
+// on first use, closed when the runtime stops.
 import { availableParallelism } from 'node:os';
 import type { Renderer } from '../../infra/visuals/contract.js';
 import { createRenderer } from '../../infra/visuals/renderer.js';
+import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface RendererService {
@@ -13,14 +14,13 @@ export interface RendererService {
   close(): Promise<void>;
 }
 
-/** Keyed by the runtime's route services, which the routes' context and every worker's context share. */
-const built = new WeakMap<object, RendererService>();
+/** The runtime's render pool, provided by the visuals slice (closed when the runtime stops). */
+export const rendererService = service<RendererService>('renderer');
 
-export function rendererOf(ctx: SliceContext): RendererService {
-  const existing = built.get(ctx.services);
-  if (existing) return existing;
+/** Builds the render pool's handle (its threads start on the first render). */
+export function buildRenderer(ctx: SliceContext): RendererService {
   let renderer: Renderer | null = null;
-  const service: RendererService = {
+  const handle: RendererService = {
     renderer: () =>
       (renderer ??= createRenderer({
         threads: ctx.env.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
@@ -34,6 +34,5 @@ export function rendererOf(ctx: SliceContext): RendererService {
       await running?.close();
     },
   };
-  built.set(ctx.services, service);
-  return service;
+  return handle;
 }

@@ -1,27 +1,28 @@
-// What the visuals slice's operations and worker share, built once per runtime: the renderer (one worker
-// pool, started on first render and closed when the runtime stops), the image-generation provider, the media
-// library renders are stored in, the brand kit they are drawn in, and the credits an AI background costs.
+// What the visuals slice's operations use, provided once per runtime: the renderer (one worker pool, started on
+// first render and closed when the runtime stops), the image-generation provider, the media library renders are
+// stored in, the brand kit they are drawn in, and the credits an AI background costs.
 import type { VisualsDeps } from '../../commands/visuals/visuals-use-cases.js';
 import { imageGenerationFromEnv } from '../../infra/image-generation/from-env.js';
-import { billingServicesOf } from '../billing/services.js';
-import { brandKitOf } from '../brand/services.js';
-import { mediaLibraryOf } from '../media/services.js';
-import { rendererOf } from './renderer-of.js';
+import { billingServices } from '../billing/services.js';
+import { brandServices } from '../brand/services.js';
+import { mediaServices } from '../media/services.js';
+import { service } from '../shared/service.js';
+import { rendererService } from './renderer-of.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface VisualsServices {
   deps: VisualsDeps;
-  /** Ends the renderer's threads, if it was started (the slice's worker calls it when the runtime stops). */
-  close(): Promise<void>;
 }
 
-/** Keyed by the runtime's route services, which the routes' context and every worker's context share. */
-const built = new WeakMap<object, VisualsServices>();
+/** The visuals slice's services, provided once per runtime. */
+export const visualsServices = service<VisualsServices>('visuals');
 
-export function visualsOf(ctx: SliceContext): VisualsServices {
-  const existing = built.get(ctx.services);
-  if (existing) return existing;
-  const billing = billingServicesOf(ctx);
+/** What the visuals provider needs of other slices. */
+export const visualsRequire = [billingServices, brandServices, mediaServices, rendererService];
+
+/** Builds the visuals slice's services (its provider). */
+export function buildVisualsServices(ctx: SliceContext): VisualsServices {
+  const billing = ctx.use(billingServices);
   const cost = billing.catalog.actionCost('ai_background');
   let imageGeneration = imageGenerationFromEnv(ctx.env);
   if (imageGeneration && !cost) {
@@ -30,12 +31,12 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
     );
     imageGeneration = null;
   }
-  const rendering = rendererOf(ctx);
+  const rendering = ctx.use(rendererService);
   const deps: VisualsDeps = {
     idempotency: ctx.idempotency,
     renderer: () => rendering.renderer(),
-    library: mediaLibraryOf(ctx),
-    brandKit: brandKitOf(ctx),
+    library: ctx.use(mediaServices).library,
+    brandKit: ctx.use(brandServices).reader,
     imageGeneration,
     credits: {
       withCredits: (input, call, options) => billing.credits.withCredits(input, call, options),
@@ -44,10 +45,5 @@ export function visualsOf(ctx: SliceContext): VisualsServices {
     outbound: ctx.options.outbound,
     logger: ctx.logger,
   };
-  const services: VisualsServices = {
-    deps,
-    close: () => rendering.close(),
-  };
-  built.set(ctx.services, services);
-  return services;
+  return { deps };
 }

@@ -2,14 +2,12 @@
 // subscription, credit usage (with the get_usage tool) and history operations. The webhooks and the sandbox
 // provider's pages stay raw routes (api/billing/webhook-routes.ts).
 import { operationGroup } from '../../shared/operation.js';
-import { billingServicesOf, type BillingSliceOptions } from '../services.js';
+import { billingServices } from '../services.js';
 import { creditOperations } from './credits.js';
 import { historyOperations } from './history.js';
 import { subscriptionOperations } from './subscription.js';
 
-export function billingOperations(options: BillingSliceOptions) {
-  return operationGroup(
-    (ctx) => ({ services: ctx.services, billing: billingServicesOf(ctx, options) }),
-    [...subscriptionOperations, ...creditOperations, ...historyOperations],
-  );
-}
+export const billingOperations = operationGroup(
+  (ctx) => ({ services: ctx.services, billing: ctx.use(billingServices) }),
+  [...subscriptionOperations, ...creditOperations, ...historyOperations],
+);

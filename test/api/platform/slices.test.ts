@@ -1,13 +1,17 @@
 // Slices fit together or the service does not start: migration keys and numbers are unique across slices
 // (but for the historic 0007 pair), listed in order, and named <number>_<name>; names, projections and
-// process managers are declared once; a slice's settings are part of the environment schema.
+// process managers are declared once; a slice's settings are part of the environment schema; what slices require
+// is provided once, and built in dependency order.
 import type { Migration } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { allMigrations, createRuntime } from '../../../api/runtime.js';
 import { slices } from '../../../api/slices.js';
+import { provide, ProviderConflict } from '../../../api/shared/provider.js';
+import { service } from '../../../api/shared/service.js';
 import { collectMigrations, composeSlices, SliceConflict, type Slice } from '../../../api/shared/slice.js';
 import { defineSettings, loadEnv } from '../../../infra/config/env.js';
 import { createLogger } from '../../../infra/logging/logger.js';
+import { createTestDatabase } from '../../support/postgres.js';
 import { workspacesProjection } from '../../../projections/workspaces/workspaces-projection.js';
 
 const noop: Migration = { up: async () => undefined };
@@ -159,5 +163,95 @@ describe('slices fit together', () => {
     expect(conflictOf(() => composeSlices([...slices, { name: 'notes', settings: stray }])).message).toBe(
       'Slice "notes" declares settings the environment schema does not include: add them to settingsFragments in infra/config/env.ts',
     );
+  });
+});
+
+describe('what slices provide and require', () => {
+  const first = service<string>('first');
+  const second = service<string>('second');
+
+  test("the service's providers are built after what they require", () => {
+    const order = composeSlices(slices).providers.map((p) => p.provider.service.name);
+    const before = (a: string, b: string) => expect(order.indexOf(a)).toBeLessThan(order.indexOf(b));
+    before('media', 'brand');
+    before('renderer', 'brand');
+    before('billing', 'visuals');
+    before('brand', 'visuals');
+    before('mailer', 'invitations');
+    expect(new Set(order).size).toBe(order.length);
+  });
+
+  test('a service required but provided by no slice stops the start, naming the slice and the service', () => {
+    expect(() => composeSlices([...slices, { name: 'notes', requires: [first] }])).toThrow(
+      new ProviderConflict('Slice "notes" requires the "first" service, which no slice provides'),
+    );
+    const needy = provide(second, { requires: [first], build: () => 'b' });
+    expect(() => composeSlices([...slices, { name: 'notes', provides: [needy] }])).toThrow(
+      'Slice "notes" (its "second" provider) requires the "first" service, which no slice provides',
+    );
+  });
+
+  test('a service provided twice, or providers requiring each other, stop the start naming the slices', () => {
+    const a = provide(first, { build: () => 'a' });
+    expect(() =>
+      composeSlices([...slices, { name: 'one', provides: [a] }, { name: 'two', provides: [a] }]),
+    ).toThrow('The "first" service is provided twice: by slice "one" and by slice "two"');
+    const loop = [
+      { name: 'one', provides: [provide(first, { requires: [second], build: () => 'a' })] },
+      { name: 'two', provides: [provide(second, { requires: [first], build: () => 'b' })] },
+    ];
+    expect(() => composeSlices([...slices, ...loop])).toThrow(
+      'Services require each other: "first" (slice "one") -> "second" (slice "two") -> "first" (slice "one")',
+    );
+  });
+
+  test('the runtime builds each provider once in order, hands it to slices that require it, stops them in reverse', async () => {
+    const events: string[] = [];
+    const notes: Slice = {
+      name: 'notes',
+      // Listed in the other order: the runtime orders them by what they require.
+      provides: [
+        provide(second, {
+          requires: [first],
+          build: (ctx) => {
+            events.push('build second');
+            return `${ctx.use(first)}+second`;
+          },
+          stop: async () => void events.push('stop second'),
+        }),
+        provide(first, {
+          build: () => {
+            events.push('build first');
+            return 'first';
+          },
+          stop: async () => void events.push('stop first'),
+        }),
+      ],
+    };
+    const reader: Slice = {
+      name: 'reader',
+      requires: [second],
+      routes: (ctx) => {
+        events.push(`reader sees ${ctx.use(second)}`);
+        expect(() => ctx.use(first)).toThrow('Slice "reader" uses the "first" service without requiring it');
+        return [];
+      },
+    };
+    const database = await createTestDatabase();
+    const runtime = await createRuntime({
+      env: loadEnv({ LOG_LEVEL: 'silent', DATABASE_URL: database.url }),
+      logger: createLogger({ level: 'silent' }),
+      mode: 'cli',
+      slices: [...slices, notes, reader],
+    });
+    await runtime.stop();
+    await database.drop();
+    expect(events).toEqual([
+      'build first',
+      'build second',
+      'reader sees first+second',
+      'stop second',
+      'stop first',
+    ]);
   });
 });

@@ -1,10 +1,10 @@
-// The contract other slices' pages (the consent page) use: browserSessionsOf(ctx).current / csrfToken /
+// The contract other slices' pages (the consent page) use: ctx.use(browserSessions).current / csrfToken /
 // verifyCsrf / signInPath, one instance per runtime; and the cookies behind https (`__Host-`, Secure).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppEnv } from '../../../api/platform/app-env.js';
 import type { Slice } from '../../../api/shared/slice.js';
-import { browserSessionsOf } from '../../../api/sign-in/slice.js';
+import { browserSessions } from '../../../api/sign-in/slice.js';
 import { slices } from '../../../api/slices.js';
 import { formField, mergeCookies, postForm, signInBrowser } from '../../support/browser-sign-in.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
@@ -12,10 +12,11 @@ import { startTestService, type TestService } from '../../support/runtime.js';
 /** A page of another slice behind the browser session, like the consent page. */
 const consentLike: Slice = {
   name: 'consent-like',
+  requires: [browserSessions],
   routes: (ctx) => [
     (app: OpenAPIHono<AppEnv>) => {
-      const sessions = browserSessionsOf(ctx);
-      expect(browserSessionsOf(ctx)).toBe(sessions);
+      const sessions = ctx.use(browserSessions);
+      expect(ctx.use(browserSessions)).toBe(sessions);
       app.get('/consent-like', async (c) => {
         const user = await sessions.current(c);
         if (!user) return c.redirect(sessions.signInPath('/consent-like?x=1'), 302);

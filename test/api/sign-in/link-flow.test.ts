@@ -1,6 +1,6 @@
 // The e-mail link sign-in: the form, the mailed link, the Continue button, the session cookie; single use,
 // expiry, open-redirect refusal, CSRF refusal, no account enumeration, sign-out, and the contract the consent
-// page uses (browserSessionsOf).
+// page uses (`ctx.use(browserSessions)`).
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import fc from 'fast-check';

@@ -1,7 +1,7 @@
 // The post groups slice: post groups and their posts (api/posts), approvals, schedules and the slot finder's
-// claims (projections/scheduler).
+// claims (projections/scheduling).
 import { postGroupsProjection } from '../../projections/post-groups/post-groups-projection.js';
-import { slotClaimMigrations } from '../../projections/scheduler/migrations.js';
+import { slotClaimMigrations } from '../../projections/scheduling/migrations.js';
 import { postOperations } from '../posts/operations.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { postGroupOperations } from './operations.js';

@@ -14,7 +14,7 @@ import { onboardingSlice } from './onboarding/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
-import { schedulerSlice } from './scheduler/slice.js';
+import { schedulingSlice } from './scheduling/slice.js';
 import type { AnyOperation } from './shared/operation.js';
 import type { Slice } from './shared/slice.js';
 import { signInSlice } from './sign-in/slice.js';
@@ -37,7 +37,7 @@ export const slices: readonly Slice[] = [
   mediaSlice,
   brandSlice,
   visualsSlice,
-  schedulerSlice,
+  schedulingSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

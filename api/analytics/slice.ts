@@ -5,7 +5,7 @@ import { postMetricsProjection } from '../../projections/analytics/post-metrics-
 import { MetricsFetcher } from '../../processes/analytics/metrics-fetcher.js';
 import { analyticsMigrations } from '../../processes/analytics/migrations.js';
 import { postMetricsScheduleProcess } from '../../processes/analytics/post-metrics-schedule.js';
-import { effectiveTimezoneOf } from '../../projections/scheduler/queries.js';
+import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
 import { migrationsOf, type BackgroundContext, type Slice } from '../shared/slice.js';
 
 /** The worker whose running instance is the MetricsFetcher. */

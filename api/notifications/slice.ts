@@ -2,7 +2,7 @@
 // The notifications read model decides who is told (projections/notifications), each member's inbox stream records
 // what they read, dismiss and prefer, and the notification mailer sends e-mails at once or in a daily digest.
 import { notificationsProjection } from '../../projections/notifications/notifications-projection.js';
-import { effectiveTimezoneOf } from '../../projections/scheduler/queries.js';
+import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
 import { notificationMailMigrations } from '../../processes/notifications/migrations.js';
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
 import { mailerService } from '../sign-in/slice.js';

@@ -1,10 +1,10 @@
-// The post groups slice: post groups and their posts (api/posts), approvals, schedules and the slot finder's
-// claims (projections/scheduler).
+// The post groups slice: post groups and their posts (operations.ts for groups, post-operations.ts for the posts),
+// approvals, schedules and the slot finder's claims (projections/scheduling).
 import { postGroupsProjection } from '../../projections/post-groups/post-groups-projection.js';
-import { slotClaimMigrations } from '../../projections/scheduler/migrations.js';
-import { postOperations } from '../posts/operations.js';
+import { slotClaimMigrations } from '../../projections/scheduling/migrations.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
 import { postGroupOperations } from './operations.js';
+import { postOperations } from './post-operations.js';
 
 export const postGroupsSlice: Slice = {
   name: 'post-groups',

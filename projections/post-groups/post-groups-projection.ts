@@ -17,7 +17,7 @@ import { canonicalJson } from '../../domain/shared/canonical-json.js';
 import { defineProjection, type ReadModelTransaction } from '../engine/projection.js';
 import { readsFrom, type Decoded } from '../engine/event-sources.js';
 import type { PostsTable, ReadModels } from '../read-models.js';
-import { busyAtOf, noteBusyChanges, type BusyChange } from '../scheduler/busy-times.js';
+import { busyAtOf, noteBusyChanges, type BusyChange } from '../scheduling/busy-times.js';
 
 /** Events of other features that change these rows: a deleted tag leaves every group it was on. */
 const tagDeleted = 'TagDeleted';
@@ -175,7 +175,7 @@ async function foldBatch(
     // row version behind for vacuum.
     const gone: string[] = [];
     const upserts: Insertable<PostsTable>[] = [];
-    // Posts whose busy time changed, for the slot finder's snapshots (projections/scheduler/busy-times.ts).
+    // Posts whose busy time changed, for the slot finder's snapshots (projections/scheduling/busy-times.ts).
     const busyChanges: BusyChange[] = [];
     for (const entry of dirty) {
       const { stored, next } = entry;

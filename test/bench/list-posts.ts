@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { postListQuery } from '../../api/posts/operations.js';
+import { postListQuery } from '../../api/post-groups/post-operations.js';
 import { createTag } from '../../commands/tags/tag-commands.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
 import { createWorkspace } from '../../commands/workspaces/workspace-commands.js';
@@ -217,7 +217,7 @@ function seedGroup(
   };
 }
 
-/** The route's own translation of a parsed list query (api/posts/operations.ts, toPostQuery). */
+/** The route's own translation of a parsed list query (api/post-groups/post-operations.ts, toPostQuery). */
 function toPostQuery(raw: Record<string, string>): PostQuery {
   const query = postListQuery.parse(raw);
   return {

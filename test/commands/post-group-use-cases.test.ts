@@ -14,7 +14,7 @@ import {
 import { postGroupStream } from '../../commands/post-groups/post-group-commands.js';
 import { InvalidFields } from '../../domain/shared/errors.js';
 import { getPostGroupHistory } from '../../projections/post-groups/queries.js';
-import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
+import { bestSlotFinder } from '../../projections/scheduling/best-slot-finder.js';
 import { assistant, member, untouchable, writeRequest } from '../support/callers.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';

@@ -10,7 +10,7 @@ import {
   updatePost,
   type PostGroupUseCaseDeps,
 } from '../../commands/post-groups/post-group-use-cases.js';
-import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
+import { bestSlotFinder } from '../../projections/scheduling/best-slot-finder.js';
 import { assistant, member, untouchable, writeRequest } from '../support/callers.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';

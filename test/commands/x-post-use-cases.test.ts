@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { postGroupStream } from '../../commands/post-groups/post-group-commands.js';
 import { deleteXPost, type DeleteXPostDeps } from '../../commands/x-posts/delete-x-post.js';
 import type { PostView } from '../../domain/post-groups/views.js';
-import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
+import { bestSlotFinder } from '../../projections/scheduling/best-slot-finder.js';
 import { assistant, untouchable, writeRequest } from '../support/callers.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';

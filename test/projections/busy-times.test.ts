@@ -1,9 +1,9 @@
-// The slot finder's in-process parts (projections/scheduler/busy-times.ts): a snapshot read from the finder's
+// The slot finder's in-process parts (projections/scheduling/busy-times.ts): a snapshot read from the finder's
 // text, its times by platform and window without the posts being placed, this instance's claims added in order
 // once; the bounded map of snapshots; one finder at a time per workspace.
 import { describe, expect, test } from 'vitest';
 import { PerKeyQueue } from '../../infra/async/per-key-queue.js';
-import { busyAtOf, BusySnapshot, Lru } from '../../projections/scheduler/busy-times.js';
+import { busyAtOf, BusySnapshot, Lru } from '../../projections/scheduling/busy-times.js';
 
 const t = (iso: string) => Date.parse(iso);
 

@@ -3,7 +3,7 @@
 // caller's workspace and permission; mcp:read, which every assistant connection has, is their scope.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPostGroup } from '../../commands/post-groups/post-group-use-cases.js';
-import { bestSlotFinder } from '../../projections/scheduler/best-slot-finder.js';
+import { bestSlotFinder } from '../../projections/scheduling/best-slot-finder.js';
 import {
   getPostGroup,
   getPostGroupHistory,

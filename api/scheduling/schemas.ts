@@ -1,4 +1,4 @@
-// The scheduler's request and response shapes, typed once: validation, TypeScript types and the OpenAPI
+// The scheduling slice's request and response shapes, typed once: validation, TypeScript types and the OpenAPI
 // document all come from these (spec part 1 "Scheduling profile", "Scheduler"; part 2 "Timezone setting").
 import { z } from '@hono/zod-openapi';
 import { platforms } from '../../domain/shared/platforms.js';
@@ -10,7 +10,7 @@ import {
   minGapMinutesRange,
 } from '../../domain/scheduling/scheduling.js';
 import { audienceTypes, windowPlatforms } from '../../domain/scheduling/types.js';
-import { slotLimits } from '../../commands/scheduler/scheduler-use-cases.js';
+import { slotLimits } from '../../commands/scheduling/scheduling-use-cases.js';
 import { timezoneSchema } from '../shared/params.js';
 
 const weekdays = z

@@ -1,4 +1,4 @@
-// The scheduler slice's operations: the scheduling profile (GET, PATCH ORG/marketing/scheduler/settings), the
+// The scheduling slice's operations: the scheduling profile (GET, PATCH ORG/marketing/scheduler/settings), the
 // workspace's time zone (GET, PATCH ORG/timezone), ranked slots (with the suggest_slots tool), suggested times of
 // a day and schedule coverage. Reads come from the scheduling and posts read models; writes go through the
 // workspace's scheduling stream.
@@ -11,8 +11,8 @@ import {
   suggestSlots,
   updateSchedulerSettings,
   type SchedulerDeps,
-} from '../../commands/scheduler/scheduler-use-cases.js';
-import { historySourceOf } from '../../projections/scheduler/best-slot-finder.js';
+} from '../../commands/scheduling/scheduling-use-cases.js';
+import { historySourceOf } from '../../projections/scheduling/best-slot-finder.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { orgParams } from '../shared/params.js';
 import {
@@ -31,7 +31,7 @@ import {
 const operation = operationsWith<SchedulerDeps>();
 const base = '/v1/orgs/{orgId}/marketing/scheduler';
 
-export const schedulerOperations = operationGroup(
+export const schedulingOperations = operationGroup(
   ({ services }) => ({ ...services, history: historySourceOf(services.readModels) }),
   [
     operation({

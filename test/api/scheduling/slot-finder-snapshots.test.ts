@@ -1,12 +1,12 @@
-// The slot finder's busy-times snapshots (projections/scheduler/busy-times.ts) through the whole service: an
+// The slot finder's busy-times snapshots (projections/scheduling/busy-times.ts) through the whole service: an
 // instance ranks on its snapshot while nothing else changed the workspace's schedule (its own approvals, once
 // projected, move no version), and reads again when something did: a time scheduled without the finder, a time
 // given up, another instance's claims. Two instances claiming at once never clash.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
-import { bestSlotFinder } from '../../../projections/scheduler/best-slot-finder.js';
-import { noteBusyChanges } from '../../../projections/scheduler/busy-times.js';
+import { bestSlotFinder } from '../../../projections/scheduling/best-slot-finder.js';
+import { noteBusyChanges } from '../../../projections/scheduling/busy-times.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace } from '../../support/workspace.js';
 import { data, workspaceClient, type WorkspaceClient } from '../post-groups/support.js';

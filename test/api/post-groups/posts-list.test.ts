@@ -18,7 +18,7 @@ import {
   type PostBody,
   type Seeded,
   type SeededPost,
-} from './helpers.js';
+} from './posts-helpers.js';
 
 let service: TestService;
 let ws: TestWorkspace;

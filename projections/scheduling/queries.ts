@@ -75,7 +75,7 @@ export async function busyTimes(
   return times ? times.split(',').map(Number) : [];
 }
 
-/** What the slot finder reads once it holds its locks (projections/scheduler/busy-times.ts). */
+/** What the slot finder reads once it holds its locks (projections/scheduling/busy-times.ts). */
 export interface SlotFinderRead {
   /** The scheduling state as stored (null: nothing set), for the finder to resolve the profile from. */
   stateText: string | null;

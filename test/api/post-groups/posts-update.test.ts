@@ -20,8 +20,8 @@ import {
   postIdChecks,
   connectAccount,
   startHeldService,
-} from './helpers.js';
-import { connectPremiumXAccount } from '../post-groups/support.js';
+} from './posts-helpers.js';
+import { connectPremiumXAccount } from './support.js';
 import { waitUntil } from '../../support/wait.js';
 
 let service: TestService;

@@ -22,14 +22,14 @@ import {
   todayIn,
 } from '../../domain/scheduling/time.js';
 import type { AudienceType, History, RankedSlot, SchedulingProfile } from '../../domain/scheduling/types.js';
-import { historySince, type HistorySource } from '../../projections/scheduler/best-slot-finder.js';
+import { historySince, type HistorySource } from '../../projections/scheduling/best-slot-finder.js';
 import {
   busyTimes,
   coveragePosts,
   schedulingInputsOf,
   schedulingProfileOf,
   schedulingStateOf,
-} from '../../projections/scheduler/queries.js';
+} from '../../projections/scheduling/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { RecordAnswer } from '../shared/idempotent.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';

@@ -1,6 +1,6 @@
-// The posts' operations: list posts (filters, sorts, paging), the scheduler calendar, edit, delete and post-now.
-// Lists come from the posts read model; writes go through the post's group aggregate. Publishing now needs the
-// posts:publish scope and is a paid action.
+// The post-group slice's operations on single posts: list posts (filters, sorts, paging), the scheduler calendar,
+// edit, delete and post-now. Lists come from the posts read model; writes go through the post's group aggregate.
+// Publishing now needs the posts:publish scope and is a paid action.
 import { z } from '@hono/zod-openapi';
 import {
   deletePost,
@@ -21,8 +21,8 @@ import {
 } from '../../projections/post-groups/queries.js';
 import { defineListQuery, pageSchema, type ParsedListQuery } from '../platform/paging.js';
 import { dataPageJson } from '../platform/responses.js';
-import { postOperationDeps, type PostOperationDeps } from '../post-groups/deps.js';
-import { postSchema, updatePostBody } from '../post-groups/schemas.js';
+import { postOperationDeps, type PostOperationDeps } from './deps.js';
+import { postSchema, updatePostBody } from './schemas.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { canonicalUuid, orgParams } from '../shared/params.js';
 

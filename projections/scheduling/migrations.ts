@@ -50,7 +50,7 @@ export const slotClaimMigrations: Record<string, Migration> = {
     },
   },
   // Versions of a workspace's busy times, so the slot finder can keep them in the instance between approvals
-  // (projections/scheduler/busy-times.ts): 'claims' moves with every slot finder's claims, 'posts' when the posts
+  // (projections/scheduling/busy-times.ts): 'claims' moves with every slot finder's claims, 'posts' when the posts
   // read model changes a post's time in a way no live claim foresaw. Unlogged like the claims: a version starts
   // at a random number, so a table emptied by a crash never repeats a version an instance may still hold.
   //

@@ -1,14 +1,14 @@
-// Shared helpers of the post endpoint tests: typed calls to the post, post-group, draft and tag endpoints, and
-// a seeded workspace whose posts cover every filter and sort of list posts and the scheduler calendar.
+// Shared helpers of the post endpoint tests (posts-*.test.ts): typed calls to the post, post-group, draft and tag
+// endpoints, and a seeded workspace whose posts cover every filter and sort of list posts and the scheduler calendar.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import type { Platform } from '../../../domain/shared/platforms.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import type { TestWorkspace } from '../../support/workspace.js';
-import type { ErrorBody, Group, Post } from '../post-groups/support.js';
+import type { ErrorBody, Group, Post } from './support.js';
 
-export type { Approval, ErrorBody } from '../post-groups/support.js';
+export type { Approval, ErrorBody } from './support.js';
 export type PostBody = Post;
 export type GroupBody = Group;
 

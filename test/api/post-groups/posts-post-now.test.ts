@@ -18,7 +18,7 @@ import {
   type PostBody,
   type Refused,
   postIdChecks,
-} from './helpers.js';
+} from './posts-helpers.js';
 
 let service: TestService;
 let ws: TestWorkspace;

@@ -1,7 +1,7 @@
 // Which events notify whom: a pure function from a domain event (and the facts the notifications read model keeps
 // about its group and workspace) to notifications, each with its tier, recipients rule and dedupeKey.
 import type { SubscriptionEvent } from '../billing/subscription.js';
-import type { PostGroupEvent } from '../post-groups/events.js';
+import type { PostGroupEvent } from '../post-groups/event-codec.js';
 import type { SocialAccountEvent } from '../social-accounts/social-account.js';
 import { rolePermissions, type Permission, type Role } from '../workspaces/roles.js';
 

@@ -4,7 +4,7 @@ import type { ContentContext } from './content-rules.js';
 import type { Platform } from '../shared/platforms.js';
 import type { MediaAsset } from '../shared/media-asset.js';
 import type { PlatformPayload } from './post-content.js';
-import type { PublishFailureReason, RejectReason } from './events.js';
+import type { PublishFailureReason, RejectReason } from './event-codec.js';
 import type { GroupFields, PostStatus, StrategyLink } from './state.js';
 
 export interface NewPostInput {

@@ -1,7 +1,7 @@
 // Deleting a post (after it was deleted on its platform, for a published one).
 import { Conflict } from '../shared/errors.js';
 import type { PostGroupCommand } from './commands.js';
-import type { PostGroupEvent } from './events.js';
+import type { PostGroupEvent } from './event-codec.js';
 import { deriveGroupStatus, type PostGroupState } from './state.js';
 import { active, by, findPost } from './decide-support.js';
 

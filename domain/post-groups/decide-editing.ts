@@ -6,7 +6,7 @@ import { deterministicUuid } from '../shared/ids.js';
 import { checkPostContent } from './content-rules.js';
 import { contentHash, type PlatformPayload } from './post-content.js';
 import type { Common, PayloadPatch, PostGroupCommand } from './commands.js';
-import type { By, NewPostData, PostGroupEvent } from './events.js';
+import type { By, NewPostData, PostGroupEvent } from './event-codec.js';
 import {
   holdingApproval,
   inFlightOrSent,

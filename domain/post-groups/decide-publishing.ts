@@ -3,7 +3,7 @@
 import { assertNever } from '../shared/decider.js';
 import { Conflict } from '../shared/errors.js';
 import type { PostGroupCommand } from './commands.js';
-import type { PostGroupEvent, PublishTrigger } from './events.js';
+import type { PostGroupEvent, PublishTrigger } from './event-codec.js';
 import {
   inFlightOrSent,
   isApprovalCurrent,

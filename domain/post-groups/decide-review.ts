@@ -2,7 +2,7 @@
 import { deterministicUuid } from '../shared/ids.js';
 import { Conflict, Forbidden } from '../shared/errors.js';
 import type { Common, PostGroupCommand, SlotAssignment } from './commands.js';
-import type { PostGroupEvent } from './events.js';
+import type { PostGroupEvent } from './event-codec.js';
 import {
   awaitingReview,
   holdingApproval,

@@ -5,7 +5,7 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import { checkPostContent, type ContentContext } from './content-rules.js';
 import type { PostContent } from './post-content.js';
 import type { Common } from './commands.js';
-import type { By, PostGroupEvent } from './events.js';
+import type { By, PostGroupEvent } from './event-codec.js';
 import { evolvePostGroup } from './evolve.js';
 import {
   deriveGroupStatus,

@@ -1,29 +1,64 @@
-// The post group's events as stored: today's schema of each event's data (events.ts types it) and the upcasters
-// that read older versions. Decoded where events come in from the store (domain/shared/event-codec.ts).
+// The post group's events, declared once: each type's schema of its data as stored (domain/shared/event-codec.ts),
+// the event union and its named parts read off them, and the upcasters that read older versions. Decoded where
+// events come in from the store.
 import { z } from 'zod';
 import {
-  defineEventCodec,
-  zodSpecs,
+  zodEventCodec,
   type EventCodec,
-  type SchemasMatch,
+  type EventsOf,
   type StoredEvent,
   type Upcaster,
 } from '../shared/event-codec.js';
 import { mediaAssetSchema } from '../shared/media-asset.js';
 import { platforms } from '../shared/platforms.js';
 import { replySettingsValues } from './post-content.js';
-import { rejectReasons, type PostGroupEvent } from './events.js';
 import { groupStatuses } from './state.js';
 
 const nullableString = z.string().nullable();
 
-const by = {
+export const rejectReasons = [
+  'not_my_voice',
+  'not_interesting',
+  'too_promotional',
+  'inaccurate',
+  'repetitive',
+  'wrong_timing',
+  'other',
+] as const;
+const rejectReason = z.enum(rejectReasons);
+export type RejectReason = z.output<typeof rejectReason>;
+
+const publishTrigger = z.enum(['schedule', 'post_now', 'retry']);
+export type PublishTrigger = z.output<typeof publishTrigger>;
+
+/**
+ * Why an attempt failed: `retryable` (try again later), `permanent` (the platform refused the content),
+ * `account` (no usable account: removed, disconnected, needs reconnecting), `unconfirmed` (the outcome could not be
+ * established, so it is not repeated blindly), `platform_timeout` (the platform never finished processing),
+ * `attempts_exhausted` (the last allowed attempt failed).
+ */
+const publishFailureReason = z.enum([
+  'retryable',
+  'permanent',
+  'account',
+  'unconfirmed',
+  'platform_timeout',
+  'attempts_exhausted',
+]);
+export type PublishFailureReason = z.output<typeof publishFailureReason>;
+
+/** Who acted and when: every event's data starts with it. */
+const byObject = z.object({
   orgId: z.string(),
   groupId: z.string(),
+  /** The user who acted (for an assistant, the user it acts for). */
   by: z.string(),
   at: z.string(),
+  /** The assistant that acted for `by`; absent when the user (or the service) acted. */
   assistant: z.object({ clientId: z.string(), clientName: z.string() }).optional(),
-};
+});
+export type By = z.output<typeof byObject>;
+const by = byObject.shape;
 
 const platform = z.enum(platforms);
 const groupStatus = z.enum(groupStatuses);
@@ -70,6 +105,17 @@ const groupFields = {
   tagIds: z.array(z.string()),
 };
 
+const newPost = z.object({
+  postId: z.string(),
+  platform,
+  socialAccountId: nullableString,
+  contentText: z.string(),
+  media: mediaAssetSchema.nullable(),
+  platformPayload: platformPayload.nullable(),
+  contentHash: z.string(),
+});
+export type NewPostData = z.output<typeof newPost>;
+
 const schemas = {
   PostGroupCreated: z.object({
     ...by,
@@ -83,17 +129,7 @@ const schemas = {
       opportunityId: nullableString,
     }),
     origin: z.enum(['post_groups', 'drafts']),
-    posts: z.array(
-      z.object({
-        postId: z.string(),
-        platform,
-        socialAccountId: nullableString,
-        contentText: z.string(),
-        media: mediaAssetSchema.nullable(),
-        platformPayload: platformPayload.nullable(),
-        contentHash: z.string(),
-      }),
-    ),
+    posts: z.array(newPost),
   }),
   // Strict: the changes are spread onto the group, so an unknown key would become state.
   PostGroupUpdated: z.object({ ...by, changes: z.strictObject(groupFields).partial() }),
@@ -101,6 +137,7 @@ const schemas = {
     ...by,
     approvalId: z.string(),
     level,
+    /** Why: submitted by someone, or an edit withdrew an approval and sent the content back to review. */
     cause: z.enum(['created', 'submitted', 'group_edited', 'post_edited']),
     posts: postHashes,
     groupStatus,
@@ -123,10 +160,11 @@ const schemas = {
     level,
     records: z.array(z.object({ approvalId: z.string(), postId: nullableString })),
     posts: postHashes,
-    reason: z.enum(rejectReasons).nullable(),
+    reason: rejectReason.nullable(),
     note: nullableString,
     groupStatus,
   }),
+  /** A reviewer's rejection as a signal other parts (preference learning) can learn from. */
   PreferenceSignalRecorded: z.object({
     ...by,
     kind: z.literal('reject'),
@@ -172,8 +210,10 @@ const schemas = {
     ...by,
     postId: z.string(),
     groupStatus,
+    /** Set when the post was first deleted on the platform (X post deletion). */
     deletedOnPlatform: z.object({ externalId: z.string() }).optional(),
   }),
+  /** The claim: appended with the revision the worker read, so only one worker ever makes this attempt. */
   PostPublishAttemptStarted: z.object({
     ...by,
     postId: z.string(),
@@ -181,7 +221,7 @@ const schemas = {
     idempotencyKey: z.string(),
     contentHash: z.string(),
     socialAccountId: nullableString,
-    trigger: z.enum(['schedule', 'post_now', 'retry']),
+    trigger: publishTrigger,
   }),
   PostPublished: z.object({
     ...by,
@@ -190,6 +230,7 @@ const schemas = {
     externalId: z.string(),
     url: z.string(),
   }),
+  /** v2: the platform's handle is `publishReference`, as the post calls it (v1 stored it as `reference`). */
   PostAwaitingPlatform: z.object({
     ...by,
     postId: z.string(),
@@ -202,28 +243,23 @@ const schemas = {
     postId: z.string(),
     attempt: z.number(),
     error: z.string(),
-    reason: z.enum([
-      'retryable',
-      'permanent',
-      'account',
-      'unconfirmed',
-      'platform_timeout',
-      'attempts_exhausted',
-    ]),
+    reason: publishFailureReason,
+    /** When the next attempt is due; null when the post has failed for good. */
     nextRetryAt: nullableString,
   }),
+  /** The account the posts were to be published with was removed from the workspace. */
   PostsAccountRemoved: z.object({
     ...by,
     socialAccountId: z.string(),
     postIds: z.array(z.string()),
+    /** Of postIds, those that were scheduled and are now approved without a time. */
     unscheduledPostIds: z.array(z.string()),
     message: z.string(),
     groupStatus,
   }),
 };
-// Compiles only while each schema's data type is exactly the event's in events.ts.
-const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;
-void exact;
+export type PostGroupEvent = EventsOf<typeof schemas>;
+export type PostGroupEventType = PostGroupEvent['type'];
 
 /** Versions above 1, each with the history of its changes. */
 const versions = {
@@ -239,7 +275,7 @@ const upcasters: Upcaster[] = [
   },
 ];
 
-const stampedCodec = defineEventCodec<PostGroupEvent>('post-groups', zodSpecs(schemas, versions), upcasters);
+const stampedCodec = zodEventCodec('post-groups', schemas, { versions, upcasters });
 
 /**
  * Events an assistant caused before their data named it carry it only in their metadata (`actor`
@@ -262,3 +298,6 @@ export const postGroupEventCodec: EventCodec<PostGroupEvent> = {
   decode: (stored) => withAssistantOfMetadata(stored, stampedCodec.decode(stored)),
   decodeAll: (stored) => stored.map((e) => withAssistantOfMetadata(e, stampedCodec.decode(e))),
 };
+
+/** Every post group event type, as the codec knows them. */
+export const postGroupEventTypes: readonly PostGroupEventType[] = postGroupEventCodec.types;

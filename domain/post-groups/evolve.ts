@@ -1,7 +1,7 @@
 // How each event changes the post group: the one fold the decider, the read models and the audit trail share.
 import { assertNever } from '../shared/decider.js';
 import { deterministicUuid } from '../shared/ids.js';
-import type { By, NewPostData, PostGroupEvent } from './events.js';
+import type { By, NewPostData, PostGroupEvent } from './event-codec.js';
 import {
   deriveGroupStatus,
   type ActivePostGroup,

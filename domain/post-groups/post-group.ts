@@ -2,8 +2,9 @@
 // scheduling and the publish request. Approvals are bound to a hash of the content they approved.
 //
 // This module is the aggregate's public surface: the decider, and the types and views its importers use. The
-// parts live beside it: state.ts (state and views of it), events.ts, commands.ts, evolve.ts, and decide by
-// concern (decide-editing.ts, decide-review.ts, decide-publishing.ts, decide-deleting.ts, decide-support.ts).
+// parts live beside it: state.ts (state and views of it), event-codec.ts (the events, declared once),
+// commands.ts, evolve.ts, and decide by concern (decide-editing.ts, decide-review.ts, decide-publishing.ts,
+// decide-deleting.ts, decide-support.ts).
 import { assertNever, decideAll, type Decider } from '../shared/decider.js';
 import { deterministicUuid } from '../shared/ids.js';
 import type { PostGroupCommand } from './commands.js';
@@ -17,8 +18,7 @@ import {
   decideStartAttempt,
 } from './decide-publishing.js';
 import { decideApprove, decideReject, decideSchedule } from './decide-review.js';
-import { postGroupEventCodec } from './event-codec.js';
-import type { PostGroupEvent } from './events.js';
+import { postGroupEventCodec, type PostGroupEvent } from './event-codec.js';
 import { evolvePostGroup } from './evolve.js';
 import { isApprovalCurrent, type PostGroupState } from './state.js';
 
@@ -50,7 +50,7 @@ export {
   type PostGroupEventType,
   type PublishTrigger,
   type PublishFailureReason,
-} from './events.js';
+} from './event-codec.js';
 export type {
   NewPostInput,
   PayloadPatch,

@@ -155,8 +155,9 @@ export function zodCheck(schema: z.ZodType): DataCheck {
 }
 
 /**
- * Each type with its zod schema of today's data, at version 1 unless `versions` says otherwise. For a union
- * declared apart from its schemas, check them with `SchemasMatch` too.
+ * Each type with its zod schema of today's data, at version 1 unless `versions` says otherwise, for a union
+ * declared apart from its schemas (each schema's output must be assignable to its event's data). The slices
+ * declare their events once, by the schemas: `zodEventCodec`.
  */
 export function zodSpecs<Event extends DomainEvent>(
   schemas: { readonly [T in Event['type']]: z.ZodType<DataOf<Event, T>> },
@@ -187,18 +188,3 @@ export function zodEventCodec<S extends EventSchemas>(
   const specs = specsOf(schemas, options.versions ?? {}) as Specs<EventsOf<S>>;
   return defineEventCodec<EventsOf<S>>(slice, specs, options.upcasters);
 }
-
-/**
- * For a union declared apart from its schemas (post-groups/events.ts): `true` when every schema's output is
- * exactly its event's data type, else `never`: `const exact: SchemasMatch<PostGroupEvent, typeof schemas> = true;`
- * fails to compile when they drift apart.
- */
-export type SchemasMatch<Event extends DomainEvent, S extends { [T in Event['type']]: z.ZodType }> = {
-  [T in Event['type']]: [z.output<S[T]>] extends [DataOf<Event, T>]
-    ? [DataOf<Event, T>] extends [z.output<S[T]>]
-      ? true
-      : false
-    : false;
-}[Event['type']] extends true
-  ? true
-  : never;

@@ -22,16 +22,9 @@ export function socialAccountId(orgId: string, platform: Platform, accountExtern
   return deterministicUuid('socialAccount', orgId, platform, accountExternalId);
 }
 
-export const socialAccountEventTypes: ReadonlyArray<SocialAccountEvent['type']> = [
-  'SocialAccountConnected',
-  'SocialAccountReconnected',
-  'SocialAccountProfileUrlSet',
-  'SocialAccountTokensRefreshed',
-  'SocialAccountRefreshFailed',
-  'SocialAccountTokenExpiring',
-  'SocialAccountDisconnected',
-  'SocialAccountDeleted',
-];
+/** Every social account event type, as the codec knows them. */
+export const socialAccountEventTypes: ReadonlyArray<SocialAccountEvent['type']> =
+  socialAccountEventCodec.types;
 
 export type SocialAccountCommand =
   | {

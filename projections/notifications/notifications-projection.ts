@@ -16,7 +16,7 @@ import {
   type InboxEvent,
   type PreferenceValues,
 } from '../../domain/notifications/inbox.js';
-import type { PostGroupEvent } from '../../domain/post-groups/events.js';
+import type { PostGroupEvent } from '../../domain/post-groups/event-codec.js';
 import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
 import {
   notificationsFor,

@@ -44,7 +44,7 @@ import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
 import { billingAccessService, installBillingAccess } from './billing/access-middleware.js';
 import type { BillingAccess } from '../commands/billing/access.js';
-import type { Service } from './shared/service.js';
+import type { ExtensionPoint, Service } from './shared/service.js';
 import { bindOperations } from './shared/operation-adapters.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
@@ -359,6 +359,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           `The "${service.name}" service is reached through a slice's context, not the runtime's`,
         );
       },
+      contributions: <T>(point: ExtensionPoint<T>): readonly T[] =>
+        sliceList.flatMap((slice) =>
+          (slice.contributes ?? []).flatMap((c) => (c.point === point ? (c.entries as readonly T[]) : [])),
+        ),
     };
     /** A context whose `use` reaches only `allowed` (what a slice or a provider declared it requires). */
     const contextFor = (who: string, allowed: readonly Service<unknown>[]): SliceContext => ({

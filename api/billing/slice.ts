@@ -1,6 +1,9 @@
 // The billing slice (issue 14): plans and credit packs from configuration, the subscription (trial, paid
 // periods, past due and read-only, cancel, pause, resume), the credit ledger every paid feature spends through,
 // the payment provider (sandbox or Paddle Billing) and its webhooks, and the invoices and transactions lists.
+import { billingProbe } from '../../projections/billing/onboarding-probe.js';
+import { onboardingProbes } from '../onboarding/probes.js';
+import { contribute } from '../shared/service.js';
 import { billingSettings } from '../../infra/config/env.js';
 import { billingWebhookMigrations } from '../../infra/billing/webhook-store.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
@@ -21,6 +24,7 @@ import { billingOperations } from './operations/index.js';
 export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
   return {
     name: 'billing',
+    contributes: [contribute(onboardingProbes, billingProbe)],
     settings: billingSettings,
     migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
     projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],

@@ -4,7 +4,9 @@ import { z } from '@hono/zod-openapi';
 import { updateOnboarding } from '../../commands/onboarding/onboarding-use-cases.js';
 import { onboardingSteps } from '../../domain/onboarding/steps.js';
 import { getOnboardingStatus } from '../../projections/onboarding/queries.js';
+import type { OnboardingProbe } from '../../projections/onboarding/probes.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
+import { onboardingProbes } from './probes.js';
 import { orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
 
@@ -42,11 +44,14 @@ const updateBody = z
   .strict()
   .openapi('UpdateOnboarding');
 
-const operation = operationsWith<RouteServices>();
+/** The route services and every slice's onboarding probe. */
+type OnboardingDeps = RouteServices & { probes: readonly OnboardingProbe[] };
+
+const operation = operationsWith<OnboardingDeps>();
 const path = '/v1/orgs/{orgId}/onboarding';
 
 export const onboardingOperations = operationGroup(
-  (ctx) => ctx.services,
+  (ctx): OnboardingDeps => ({ ...ctx.services, probes: ctx.contributions(onboardingProbes) }),
   [
     operation({
       name: 'getOnboardingStatus',

@@ -1,5 +1,6 @@
 // A service one slice provides and others require (api/shared/provider.ts), named once: the name for start-up
-// errors, the type for `ctx.use(service)`.
+// errors, the type for `ctx.use(service)`. And an extension point: a list every slice may add to (its onboarding
+// probe, say), read whole by the slice that owns the point (`ctx.contributions(point)`).
 export interface Service<T> {
   readonly name: string;
   /** Never set: carries the service's type. */
@@ -9,4 +10,26 @@ export interface Service<T> {
 /** Declares a service: `export const mediaLibrary = service<MediaLibrary>('media library');`. */
 export function service<T>(name: string): Service<T> {
   return { name };
+}
+
+/** A list slices add to (`Slice.contributes`), e.g. the onboarding slice's probes. */
+export interface ExtensionPoint<T> {
+  readonly name: string;
+  /** Never set: carries the entries' type. */
+  readonly type?: () => T;
+}
+
+export function extensionPoint<T>(name: string): ExtensionPoint<T> {
+  return { name };
+}
+
+/** What one slice adds to one point. */
+export interface Contribution {
+  readonly point: ExtensionPoint<unknown>;
+  readonly entries: readonly unknown[];
+}
+
+/** A slice's entries for a point: `contributes: [contribute(onboardingProbes, billingProbe)]`. */
+export function contribute<T>(point: ExtensionPoint<T>, ...entries: readonly T[]): Contribution {
+  return { point, entries };
 }

@@ -23,7 +23,7 @@ import type { PublishingServiceOptions } from '../../processes/publishing/publis
 import type { AuthService } from '../auth/auth-service.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { RouteServices } from './services.js';
-import type { Service } from './service.js';
+import type { ExtensionPoint, Service } from './service.js';
 import type { AnyTool } from './tools.js';
 
 /** What a runtime is built with (api/runtime.ts), but its slices (RuntimeOptions in slice.ts adds them). */
@@ -78,6 +78,8 @@ export interface SliceContext {
    * provides (or, in a provider's build, one it requires); anything else throws, naming the service.
    */
   use<T>(service: Service<T>): T;
+  /** Every slice's entries for an extension point (api/shared/service.ts), in slice order. */
+  contributions<T>(point: ExtensionPoint<T>): readonly T[];
   /** The options the runtime was built with (e.g. the publishing seams tests pass). */
   options: RuntimeSettings;
 }

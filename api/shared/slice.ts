@@ -8,7 +8,7 @@ import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import type { OperationGroup } from './operation.js';
 import { orderProviders, type Provider } from './provider.js';
-import type { Service } from './service.js';
+import type { Contribution, Service } from './service.js';
 import type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 
 export type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
@@ -45,6 +45,8 @@ export interface Slice {
   provides?: readonly Provider[];
   /** Services of other slices this slice uses (`ctx.use`); a missing provider stops the start. */
   requires?: readonly Service<unknown>[];
+  /** Entries this slice adds to other slices' extension points (e.g. its onboarding probe). */
+  contributes?: readonly Contribution[];
   /**
    * The slice's operations (api/shared/operation.ts): each one declaration from which its route and, where it
    * has one, its tool are made. Their routes go into the app before the slice's other `routes`.

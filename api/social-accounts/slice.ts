@@ -1,5 +1,8 @@
 // The social accounts slice: connected platform accounts and their tokens, OAuth (with the Bluesky OAuth
 // stores), the sandbox platforms' pages and state, and the token refresher.
+import { socialAccountsProbe } from '../../projections/social-accounts/onboarding-probe.js';
+import { onboardingProbes } from '../onboarding/probes.js';
+import { contribute } from '../shared/service.js';
 import { socialAccountSettings } from '../../infra/config/env.js';
 import { blueskyOAuthMigrations } from '../../infra/connectors/bluesky/oauth-stores.js';
 import { sandboxPlatforms } from '../../infra/connectors/registry.js';
@@ -16,6 +19,7 @@ import { socialAccountOperations } from './operations.js';
 
 export const socialAccountsSlice: Slice = {
   name: 'social-accounts',
+  contributes: [contribute(onboardingProbes, socialAccountsProbe)],
   migrations: migrationsOf(
     sandboxMigrations,
     socialAccountTokenMigrations,

@@ -7,14 +7,14 @@ import {
   type OnboardingStatus,
 } from '../../domain/onboarding/onboarding.js';
 import type { ReadModels } from '../../projections/read-models.js';
-import { onboardingFacts } from '../../projections/onboarding/probes.js';
+import { onboardingFacts, type OnboardingProbe } from '../../projections/onboarding/probes.js';
 import { getOnboardingStatus, onboardingStream } from '../../projections/onboarding/queries.js';
 import { handleCommand } from '../shared/command-handler.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 
 /** Omitted `currentStep` changes nothing (the status is answered); an unknown step is a 400. */
 export async function updateOnboarding(
-  deps: WriteDeps & { readModels: Kysely<ReadModels> },
+  deps: WriteDeps & { readModels: Kysely<ReadModels>; probes: readonly OnboardingProbe[] },
   caller: Caller,
   input: { orgId: string; currentStep?: string },
   request: WriteRequest,
@@ -23,7 +23,7 @@ export async function updateOnboarding(
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
     const step = input.currentStep;
     if (step === undefined) return getOnboardingStatus(deps, caller, input.orgId);
-    const facts = await onboardingFacts(deps.readModels, input.orgId);
+    const facts = await onboardingFacts(deps.readModels, input.orgId, deps.probes);
     const outcome = await handleCommand(deps.commands, {
       stream: onboardingStream(input.orgId),
       decider: onboardingDecider,

@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { allMigrations, createRuntime } from '../../../api/runtime.js';
 import { slices } from '../../../api/slices.js';
 import { provide, ProviderConflict } from '../../../api/shared/provider.js';
-import { service } from '../../../api/shared/service.js';
+import { onboardingProbes } from '../../../api/onboarding/probes.js';
+import { contribute, extensionPoint, service } from '../../../api/shared/service.js';
 import { collectMigrations, composeSlices, SliceConflict, type Slice } from '../../../api/shared/slice.js';
 import { defineSettings, loadEnv } from '../../../infra/config/env.js';
 import { createLogger } from '../../../infra/logging/logger.js';
@@ -169,6 +170,7 @@ describe('slices fit together', () => {
 describe('what slices provide and require', () => {
   const first = service<string>('first');
   const second = service<string>('second');
+  const tips = extensionPoint<string>('tips');
 
   test("the service's providers are built after what they require", () => {
     const order = composeSlices(slices).providers.map((p) => p.provider.service.name);
@@ -205,10 +207,11 @@ describe('what slices provide and require', () => {
     );
   });
 
-  test('the runtime builds each provider once in order, hands it to slices that require it, stops them in reverse', async () => {
+  test("the runtime builds each provider once in order, hands it to slices that require it, stops them in reverse; extension points gather every slice's entries", async () => {
     const events: string[] = [];
     const notes: Slice = {
       name: 'notes',
+      contributes: [contribute(tips, 'from notes', 'from notes again')],
       // Listed in the other order: the runtime orders them by what they require.
       provides: [
         provide(second, {
@@ -231,8 +234,12 @@ describe('what slices provide and require', () => {
     const reader: Slice = {
       name: 'reader',
       requires: [second],
+      contributes: [contribute(tips, 'from reader')],
       routes: (ctx) => {
         events.push(`reader sees ${ctx.use(second)}`);
+        // Every slice's entries for a point, in slice order (the service's own slices add none to this one).
+        expect(ctx.contributions(tips)).toEqual(['from notes', 'from notes again', 'from reader']);
+        expect(ctx.contributions(onboardingProbes)).toHaveLength(3);
         expect(() => ctx.use(first)).toThrow('Slice "reader" uses the "first" service without requiring it');
         return [];
       },

@@ -12,7 +12,7 @@ import {
 import { preferenceToggles } from '../../domain/notifications/inbox.js';
 import { tiers } from '../../domain/notifications/rules.js';
 import { getPreferences, listNotifications } from '../../projections/notifications/queries.js';
-import { pageShape } from '../platform/paging.js';
+import { pageShape, pageParams } from '../platform/paging.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { canonicalUuid, orgParams } from '../shared/params.js';
 import type { RouteServices } from '../shared/services.js';
@@ -74,19 +74,7 @@ const listQuery = z
     unreadOnly: z
       .enum(['true', 'false'])
       .openapi({ description: 'true: only unread notifications; false: read ones too' }),
-    page: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .openapi({ type: 'integer', minimum: 1, default: 1, description: 'Page number, 1-based' }),
-    limit: z.coerce.number().int().min(1).max(100).default(20).openapi({
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-      description: 'Page size (default 20, maximum 100)',
-    }),
+    ...pageParams(20, 100),
   })
   .strict();
 

@@ -135,7 +135,12 @@ export const defaultHook: Hook<unknown, AppEnv, string, undefined> = (result) =>
  * names as the command's payload patch (`payloadPatch.poll.options` arrived as `body.poll.options`).
  */
 export function requestPathOf(domainPath: string): string {
-  return `body.${domainPath.replace(/^payloadPatch\./, '')}`;
+  return `body.${inputPathOf(domainPath)}`;
+}
+
+/** The input field a domain field arrived as (the post PATCH's payload settings at the input's top level). */
+export function inputPathOf(domainPath: string): string {
+  return domainPath.replace(/^payloadPatch\./, '');
 }
 
 function detailsOf(error: AppError): ErrorDetail[] | undefined {

@@ -73,6 +73,35 @@ function normaliseSpec(spec: FilterSpec): {
   };
 }
 
+/**
+ * The `page` and `limit` query fields every paged list takes (coerced from the query string, bounds stated for
+ * the document): the list queries' own, and lists whose query is not a `defineListQuery`.
+ */
+export function pageParams(defaultLimit: number, maxLimit: number) {
+  return {
+    page: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .openapi({ type: 'integer', minimum: 1, default: 1, description: 'Page number, 1-based' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(maxLimit)
+      .default(defaultLimit)
+      // Coerced numbers lose their bounds in the generated schema; state them for the document.
+      .openapi({
+        type: 'integer',
+        minimum: 1,
+        maximum: maxLimit,
+        default: defaultLimit,
+        description: `Page size (default ${defaultLimit}, maximum ${maxLimit})`,
+      }),
+  };
+}
+
 /** The operator used when `filterOp[field]` is absent: `eq` where allowed, else the field's first. */
 function defaultOp(ops: readonly FilterOperator[]): FilterOperator {
   return ops.includes('eq') ? 'eq' : (ops[0] ?? 'eq');
@@ -89,28 +118,7 @@ export function defineListQuery<
   }));
   const sortFields = options.sortBy ?? [];
 
-  const shape: Record<string, z.ZodType> = {
-    page: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .openapi({ type: 'integer', minimum: 1, default: 1, description: 'Page number, 1-based' }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(options.maxLimit)
-      .default(options.defaultLimit)
-      // Coerced numbers lose their bounds in the generated schema; state them for the document.
-      .openapi({
-        type: 'integer',
-        minimum: 1,
-        maximum: options.maxLimit,
-        default: options.defaultLimit,
-        description: `Page size (default ${options.defaultLimit}, maximum ${options.maxLimit})`,
-      }),
-  };
+  const shape: Record<string, z.ZodType> = { ...pageParams(options.defaultLimit, options.maxLimit) };
   if (sortFields.length > 0) {
     shape.sortBy = z
       .enum(sortFields as [S, ...S[]])

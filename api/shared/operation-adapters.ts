@@ -10,7 +10,7 @@ import type { Permission } from '../../domain/workspaces/roles.js';
 import { callerOf } from '../auth/caller.js';
 import { authenticate, bearerSecurity, requirePermission, requireWorkspace } from '../auth/middleware.js';
 import type { AppEnv } from '../platform/app-env.js';
-import { errorResponses, requestPathOf } from '../platform/errors.js';
+import { errorResponses, inputPathOf } from '../platform/errors.js';
 import { dataOf, jsonBody, jsonResponse, jsonTextResponse } from '../platform/responses.js';
 import { ensureKnownUser } from './known-user.js';
 import { canonicalUuid, idempotencyHeaders } from './params.js';
@@ -69,13 +69,13 @@ class LocatedFields extends ValidationError {}
 
 /**
  * The use case's error with its details naming where the caller sent each field. Use cases name fields of their
- * input (`title`, `screenshot.url`; the domain's InvalidFields names its own, mapped by requestPathOf); the
+ * input (`title`, `screenshot.url`; the domain's InvalidFields names its own, mapped by inputPathOf); the
  * adapter knows where each top-level field came from.
  */
 function locateDetails(error: unknown, locate: Locate): unknown {
   if (!(error instanceof AppError) || error.details === undefined) return error;
   const details = error.details.map((d) => {
-    const path = error instanceof InvalidFields ? requestPathOf(d.path).slice('body.'.length) : d.path;
+    const path = error instanceof InvalidFields ? inputPathOf(d.path) : d.path;
     return { path: locate(path), message: d.message };
   });
   // Named where the caller sent them already: not the domain's terms any more (errors.ts maps only those).

@@ -3,6 +3,7 @@
 // envelope; its tool get_usage (mcp:read) answers the workspace's credit balance and this period's usage beside
 // the page of debits.
 import { z } from '@hono/zod-openapi';
+import { pageParams } from '../../platform/paging.js';
 import { creditUsageOf } from '../../../commands/billing/credits.js';
 import { orgParams } from '../../shared/params.js';
 import { billingListSchema } from '../schemas.js';
@@ -16,19 +17,7 @@ const text = z.string().min(1).max(200);
 
 export const creditUsageQuery = z
   .object({
-    page: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(1)
-      .openapi({ type: 'integer', minimum: 1, default: 1, description: 'Page number, 1-based' }),
-    limit: z.coerce.number().int().min(1).max(100).default(20).openapi({
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-      description: 'Page size (default 20, maximum 100)',
-    }),
+    ...pageParams(20, 100),
     metricKey: text.optional().openapi({ description: 'Only debits of this metric', example: 'ai_draft' }),
     feature: text.optional().openapi({ description: 'Only debits of this feature' }),
     model: text.optional().openapi({ description: 'Only debits made with this model' }),

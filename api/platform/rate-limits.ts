@@ -1,7 +1,8 @@
 // Request rate limits per token and per workspace, by route group: the groups, their defaults, the
 // RATE_LIMITS overrides, and the limiter authenticated requests pass (counters in PostgreSQL, shared).
 import type pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { TooManyRequests } from '../../domain/shared/errors.js';
 import { ConfigError, type Env } from '../../infra/config/env.js';
@@ -111,88 +112,216 @@ export interface RequestRateLimiter {
   stop(): Promise<void>;
 }
 
-/** Where rate-limiter-flexible keeps the counters (`key`, `points`, `expire` in epoch ms); it creates it. */
-export const rateLimitTable = 'rate_limit_counters';
+/**
+ * The shared counters: one row per key and fixed window. `points` is what the instances have claimed of the
+ * window so far, `granted` what the last claim got (read back by that claim only). Unlogged: counters are worth
+ * nothing after a crash, and an unlogged table writes no WAL.
+ */
+export const rateLimitTable = 'rate_limit_windows';
 
-// The library keeps no expiry of its own in PostgreSQL: counters of keys not seen again stay until deleted.
+export const rateLimitMigrations: Record<string, Migration> = {
+  '0035_rate_limit_windows': {
+    async up(db: Kysely<unknown>) {
+      // The table rate-limiter-flexible created at run time, when it kept one row per request's key.
+      await sql`drop table if exists rate_limit_counters`.execute(db);
+      await sql`
+        create unlogged table rate_limit_windows (
+          key text primary key,
+          points integer not null,
+          granted integer not null,
+          expire bigint not null
+        )`.execute(db);
+      await sql`create index rate_limit_windows_expire on rate_limit_windows (expire)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table rate_limit_windows`.execute(db);
+    },
+  },
+};
+
+// Counters of keys not seen again stay until deleted.
 const sweepEveryMs = 5 * 60_000;
 const keepExpiredMs = 60 * 60_000;
 
-/** What the library exposes in JS but not in its types: an in-memory block's remaining ms (0 when none). */
-interface InMemoryBlocks {
-  getInMemoryBlockMsBeforeExpire(rlKey: string): number;
+/**
+ * Claims `want` points of `key`'s window (or fewer: what is left under `limit`), starting a new window when the
+ * last one has ended; one statement. Two instances claiming at once are serialised by the row's lock, so the
+ * claims of one window never add up to more than its limit.
+ */
+const claimSql = `
+  insert into ${rateLimitTable} as w (key, points, granted, expire)
+  values ($1, least($2::int, $3::int), least($2::int, $3::int), $4::bigint + $5::bigint)
+  on conflict (key) do update set
+    granted = case when w.expire <= $4::bigint then least($2::int, $3::int)
+                   else least($2::int, greatest(0, $3::int - w.points)) end,
+    points = case when w.expire <= $4::bigint then least($2::int, $3::int)
+                  else w.points + least($2::int, greatest(0, $3::int - w.points)) end,
+    expire = case when w.expire <= $4::bigint then $4::bigint + $5::bigint else w.expire end
+  returning points, granted, expire`;
+
+/** What this instance holds of one key's current window. */
+interface Held {
+  /** Points claimed from the shared counter and not yet spent here. */
+  left: number;
+  /** Of the whole window, over every instance, as of this instance's last claim. */
+  claimed: number;
+  /** Epoch ms the window ends. */
+  expire: number;
+  /** Set when the last claim got nothing: refused from memory until the window ends. */
+  spent: boolean;
 }
 
 /**
- * One RateLimiterPostgres per group and key kind on the service's pool. A key over its points is also refused
- * from memory for the rest of its window (`inMemoryBlockOnConsumed`), so a client hammering after its 429
- * costs no query; should PostgreSQL fail, each instance limits on its own (`insuranceLimiter`) rather than
- * refuse everything or let everything through.
+ * One key kind of one group (e.g. the read requests of each token): its points per window, spent from blocks
+ * claimed from the shared counter. A block is a twentieth of the limit, never more than half of what is left
+ * (so near the limit it shrinks to one point and every request asks), and one point for small limits: a busy
+ * key costs one statement per block instead of one per request, and an instance holds at most one block that
+ * the others cannot use until the window ends.
  */
-export async function createRateLimiter(pool: pg.Pool, limits: RateLimits): Promise<RequestRateLimiter> {
-  // The first limiter creates the table (CREATE TABLE IF NOT EXISTS; instances starting together are fine).
-  let tableCreated = false;
-  const limiterOf = async (group: RateLimitGroup, kind: 'token' | 'workspace') => {
-    const points = kind === 'token' ? limits[group].perToken : limits[group].perWorkspace;
-    const duration = limits[group].windowSeconds;
-    const options = {
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: rateLimitTable,
-      keyPrefix: `${group}:${kind}`,
-      points,
-      duration,
-      inMemoryBlockOnConsumed: points + 1,
-      clearExpiredByTimeout: false,
-      insuranceLimiter: new RateLimiterMemory({ points, duration }),
-    };
-    if (tableCreated) return new RateLimiterPostgres({ ...options, tableCreated: true });
-    const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
-      const created: RateLimiterPostgres = new RateLimiterPostgres(options, (error) =>
-        error ? reject(error) : resolve(created),
+class ClaimingLimiter {
+  private readonly held = new Map<string, Held>();
+  private readonly pending = new Map<string, Promise<void>>();
+  readonly insurance: RateLimiterMemory;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly prefix: string,
+    readonly points: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {
+    this.insurance = new RateLimiterMemory({ points, duration: windowMs / 1000 });
+  }
+
+  /** ms until the key's window ends when it is refused from memory (spent, or its last claim got nothing). */
+  blockedMs(key: string): number {
+    const held = this.held.get(key);
+    if (!held || !held.spent) return 0;
+    const ms = held.expire - this.now();
+    return ms > 0 ? ms : 0;
+  }
+
+  /** Spends one point of `key`: 0 when it counted, else the ms until its window ends. */
+  async take(key: string): Promise<number> {
+    for (;;) {
+      const now = this.now();
+      const held = this.held.get(key);
+      if (held && held.expire > now) {
+        if (held.left > 0) {
+          held.left -= 1;
+          return 0;
+        }
+        if (held.spent) return held.expire - now;
+      }
+      // One claim per key at a time: requests that find the block empty wait for the claim in flight.
+      const inFlight = this.pending.get(key);
+      if (inFlight) {
+        await inFlight;
+        continue;
+      }
+      const claim = this.claim(key, held && held.expire > now ? held : undefined);
+      this.pending.set(
+        key,
+        claim.then(() => undefined),
       );
+      try {
+        // A number is the answer of the in-memory limiter (PostgreSQL could not be reached).
+        const decided = await claim;
+        if (decided !== null) return decided;
+      } finally {
+        this.pending.delete(key);
+      }
+    }
+  }
+
+  /** Claims a block and keeps it (null); or, when PostgreSQL fails, the in-memory limiter's answer. */
+  private async claim(key: string, held: Held | undefined): Promise<number | null> {
+    const remaining = held ? this.points - held.claimed : this.points;
+    const want = Math.max(1, Math.min(Math.ceil(this.points / 20), Math.floor(remaining / 2)));
+    let row: { points: number; granted: number; expire: string };
+    try {
+      const { rows } = await this.pool.query<typeof row>(claimSql, [
+        `${this.prefix}:${key}`,
+        want,
+        this.points,
+        this.now(),
+        this.windowMs,
+      ]);
+      row = rows[0]!;
+    } catch {
+      // PostgreSQL cannot be reached: this instance limits on its own, with the limits of one instance.
+      return this.insurance.consume(key).then(
+        () => 0,
+        (rejection: unknown) => {
+          if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
+          throw rejection;
+        },
+      );
+    }
+    this.held.set(key, {
+      left: row.granted,
+      claimed: row.points,
+      expire: Number(row.expire),
+      spent: row.granted === 0,
     });
-    tableCreated = true;
-    return limiter;
-  };
-  const limiters = new Map<RateLimitGroup, { token: RateLimiterPostgres; workspace: RateLimiterPostgres }>();
-  for (const group of rateLimitGroups)
+    return null;
+  }
+
+  /** Forgets windows that have ended (memory stays bounded by the keys of one window). */
+  forgetEnded(): void {
+    const now = this.now();
+    for (const [key, held] of this.held) if (held.expire <= now) this.held.delete(key);
+  }
+}
+
+export interface RateLimiterOptions {
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/**
+ * Counters in PostgreSQL, shared by every instance, claimed in blocks (ClaimingLimiter): a request costs no
+ * statement while its key's block lasts. A key refused is refused from memory for the rest of its window, so a
+ * client hammering after its 429 costs no query; should PostgreSQL fail, each instance limits on its own rather
+ * than refuse everything or let everything through.
+ */
+export async function createRateLimiter(
+  pool: pg.Pool,
+  limits: RateLimits,
+  options: RateLimiterOptions = {},
+): Promise<RequestRateLimiter> {
+  const now = options.now ?? Date.now;
+  const limiters = new Map<RateLimitGroup, { token: ClaimingLimiter; workspace: ClaimingLimiter }>();
+  for (const group of rateLimitGroups) {
+    const { perToken, perWorkspace, windowSeconds } = limits[group];
     limiters.set(group, {
-      token: await limiterOf(group, 'token'),
-      workspace: await limiterOf(group, 'workspace'),
+      token: new ClaimingLimiter(pool, `${group}:token`, perToken, windowSeconds * 1000, now),
+      workspace: new ClaimingLimiter(pool, `${group}:workspace`, perWorkspace, windowSeconds * 1000, now),
     });
+  }
 
   const sweep = setInterval(() => {
+    for (const pair of limiters.values()) {
+      pair.token.forgetEnded();
+      pair.workspace.forgetEnded();
+    }
     pool
-      .query(`delete from ${rateLimitTable} where expire < $1`, [Date.now() - keepExpiredMs])
+      .query(`delete from ${rateLimitTable} where expire < $1`, [now() - keepExpiredMs])
       .catch(() => undefined);
   }, sweepEveryMs);
   sweep.unref();
-
-  /** The ms to wait when the key is spent, 0 when the request counted. */
-  const take = async (limiter: RateLimiterPostgres, key: string): Promise<number> => {
-    try {
-      await limiter.consume(key);
-      return 0;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
-      throw rejection;
-    }
-  };
-  const blockedMs = (limiter: RateLimiterPostgres, key: string) =>
-    (limiter as unknown as InMemoryBlocks).getInMemoryBlockMsBeforeExpire(limiter.getKey(key));
 
   return {
     async consume(group, keys) {
       const { token, workspace } = limiters.get(group)!;
       // A key already refused here is refused again without counting against the other one, so a runaway
       // token does not spend its workspace's allowance with requests that never ran.
-      let tokenMs = blockedMs(token, keys.token);
-      let workspaceMs = keys.workspace === null ? 0 : blockedMs(workspace, keys.workspace);
+      let tokenMs = token.blockedMs(keys.token);
+      let workspaceMs = keys.workspace === null ? 0 : workspace.blockedMs(keys.workspace);
       if (tokenMs === 0 && workspaceMs === 0)
         [tokenMs, workspaceMs] = await Promise.all([
-          take(token, keys.token),
-          keys.workspace === null ? 0 : take(workspace, keys.workspace),
+          token.take(keys.token),
+          keys.workspace === null ? 0 : workspace.take(keys.workspace),
         ]);
       if (tokenMs === 0 && workspaceMs === 0) return;
       const seconds = Math.max(1, Math.ceil(Math.max(tokenMs, workspaceMs) / 1000));

@@ -10,6 +10,7 @@ import { OutboxDispatcher } from '../../processes/outbox/outbox-dispatcher.js';
 import { processRunnerMigrations } from '../../processes/runner/migrations.js';
 import { ProcessRunner } from '../../processes/runner/process-runner.js';
 import { migrationsOf, type Slice } from '../shared/slice.js';
+import { rateLimitMigrations } from './rate-limits.js';
 
 export const platformSlice: Slice = {
   name: 'platform',
@@ -19,6 +20,7 @@ export const platformSlice: Slice = {
     outboxMigrations,
     processRunnerMigrations,
     idempotencyMigrations,
+    rateLimitMigrations,
   ),
   settings: platformSettings,
   workers: [

@@ -199,6 +199,91 @@ describe('several instances', () => {
   });
 });
 
+describe('claims in blocks', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ background: false });
+  });
+  afterAll(async () => service.stop());
+
+  /** A pool that counts the statements sent through it. */
+  function countingPool(): { pool: pg.Pool; statements: () => number } {
+    const pool = new pg.Pool({ connectionString: service.database.url, max: 4 });
+    let statements = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      statements += 1;
+      return query(...args);
+    };
+    return { pool, statements: () => statements };
+  }
+
+  const limitsOf = (perToken: number): RateLimits => ({
+    ...defaultRateLimits,
+    read: { perToken, perWorkspace: 1_000_000, windowSeconds: 60 },
+  });
+
+  /** Requests let through of `n`, sent `concurrency` at a time. */
+  async function passed(
+    limiter: Awaited<ReturnType<typeof createRateLimiter>>,
+    token: string,
+    n: number,
+  ): Promise<number> {
+    const outcomes = await Promise.all(
+      Array.from({ length: n }, () =>
+        limiter.consume('read', { token, workspace: null }).then(
+          () => 1,
+          (error: unknown) => {
+            expect(error).toBeInstanceOf(TooManyRequests);
+            return 0;
+          },
+        ),
+      ),
+    );
+    return outcomes.reduce<number>((a, b) => a + b, 0);
+  }
+
+  test('a busy key costs one statement per block, not one per request', async () => {
+    const { pool, statements } = countingPool();
+    const limiter = await createRateLimiter(pool, limitsOf(1200));
+    expect(await passed(limiter, `session:busy-${Date.now()}`, 600)).toBe(600);
+    // Blocks of 60 (a twentieth of 1,200): 10 claims for 600 requests.
+    expect(statements()).toBeLessThanOrEqual(12);
+    await limiter.stop();
+    await pool.end();
+  });
+
+  test('two instances claiming at once never let more through than the limit, and waste at most a block each', async () => {
+    const a = countingPool();
+    const b = countingPool();
+    const first = await createRateLimiter(a.pool, limitsOf(500));
+    const second = await createRateLimiter(b.pool, limitsOf(500));
+    const token = `session:shared-${Date.now()}`;
+    const [fromFirst, fromSecond] = await Promise.all([
+      passed(first, token, 400),
+      passed(second, token, 400),
+    ]);
+    expect(fromFirst + fromSecond).toBeLessThanOrEqual(500);
+    expect(fromFirst + fromSecond).toBeGreaterThanOrEqual(500 - 2 * 25);
+    // Near the limit blocks shrink to a point, so the last requests ask one by one; then the key is spent.
+    await expect(first.consume('read', { token, workspace: null })).rejects.toThrow(TooManyRequests);
+    await Promise.all([first.stop(), second.stop()]);
+    await Promise.all([a.pool.end(), b.pool.end()]);
+  });
+
+  test('a new window starts over', async () => {
+    const { pool } = countingPool();
+    let now = Date.now();
+    const limiter = await createRateLimiter(pool, limitsOf(5), { now: () => now });
+    const token = `session:window-${now}`;
+    expect(await passed(limiter, token, 8)).toBe(5);
+    now += 60_001;
+    expect(await passed(limiter, token, 8)).toBe(5);
+    await limiter.stop();
+    await pool.end();
+  });
+});
+
 describe('the tool server', () => {
   let service: TestService;
   let ws: TestWorkspace;

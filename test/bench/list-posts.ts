@@ -5,7 +5,7 @@
 // plan of its statement (the count, and the page beside it) against the `posts` view.
 //
 // Sizes: BENCH_LIST_POSTS (default 100000), BENCH_LIST_WORKSPACES (100), BENCH_LIST_TAGS (tags per
-// workspace, 20), BENCH_LIST_CONNECTIONS (8), BENCH_LIST_DURATION (seconds per mix, 10), BENCH_LIST_WARMUP (seconds
+// workspace, 20), BENCH_LIST_CONNECTIONS (16), BENCH_LIST_DURATION (seconds per mix, 10), BENCH_LIST_WARMUP (seconds
 // of all mixes before the timed ones, 3), BENCH_SEED_WRITERS (16).
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
@@ -272,7 +272,7 @@ export async function listPostsBench(ctx: BenchContext): Promise<void> {
   const totalPosts = envInt('BENCH_LIST_POSTS', 100_000);
   const workspaceCount = envInt('BENCH_LIST_WORKSPACES', 100);
   const tagsPerWorkspace = envInt('BENCH_LIST_TAGS', 20);
-  const connections = envInt('BENCH_LIST_CONNECTIONS', 8);
+  const connections = envInt('BENCH_LIST_CONNECTIONS', 16);
   const duration = envInt('BENCH_LIST_DURATION', 10);
   const warmup = envInt('BENCH_LIST_WARMUP', 3);
   const writers = envInt('BENCH_SEED_WRITERS', 16);

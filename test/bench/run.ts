@@ -198,6 +198,17 @@ async function foundationBench(ctx: BenchContext): Promise<void> {
       `${fmt(create.rate)} req/s`,
       `${describeLatency(create)}, ${fmt(create.total)} requests, ${create.non2xx + create.errors} non-2xx/errors`,
     );
+    const health = await runLoad({
+      origin: service.origin,
+      connections: 32,
+      duration: 10,
+      requests: [{ method: 'GET', path: '/healthz' }],
+    });
+    record(
+      'HTTP GET /healthz',
+      `${fmt(health.rate)} req/s`,
+      `32 conn, ${describeLatency(health)}, ${health.non2xx + health.errors} non-2xx/errors`,
+    );
     const list = await runLoad({
       origin: service.origin,
       connections: 32,

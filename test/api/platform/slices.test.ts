@@ -61,13 +61,14 @@ describe('migrations of the slices', () => {
       '0032_billing_webhooks',
       '0033_credit_ledger_heads',
       '0034_slot_versions',
+      '0035_rate_limit_windows',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0035',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0036',
     );
   });
 

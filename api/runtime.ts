@@ -183,6 +183,7 @@ async function createStorage(env: Env): Promise<ObjectStorage> {
   if (env.OBJECT_STORAGE === 's3') {
     return new S3ObjectStorage({
       ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+      ...(env.S3_PUBLIC_ENDPOINT ? { publicEndpoint: env.S3_PUBLIC_ENDPOINT } : {}),
       region: env.S3_REGION,
       bucket: env.S3_BUCKET!,
       credentials: {

@@ -2,6 +2,7 @@
 // A bad value stops the start with a message naming the variable (see README "Configuration").
 import { z } from 'zod';
 import { parseTrustedProxyList } from '../http/trusted-proxies.js';
+import { isKurrentConnectionString } from '../event-store/eventstoredb/connection-string.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -92,7 +93,16 @@ export const platformSettings = defineSettings(
     DATABASE_URL: optionalUrl,
     DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
     EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
-    EVENTSTOREDB_URL: optionalString,
+    /** KurrentDB (EventStoreDB) connection string: kurrentdb://host:2113?tls=false; esdb:// is still accepted. */
+    EVENTSTOREDB_URL: optionalString.pipe(
+      z
+        .string()
+        .refine(isKurrentConnectionString, {
+          message:
+            'must be a KurrentDB connection string: kurrentdb://host:2113?tls=false (kurrentdb+discover:// for a cluster; esdb:// is still accepted)',
+        })
+        .optional(),
+    ),
     NATS_URL: optionalString,
     BUS: z.enum(['in-process', 'nats']).optional(),
     /** JetStream stream and subject prefix of the work queues: deployments sharing one NATS server differ here. */
@@ -181,6 +191,33 @@ export const storageSettings = defineSettings(
   {
     OBJECT_STORAGE: z.enum(['local', 's3']).default('local'),
     S3_ENDPOINT: optionalUrl,
+    /**
+     * The S3 endpoint as clients outside the service reach it (browsers, apps, platforms fetching media):
+     * presigned upload and download URLs are signed for this origin. Unset: S3_ENDPOINT (or AWS itself).
+     */
+    S3_PUBLIC_ENDPOINT: optionalString.pipe(
+      z
+        .string()
+        .refine(
+          (value) => {
+            const url = URL.canParse(value) ? new URL(value) : null;
+            return (
+              url !== null &&
+              /^https?:$/.test(url.protocol) &&
+              url.pathname === '/' &&
+              !url.search &&
+              !url.hash &&
+              !url.username &&
+              !url.password
+            );
+          },
+          {
+            message:
+              'must be an http(s) origin without a path, e.g. https://s3.example.org or http://localhost:8333',
+          },
+        )
+        .optional(),
+    ),
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_BUCKET: optionalString,
     S3_ACCESS_KEY_ID: optionalString,

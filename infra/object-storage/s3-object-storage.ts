@@ -1,5 +1,6 @@
-// S3-compatible object storage for the distributed mode (AWS S3, MinIO in docker-compose, Ceph RGW):
-// presigned PUT/GET URLs that the store itself enforces, plus direct put/get/head/delete.
+// S3-compatible object storage for the distributed mode (AWS S3, SeaweedFS in docker-compose, Ceph RGW):
+// presigned PUT/GET URLs that the store itself enforces, plus direct put/get/head/delete. The service reaches the
+// store at `endpoint`; presigned URLs name `publicEndpoint`, where clients outside the service reach it.
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
@@ -23,12 +24,17 @@ import {
 } from './port.js';
 
 export interface S3ObjectStorageOptions {
-  /** Absent for AWS itself; e.g. http://minio:9000 in docker-compose. */
+  /** Absent for AWS itself; e.g. http://seaweedfs:8333 in docker-compose. */
   endpoint?: string;
+  /**
+   * The origin clients reach the store at (e.g. http://localhost:8333 when the service's `endpoint` is a name
+   * only its own network resolves): presigned URLs are signed for this host. Absent: `endpoint`.
+   */
+  publicEndpoint?: string;
   region: string;
   bucket: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
-  /** MinIO and most self-hosted stores need path-style URLs (no bucket sub-domain). */
+  /** Most self-hosted stores (SeaweedFS, Ceph RGW) need path-style URLs (no bucket sub-domain). */
   forcePathStyle?: boolean;
   /** Signing time of presigned URLs; the store's own clock decides when they expire. */
   now?: () => number;
@@ -37,22 +43,30 @@ export interface S3ObjectStorageOptions {
 export class S3ObjectStorage implements ObjectStorage {
   readonly name = 's3' as const;
   private readonly client: S3Client;
+  /** Signs presigned URLs: the client itself, or one for the public endpoint (it never sends a request). */
+  private readonly presigner: S3Client;
   private readonly bucket: string;
   private readonly now: () => number;
 
   constructor(options: S3ObjectStorageOptions) {
     this.bucket = options.bucket;
     this.now = options.now ?? Date.now;
-    this.client = new S3Client({
-      region: options.region,
-      credentials: options.credentials,
-      forcePathStyle: options.forcePathStyle ?? false,
-      ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
-      // Since 3.729 the SDK adds a CRC32 of the (empty) body to presigned PUTs, which every upload then
-      // fails; and older S3-compatible stores reject the new checksum headers on direct calls.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const clientFor = (endpoint: string | undefined) =>
+      new S3Client({
+        region: options.region,
+        credentials: options.credentials,
+        forcePathStyle: options.forcePathStyle ?? false,
+        ...(endpoint !== undefined ? { endpoint } : {}),
+        // Since 3.729 the SDK adds a CRC32 of the (empty) body to presigned PUTs, which every upload then
+        // fails; and older S3-compatible stores reject the new checksum headers on direct calls.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.client = clientFor(options.endpoint);
+    this.presigner =
+      options.publicEndpoint !== undefined && options.publicEndpoint !== options.endpoint
+        ? clientFor(options.publicEndpoint)
+        : this.client;
   }
 
   async createUploadUrl(
@@ -66,7 +80,7 @@ export class S3ObjectStorage implements ObjectStorage {
     // Content-Type stays a signed header (not hoisted into the query), so S3 refuses any other type.
     // maxBytes cannot be expressed in a presigned PUT; see the port.
     const uploadUrl = await getSignedUrl(
-      this.client,
+      this.presigner,
       new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
       { expiresIn: expiresInSeconds, signingDate, signableHeaders: new Set(['content-type']) },
     );
@@ -84,7 +98,7 @@ export class S3ObjectStorage implements ObjectStorage {
   async createDownloadUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
     validateObjectKey(key);
     const expiresInSeconds = validateExpiresInSeconds(options.expiresInSeconds);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+    return getSignedUrl(this.presigner, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: expiresInSeconds,
       signingDate: new Date(this.now()),
     });
@@ -211,6 +225,7 @@ export class S3ObjectStorage implements ObjectStorage {
   /** Closes the client's connection pool. */
   close(): void {
     this.client.destroy();
+    if (this.presigner !== this.client) this.presigner.destroy();
   }
 }
 

@@ -1,4 +1,4 @@
-// Unit tests of the EventStoreDB adapter's own logic, against the client's real Subscription class fed by a fake
+// Unit tests of the KurrentDB (EventStoreDB) adapter's own logic, against the client's real Subscription class fed by a fake
 // gRPC stream: checkpoints, expectation and error mapping, marker ordering, and where a filtered read ends up.
 import { PassThrough, Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -8,11 +8,11 @@ import {
   STREAM_EXISTS,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
-  type EventStoreDBClient,
+  type KurrentDBClient,
   type Filter,
   type SubscribeToAllOptions,
-} from '@eventstore/db-client';
-import { Subscription as ClientSubscription } from '@eventstore/db-client/dist/streams/utils/Subscription.js';
+} from '@kurrent/kurrentdb-client';
+import { Subscription as ClientSubscription } from '@kurrent/kurrentdb-client/dist/streams/utils/Subscription.js';
 import type { Kysely } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import {
@@ -21,6 +21,10 @@ import {
   formatEsdbCheckpoint,
   parseEsdbCheckpoint,
 } from '../../infra/event-store/eventstoredb/eventstoredb-event-store.js';
+import {
+  isKurrentConnectionString,
+  kurrentConnectionString,
+} from '../../infra/event-store/eventstoredb/connection-string.js';
 import { OrderedFeed, type FeedItem } from '../../infra/event-store/eventstoredb/ordered-feed.js';
 import { EmptyAppend, WrongExpectedVersion, type ExpectedRevision } from '../../infra/event-store/port.js';
 import { collector, newEvent } from './contract.js';
@@ -33,6 +37,8 @@ function response(message: Message) {
     hasConfirmation: () => false,
     hasFellBehind: () => false,
     hasCaughtUp: () => 'caughtUp' in message,
+    // Servers before 25.1 send the marker without its position and time; the adapter needs neither.
+    getCaughtUp: () => ({ hasTimestamp: () => false }),
     hasCheckpoint: () => 'checkpoint' in message,
     getCheckpoint: () => ({
       getCommitPosition: () => ('checkpoint' in message ? message.checkpoint.toString() : '0'),
@@ -83,7 +89,7 @@ function fakeClient(
     },
     ...extra,
   };
-  return { client: client as unknown as EventStoreDBClient, subscriptions };
+  return { client: client as unknown as KurrentDBClient, subscriptions };
 }
 
 function label(item: FeedItem): string {
@@ -108,6 +114,50 @@ describe('checkpoints', () => {
     expect(compareEsdbCheckpoints('esdb:0:0', 'esdb:start')).toBeGreaterThan(0);
     expect(compareEsdbCheckpoints('esdb:start', 'esdb:start')).toBe(0);
     expect(() => parseEsdbCheckpoint('pg:1:2')).toThrow(/Not an EventStoreDB checkpoint/);
+  });
+});
+
+describe('connection strings', () => {
+  test('kurrentdb:// and its aliases pass unchanged; esdb:// is accepted and handed to the client as kurrentdb://', () => {
+    for (const value of [
+      'kurrentdb://localhost:2113?tls=false',
+      'kurrentdb+discover://admin:changeit@cluster.example:2113',
+      'kurrent://localhost:2113',
+      'kdb://localhost:2113',
+    ]) {
+      expect(isKurrentConnectionString(value)).toBe(true);
+      expect(kurrentConnectionString(value)).toBe(value);
+    }
+    expect(isKurrentConnectionString('esdb://localhost:2113?tls=false')).toBe(true);
+    expect(kurrentConnectionString('esdb://localhost:2113?tls=false')).toBe(
+      'kurrentdb://localhost:2113?tls=false',
+    );
+    expect(kurrentConnectionString(' esdb+discover://a:2113,b:2113 ')).toBe(
+      'kurrentdb+discover://a:2113,b:2113',
+    );
+    for (const value of [
+      'http://localhost:2113',
+      'localhost:2113',
+      'tcp://localhost:1113',
+      'esdbx://localhost:2113',
+    ]) {
+      expect(isKurrentConnectionString(value)).toBe(false);
+    }
+  });
+
+  test('the client opens both schemes without a deprecation warning', async () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      for (const connectionString of ['esdb://127.0.0.1:1?tls=false', 'kurrentdb://127.0.0.1:1?tls=false']) {
+        const store = new EventStoreDbEventStore({ connectionString, db: {} as Kysely<unknown> });
+        await store.close();
+      }
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([]);
   });
 });
 
@@ -150,11 +200,11 @@ describe('EventStoreDbEventStore with a fake client', () => {
     const calls: unknown[] = [];
     let current: bigint | typeof NO_STREAM = NO_STREAM;
     const { client } = fakeClient(() => [], {
-      async appendToStream(streamName: string, _events: unknown, options: { expectedRevision: unknown }) {
-        calls.push(options.expectedRevision);
+      async appendToStream(streamName: string, _events: unknown, options: { streamState: unknown }) {
+        calls.push(options.streamState);
         throw new WrongExpectedVersionError(undefined, {
           streamName,
-          expected: options.expectedRevision as bigint,
+          expected: options.streamState as bigint,
           current,
         });
       },
@@ -286,7 +336,7 @@ class FakeServer {
     this.live.clear();
   }
 
-  client(): EventStoreDBClient {
+  client(): KurrentDBClient {
     return {
       subscribeToAll: (options: SubscribeToAllOptions = {}) => {
         this.calls.push(options);
@@ -317,7 +367,7 @@ class FakeServer {
         );
       },
       readAll: () => Readable.from(this.log.slice(-1)),
-    } as unknown as EventStoreDBClient;
+    } as unknown as KurrentDBClient;
   }
 
   private static passes(filter: Filter | undefined, resolvedEvent: AllStreamResolvedEvent): boolean {

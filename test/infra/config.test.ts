@@ -27,6 +27,11 @@ describe('configuration', () => {
     [{ EVENT_STORE: 'mysql' }, 'EVENT_STORE'],
     [{ EVENT_STORE: 'eventstoredb' }, 'EVENTSTOREDB_URL'],
     [{ OBJECT_STORAGE: 's3' }, 'S3_BUCKET'],
+    [{ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_URL: 'http://localhost:2113' }, 'EVENTSTOREDB_URL'],
+    [{ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_URL: 'localhost:2113' }, 'EVENTSTOREDB_URL'],
+    [{ S3_PUBLIC_ENDPOINT: 'localhost:8333' }, 'S3_PUBLIC_ENDPOINT'],
+    [{ S3_PUBLIC_ENDPOINT: 'https://cdn.example.org/s3' }, 'S3_PUBLIC_ENDPOINT'],
+    [{ S3_PUBLIC_ENDPOINT: 'ftp://s3.example.org' }, 'S3_PUBLIC_ENDPOINT'],
     [{ AUTH_MODE: 'jwks' }, 'AUTH_JWKS_URL'],
     [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
@@ -47,6 +52,23 @@ describe('configuration', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(variable);
+  });
+
+  test('EVENTSTOREDB_URL takes kurrentdb:// and the older esdb:// connection strings', () => {
+    for (const url of [
+      'kurrentdb://kurrentdb:2113?tls=false',
+      'kurrentdb+discover://admin:changeit@cluster.example:2113',
+      'esdb://eventstore:2113?tls=false',
+    ]) {
+      expect(loadEnv({ EVENT_STORE: 'eventstoredb', EVENTSTOREDB_URL: url }).EVENTSTOREDB_URL).toBe(url);
+    }
+  });
+
+  test('S3_PUBLIC_ENDPOINT: an http(s) origin, unset by default', () => {
+    expect(loadEnv({}).S3_PUBLIC_ENDPOINT).toBeUndefined();
+    expect(loadEnv({ S3_PUBLIC_ENDPOINT: 'http://localhost:8333' }).S3_PUBLIC_ENDPOINT).toBe(
+      'http://localhost:8333',
+    );
   });
 
   test('APP_ORIGINS: comma-separated http(s) origins, none by default', () => {

@@ -1,5 +1,8 @@
 // Runs the object storage contract against the S3 adapter and a real S3 server: the endpoint in
-// OBJECT_STORAGE_TEST_S3_ENDPOINT (e.g. MinIO from docker-compose) or else a throwaway Ceph RADOS Gateway.
+// OBJECT_STORAGE_TEST_S3_ENDPOINT (e.g. SeaweedFS from docker-compose, http://localhost:8333 with the keys of
+// its .env) or else a throwaway Ceph RADOS Gateway. On the gateway (127.0.0.1) presigned URLs are signed for
+// `localhost` (the public endpoint) while the adapter's own calls use 127.0.0.1, so every presigned upload and
+// download of the contract shows the server accepting a URL signed for the public host.
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
@@ -56,8 +59,12 @@ describe.skipIf(missing.length > 0)('S3 adapter', () => {
         admin.destroy();
       }
       let signingClock: number | undefined;
+      const endpoint = new URL(server.endpoint);
+      const publicEndpoint =
+        endpoint.hostname === '127.0.0.1' ? server.endpoint.replace('127.0.0.1', 'localhost') : undefined;
       const storage = new S3ObjectStorage({
         endpoint: server.endpoint,
+        ...(publicEndpoint ? { publicEndpoint } : {}),
         region: server.region,
         bucket,
         credentials,

@@ -1,5 +1,7 @@
-// EventStoreDB event store: the port over @eventstore/db-client, with one $all catch-up subscription per instance
-// fanned out in-process to subscribers and waitForAppend, resubscribed with backoff from its last position.
+// KurrentDB (formerly EventStoreDB) event store: the port over @kurrent/kurrentdb-client, with one $all catch-up
+// subscription per instance fanned out in-process to subscribers and waitForAppend, resubscribed with backoff from
+// its last position. Connection strings: kurrentdb:// (also kurrent://, kdb://) or the older esdb://, each with
+// +discover for a cluster; esdb is rewritten to kurrentdb before the client sees it (the client warns on stderr).
 //
 // Side writes are not transactional here (transactionalSideWrites = false): EventStoreDB cannot join a PostgreSQL
 // transaction, so the side write runs right after a successful append with the kysely handle given to the constructor.
@@ -14,7 +16,7 @@ import {
   NO_STREAM,
   START,
   STREAM_EXISTS,
-  EventStoreDBClient,
+  KurrentDBClient,
   StreamNotFoundError,
   WrongExpectedVersionError,
   eventTypeFilter,
@@ -22,13 +24,13 @@ import {
   jsonEvent,
   streamNameFilter,
   type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
+  type AppendStreamState,
   type Filter,
   type JSONType,
   type Position,
   type ReadPosition,
   type ResolvedEvent,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import {
   WrongExpectedVersion,
   EmptyAppend,
@@ -50,6 +52,7 @@ import {
 import { assertExpectedRevision, eventIds, streamWindow } from '../validation.js';
 import { OrderedFeed } from './ordered-feed.js';
 import { Wakeups } from '../../async/wakeups.js';
+import { kurrentConnectionString } from './connection-string.js';
 
 const START_CHECKPOINT = 'esdb:start';
 const CATCH_UP_PAGE = 500;
@@ -83,7 +86,7 @@ function toReadPosition(checkpoint: Checkpoint): ReadPosition {
   return position === 'start' ? START : position;
 }
 
-function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
+function toStreamState(expected: ExpectedRevision): AppendStreamState {
   switch (expected) {
     case 'no_stream':
       return NO_STREAM;
@@ -151,7 +154,7 @@ interface Listener {
 
 export interface EventStoreDbEventStoreOptions<DB> {
   /** A client to use (not disposed on close), or a connection string to create one from (disposed on close). */
-  client?: EventStoreDBClient;
+  client?: KurrentDBClient;
   connectionString?: string;
   /** Handed to side writes, which run after the append (see the header). */
   db: Kysely<DB>;
@@ -166,7 +169,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
   readonly transactionalSideWrites = false;
   readonly start: Checkpoint = START_CHECKPOINT;
 
-  private readonly client: EventStoreDBClient;
+  private readonly client: KurrentDBClient;
   private readonly ownsClient: boolean;
   private readonly db: Kysely<DB>;
   private readonly backoff: { initial: number; max: number };
@@ -187,7 +190,7 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
       this.client = options.client;
       this.ownsClient = false;
     } else if (options.connectionString) {
-      this.client = EventStoreDBClient.connectionString(options.connectionString);
+      this.client = KurrentDBClient.connectionString(kurrentConnectionString(options.connectionString));
       this.ownsClient = true;
     } else {
       throw new Error('EventStoreDbEventStore needs a client or a connection string');
@@ -216,11 +219,11 @@ export class EventStoreDbEventStore<DB> implements EventStore<Kysely<DB>> {
     );
     let result;
     try {
-      result = await this.client.appendToStream(stream, data, { expectedRevision: toEsdbExpected(expected) });
+      result = await this.client.appendToStream(stream, data, { streamState: toStreamState(expected) });
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         // Older servers leave the actual revision out; then ask for it.
-        const actual = error.actualVersion as bigint | string | undefined;
+        const actual = error.actualState as bigint | string | undefined;
         throw new WrongExpectedVersion(
           stream,
           expected,

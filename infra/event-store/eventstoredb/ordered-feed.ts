@@ -1,13 +1,13 @@
-// An EventStoreDB $all catch-up subscription read as one ordered sequence of events and markers (caught up, checkpoint).
+// A KurrentDB (EventStoreDB) $all catch-up subscription read as one ordered sequence of events and markers (caught up, checkpoint).
 // The client emits markers when the server sends them but events only when the reader drains its buffer; this re-orders.
 import type {
   AllStreamResolvedEvent,
   AllStreamSubscription,
-  EventStoreDBClient,
+  KurrentDBClient,
   Filter,
   Position,
   ReadPosition,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 
 export type FeedItem =
   | { kind: 'event'; resolved: AllStreamResolvedEvent }
@@ -29,7 +29,7 @@ export class OrderedFeed {
   private ended = false;
   private paused = false;
 
-  constructor(client: EventStoreDBClient, fromPosition: ReadPosition, filter: Filter) {
+  constructor(client: KurrentDBClient, fromPosition: ReadPosition, filter: Filter) {
     const subscription = client.subscribeToAll({
       fromPosition,
       filter: { ...filter, checkpointReached: (_s, position) => this.mark({ kind: 'checkpoint', position }) },

@@ -106,7 +106,7 @@ export function defineSlice<
 >(definition: SliceDefinition<S, Requires, Provides>): Slice<S> {
   // The runtime hands every slice one context whose `env` is the whole environment and whose `use` it checks
   // against `requires` and `provides` at run time (api/runtime.ts): the narrower types above are the slice's view.
-  return definition as Slice<S>;
+  return definition;
 }
 
 /** Every slice's entries for an extension point, in slice order. */

@@ -7,22 +7,11 @@ import { rolePermissions, type Permission, type Role } from '../workspaces/roles
 export const tiers = ['action_required', 'meaningful_win', 'routine'] as const;
 export type Tier = (typeof tiers)[number];
 
-/** The notification types this service creates (the spec leaves the values open). */
-export const notificationTypes = [
-  'approval_requested',
-  'publish_failed',
-  'account_needs_reconnect',
-  'token_expiring',
-  'first_post_published',
-  'posts_published_milestone',
-  'post_published',
-  'post_approved',
-  'post_rejected',
-  'payment_failed',
-  'workspace_read_only',
-  'payment_recovered',
-] as const;
-export type NotificationType = (typeof notificationTypes)[number];
+/**
+ * A notification's type, snake_case (the spec leaves the values open): each slice's rules name theirs
+ * (domain/<slice>/notification-rules.ts), e.g. `approval_requested`, `account_needs_reconnect`, `payment_failed`.
+ */
+export type NotificationType = string;
 
 /** Who is to be told, resolved against the workspace's active members at that point of the log. */
 export type RecipientRule =
@@ -88,7 +77,7 @@ export function defineNotificationRules<E extends DomainEvent, const T extends E
   notify: (event: Extract<E, { type: T }>, context: RuleContext) => NotificationIntent[],
 ): SliceNotificationRules<E, T> {
   for (const type of types)
-    if (!codec.knows(type)) throw new Error(`${codec.slice}: ${type} is not one of its event types`);
+    if (!codec.knows(type)) throw new Error(`${codec.slice}: ${String(type)} is not one of its event types`);
   return { codec, types, notify };
 }
 
@@ -103,9 +92,8 @@ export function notifierOf(rules: readonly NotificationRules[]) {
   return {
     types: [...byType.keys()],
     notifies: (type: string) => byType.has(type),
-    notificationsFor(event: DomainEvent, context: RuleContext): NotificationIntent[] {
-      return byType.get(event.type)?.notify(event, context) ?? [];
-    },
+    notificationsFor: (event: DomainEvent, context: RuleContext): NotificationIntent[] =>
+      byType.get(event.type)?.notify(event, context) ?? [],
   };
 }
 

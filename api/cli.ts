@@ -1,7 +1,7 @@
 // Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi, sign-in-link, mail,
 // billing simulate. Talks to the database directly, so it works whether or not the server is running.
 import type { Kysely } from 'kysely';
-import { loadEnv } from '../infra/config/env.js';
+import { loadEnv } from './env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { BILLING_USAGE, billingCommand } from './cli/billing.js';
 import { OPENAPI_USAGE, openapiCommand } from './cli/openapi.js';

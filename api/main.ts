@@ -2,7 +2,7 @@
 // projections and processes, and on SIGINT/SIGTERM drain requests and stop everything cleanly.
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import { loadEnv } from '../infra/config/env.js';
+import { loadEnv } from './env.js';
 import { createLogger } from '../infra/logging/logger.js';
 import { createRuntime, publicBaseUrl } from './runtime.js';
 import { exitOnConfigError, exitWithFailure, stopOnSignals } from './startup.js';

@@ -7,7 +7,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { Env } from '../infra/config/env.js';
+import type { Env } from './env.js';
 import { platforms } from '../domain/shared/platforms.js';
 import { createDatabase, migrateToLatest, type Database } from '../infra/db/database.js';
 import {
@@ -44,7 +44,7 @@ import { projectionStatus } from '../projections/engine/status.js';
 import { createApp } from './app.js';
 import { billingAccessService, installBillingAccess } from './billing/access-middleware.js';
 import type { BillingAccess } from '../commands/billing/access.js';
-import type { ExtensionPoint, Service } from './shared/service.js';
+import type { AnyService, ServiceType } from './shared/service.js';
 import { bindOperations } from './shared/operation-adapters.js';
 import { authOptionsFromEnv, createAuthService, type AuthService } from './auth/auth-service.js';
 import { MembershipDirectory } from './auth/memberships.js';
@@ -52,13 +52,15 @@ import { createRateLimiter, rateLimitsFromEnv } from './platform/rate-limits.js'
 import type { RouteServices } from './shared/services.js';
 import {
   composeSlices,
+  contributionsOf,
   type RunningWorker,
-  type RuntimeOptions,
+  type RuntimeOptions as SliceRuntimeOptions,
   type Slice,
   type SliceContext,
 } from './shared/slice.js';
 
-export type { RuntimeOptions } from './shared/slice.js';
+/** What a runtime is built with: the whole environment (api/env.ts), a logger, the mode and the test seams. */
+export type RuntimeOptions = SliceRuntimeOptions<Env>;
 import { slices } from './slices.js';
 import type { AnyTool } from './shared/tools.js';
 import { PUBLISHING_WORKER } from './publishing/slice.js';
@@ -304,6 +306,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ? {
             live: await liveConnectorFactories({
               env,
+              callTimeoutMs: env.PUBLISH_CALL_TIMEOUT_MS,
               db: database.db,
               cipher: tokenCipher,
               publicBaseUrl: publicBaseUrl(env),
@@ -333,8 +336,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const owner = `${os.hostname()}:${process.pid}`;
     let tools: readonly AnyTool[] | undefined;
     /** The services the slices provide (api/shared/provider.ts), once built. */
-    const provided = new Map<Service<unknown>, unknown>();
-    const context: SliceContext = {
+    const provided = new Map<AnyService, unknown>();
+    const context: SliceContext<AnyService, Env> = {
       env,
       logger,
       mode,
@@ -360,19 +363,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           `The "${service.name}" service is reached through a slice's context, not the runtime's`,
         );
       },
-      contributions: <T>(point: ExtensionPoint<T>): readonly T[] =>
-        sliceList.flatMap((slice) =>
-          (slice.contributes ?? []).flatMap((c) => (c.point === point ? (c.entries as readonly T[]) : [])),
-        ),
+      contributions: contributionsOf(sliceList),
     };
     /** A context whose `use` reaches only `allowed` (what a slice or a provider declared it requires). */
-    const contextFor = (who: string, allowed: readonly Service<unknown>[]): SliceContext => ({
+    const contextFor = (who: string, allowed: readonly AnyService[]): SliceContext<AnyService, Env> => ({
       ...context,
-      use<T>(service: Service<T>): T {
+      use<S extends AnyService>(service: S): ServiceType<S> {
         if (!allowed.includes(service))
           throw new Error(`${who} uses the "${service.name}" service without requiring it`);
         if (!provided.has(service)) throw new Error(`The "${service.name}" service is not built yet`);
-        return provided.get(service) as T;
+        return provided.get(service) as ServiceType<S>;
       },
     });
     for (const { slice, provider } of parts.providers) {
@@ -392,7 +392,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ]),
       ]),
     );
-    const contextOf = (slice: Slice): SliceContext => sliceContexts.get(slice)!;
+    const contextOf = (slice: Slice): SliceContext<AnyService, Env> => sliceContexts.get(slice)!;
     /** The billing policy (402), when the billing slice provides it (a service without it has none). */
     const billingPolicy = () => provided.get(billingAccessService) as BillingAccess | undefined;
     /** Each slice's operations bound to this runtime (their use cases' dependencies built once). */

@@ -1,6 +1,7 @@
 // Every slice of the service, in order: the runtime runs their migrations, projections, process managers and
-// workers, and installs their routes in this order (the OpenAPI document lists paths in it). A new slice is
-// one module (api/<slice>/slice.ts) and one line here; see docs/adding-a-slice.md.
+// workers, and installs their routes in this order (the OpenAPI document lists paths in it); the environment
+// schema is composed from their settings (api/env.ts). A new slice is one module (api/<slice>/slice.ts) and one
+// line here; see docs/adding-a-slice.md.
 import { analyticsSlice } from './analytics/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
@@ -26,7 +27,7 @@ import { visualsSlice } from './visuals/slice.js';
 import { workspacesSlice } from './workspaces/slice.js';
 import { xPostsSlice } from './x-posts/slice.js';
 
-export const slices: readonly Slice[] = [
+export const slices = [
   platformSlice,
   workspacesSlice,
   usersSlice,
@@ -49,7 +50,7 @@ export const slices: readonly Slice[] = [
   signInSlice,
   oauthSlice,
   mcpSlice,
-];
+] as const satisfies readonly Slice[];
 
 /**
  * Every slice's operations (api/shared/operation.ts), in slice order: what the runtime makes its routes and tools

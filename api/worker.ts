@@ -2,7 +2,8 @@
 // managers, the outbox, the publishing sweep and publishing jobs — so operators can scale publishing out.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadEnv, type Env } from '../infra/config/env.js';
+import { ConfigError } from '../infra/config/env.js';
+import { loadEnv, type Env } from './env.js';
 import { createLogger, type Logger } from '../infra/logging/logger.js';
 import type { JobResult } from '../processes/publishing/publisher.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';

@@ -6,7 +6,8 @@ import { MetricsFetcher } from '../../processes/analytics/metrics-fetcher.js';
 import { analyticsMigrations } from '../../processes/analytics/migrations.js';
 import { postMetricsScheduleProcess } from '../../processes/analytics/post-metrics-schedule.js';
 import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
-import { migrationsOf, type BackgroundContext, type Slice } from '../shared/slice.js';
+import { publishingSettings } from '../publishing/settings.js';
+import { migrationsOf, type BackgroundContext, defineSlice } from '../shared/slice.js';
 
 /** The worker whose running instance is the MetricsFetcher. */
 export const METRICS_FETCHER_WORKER = 'post-metrics';
@@ -19,9 +20,11 @@ export interface AnalyticsSliceOptions {
   timezoneOf?: (ctx: BackgroundContext) => (orgId: string) => Promise<string>;
 }
 
-export function createAnalyticsSlice(options: AnalyticsSliceOptions = {}): Slice {
-  return {
+export function createAnalyticsSlice(options: AnalyticsSliceOptions = {}) {
+  return defineSlice({
     name: 'analytics',
+    // Metrics fetches time out like publishing calls (PUBLISH_CALL_TIMEOUT_MS).
+    settings: [publishingSettings],
     migrations: migrationsOf(analyticsMigrations),
     projections: [postMetricsProjection],
     processManagers: [postMetricsScheduleProcess],
@@ -44,10 +47,10 @@ export function createAnalyticsSlice(options: AnalyticsSliceOptions = {}): Slice
         },
       },
     ],
-  };
+  });
 }
 
 /** The service's analytics slice: the sandbox reads publication times in the workspace's effective time zone. */
-export const analyticsSlice: Slice = createAnalyticsSlice({
+export const analyticsSlice = createAnalyticsSlice({
   timezoneOf: (ctx) => (orgId) => effectiveTimezoneOf(ctx.readModels, orgId),
 });

@@ -16,7 +16,9 @@ import {
 } from 'jose';
 import { AppError, Unauthorized, ServiceUnavailable } from '../../domain/shared/errors.js';
 import { isRole, permissionsOf, roles, type Role } from '../../domain/workspaces/roles.js';
-import { ConfigError, type Env } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import type { PlatformEnv } from '../platform/settings.js';
+import type { AuthEnv } from './settings.js';
 import type { MembershipLookup } from './memberships.js';
 import type { Principal, Session } from './principal.js';
 import { loadSigningKey, signingAlgorithm } from './signing-key.js';
@@ -97,7 +99,7 @@ export interface AuthServiceOptions {
 
 /** Maps the validated environment to options: in `jwks` mode AUTH_ISSUER/AUDIENCE describe the provider. */
 export function authOptionsFromEnv(
-  env: Env,
+  env: Pick<PlatformEnv, 'DATA_DIR' | 'PUBLIC_BASE_URL'> & AuthEnv,
   overrides: Partial<AuthServiceOptions> = {},
 ): AuthServiceOptions {
   const external =

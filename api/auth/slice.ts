@@ -1,14 +1,14 @@
 // The auth slice: the token exchange and the service's signing keys (`/.well-known/jwks.json`). The
 // AuthService itself is built by the runtime, since every secured route of every slice needs it.
-import { authSettings } from '../../infra/config/env.js';
+import { authSettings } from './settings.js';
 import { isRole } from '../../domain/workspaces/roles.js';
 import { requireMembershipRole } from '../../projections/workspaces/queries.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { createAuthRoutes } from './routes.js';
 
-export const authSlice: Slice = {
+export const authSlice = defineSlice({
   name: 'auth',
-  settings: authSettings,
+  settings: [authSettings],
   routes: ({ auth, readModels }) => [
     createAuthRoutes({
       auth,
@@ -18,4 +18,4 @@ export const authSlice: Slice = {
       },
     }),
   ],
-};
+});

@@ -14,7 +14,7 @@ const variable = 'billingAccess';
 type WithBillingAccess = { [variable]?: BillingAccess };
 
 /** The runtime's one policy, provided by the billing slice with its clock. */
-export const billingAccessService = service<BillingAccess>('billing access');
+export const billingAccessService = service<BillingAccess>()('billing access');
 
 /** The runtime's policy on this request's context, if installed. */
 export function billingAccessOf(c: Context<AppEnv>): BillingAccess | undefined {
@@ -52,7 +52,7 @@ export function billingAccessMiddleware(): MiddlewareHandler<AppEnv> {
  * Caches the runtime's policy while it runs (server mode): LISTENs for the subscriptions projection's
  * notifications, and stops listening (nothing cached) when stopped. Without it every check reads the read model.
  */
-export function billingAccessCacheWorker(): BackgroundWorker {
+export function billingAccessCacheWorker(): BackgroundWorker<typeof billingAccessService> {
   return {
     name: 'billing-access-cache',
     async start(ctx) {

@@ -7,6 +7,8 @@ import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js'
 import { billingHistoryOf, type BillingHistory } from '../../projections/billing/history-projection.js';
 import type { SubscriptionDeps } from '../../commands/billing/subscription-use-cases.js';
 import { service } from '../shared/service.js';
+import type { BillingEnv } from '../../infra/billing/settings.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { SliceContext } from '../shared/slice.js';
 import { CreditLedgerStore } from '../../commands/billing/credit-ledger-store.js';
 import { CreditsService } from '../../commands/billing/credits.js';
@@ -36,10 +38,13 @@ export interface BillingServices {
 }
 
 /** The billing slice's services (provided once per runtime; the visuals slice charges AI backgrounds through them). */
-export const billingServices = service<BillingServices>('billing');
+export const billingServices = service<BillingServices>()('billing');
 
 /** Builds the billing services of a runtime (the billing slice's provider). */
-export function buildBillingServices(ctx: SliceContext, options: BillingSliceOptions = {}): BillingServices {
+export function buildBillingServices(
+  ctx: SliceContext<never, PlatformEnv & BillingEnv>,
+  options: BillingSliceOptions = {},
+): BillingServices {
   const catalog = new BillingCatalog(
     loadBillingConfig(ctx.env.BILLING_CONFIG_FILE ?? defaultBillingConfigFile),
   );

@@ -2,11 +2,13 @@
 // periods, past due and read-only, cancel, pause, resume), the credit ledger every paid feature spends through,
 // the payment provider (sandbox or Paddle Billing) and its webhooks, and the invoices and transactions lists.
 import { billingProbe } from '../../projections/billing/onboarding-probe.js';
+import { billingNotificationRules } from '../../domain/billing/notification-rules.js';
+import { notificationRules } from '../notifications/rules.js';
 import { onboardingProbes } from '../onboarding/probes.js';
 import { contribute } from '../shared/service.js';
-import { billingSettings } from '../../infra/config/env.js';
+import { billingSettings } from '../../infra/billing/settings.js';
 import { billingWebhookMigrations } from '../../infra/billing/webhook-store.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { billingHistoryProjection } from '../../projections/billing/history-projection.js';
 import { billingSubscriptionsProjection } from '../../projections/billing/subscriptions-projection.js';
 import { BillingAccess } from '../../commands/billing/access.js';
@@ -21,11 +23,14 @@ import { creditsProjection } from '../../projections/billing/credits-projection.
 import { consumeCreditPeriodJobs, creditPeriodsProcess } from '../../processes/billing/credit-periods.js';
 import { billingOperations } from './operations/index.js';
 
-export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
-  return {
+export function createBillingSlice(options: BillingSliceOptions = {}) {
+  return defineSlice({
     name: 'billing',
-    contributes: [contribute(onboardingProbes, billingProbe)],
-    settings: billingSettings,
+    contributes: [
+      contribute(onboardingProbes, billingProbe),
+      contribute(notificationRules, billingNotificationRules),
+    ],
+    settings: [billingSettings],
     migrations: migrationsOf(billingWebhookMigrations, creditLedgerMigrations),
     projections: [billingSubscriptionsProjection, billingHistoryProjection, creditsProjection],
     provides: [
@@ -70,7 +75,7 @@ export function createBillingSlice(options: BillingSliceOptions = {}): Slice {
       },
       billingAccessCacheWorker(),
     ],
-  };
+  });
 }
 
-export const billingSlice: Slice = createBillingSlice();
+export const billingSlice = createBillingSlice();

@@ -17,10 +17,12 @@ export interface BrandServices {
 }
 
 /** The brand slice's services, provided once per runtime (the visuals slice renders with `reader`). */
-export const brandServices = service<BrandServices>('brand');
+export const brandServices = service<BrandServices>()('brand');
 
 /** Builds the brand services of a runtime (the brand slice's provider; needs the media library and renderer). */
-export function buildBrandServices(ctx: SliceContext): BrandServices {
+export function buildBrandServices(
+  ctx: SliceContext<typeof mediaServices | typeof rendererService>,
+): BrandServices {
   const media = ctx.use(mediaServices).library;
   // Logo files are decoded, sanitised and rasterised in the render pool's threads, under its deadline.
   const rendering = ctx.use(rendererService);

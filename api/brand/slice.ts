@@ -2,14 +2,14 @@
 // stream: one small stream per workspace needs no read model), reading a website for kit candidates, and the
 // get_brand_kit, find_brand_kit_on_website and update_brand_kit operations (routes and tools). The brand
 // profile comes later.
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { mediaServices } from '../media/services.js';
 import { provide } from '../shared/provider.js';
 import { rendererService } from '../visuals/renderer-of.js';
 import { brandOperations } from './operations.js';
 import { brandServices, buildBrandServices } from './services.js';
 
-export const brandSlice: Slice = {
+export const brandSlice = defineSlice({
   name: 'brand',
   // Logos are read in the render pool's threads; the kit's logo is an asset of the media library.
   requires: [mediaServices, rendererService],
@@ -17,4 +17,4 @@ export const brandSlice: Slice = {
     provide(brandServices, { requires: [mediaServices, rendererService], build: buildBrandServices }),
   ],
   operations: [brandOperations],
-};
+});

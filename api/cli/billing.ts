@@ -26,7 +26,7 @@ import {
 import { CheckoutTokens } from '../../infra/billing/checkout-token.js';
 import { paymentProviderFromEnv } from '../../infra/billing/provider-factory.js';
 import { SandboxPaymentProvider } from '../../infra/billing/sandbox-provider.js';
-import type { Env } from '../../infra/config/env.js';
+import type { BillingEnv } from '../../infra/billing/settings.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { WorkspacesTable } from '../../projections/read-models.js';
 import { receiveWebhook, webhookReceiverOf, type WebhookReceiverDeps } from '../billing/webhook-routes.js';
@@ -42,7 +42,7 @@ export interface BillingCliDeps {
   db: Kysely<any>;
   commands: CommandDeps;
   env: Pick<
-    Env,
+    BillingEnv,
     | 'BILLING_CONFIG_FILE'
     | 'BILLING_PROVIDER'
     | 'PADDLE_API_KEY'

@@ -3,7 +3,7 @@ import type { Mailer } from '../../infra/mail/port.js';
 import { invitationsProjection } from '../../projections/invitations/invitations-projection.js';
 import { provide } from '../shared/provider.js';
 import { service } from '../shared/service.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { browserSessions } from '../sign-in/sessions.js';
 import { mailerService } from '../sign-in/slice.js';
 import { acceptPageRoutes } from './accept-page.js';
@@ -17,10 +17,10 @@ export interface InvitationsSliceOptions {
 }
 
 /** What the invitations slice's operations and page use, provided once per runtime. */
-export const invitationsDeps = service<InvitationsDeps>('invitations');
+export const invitationsDeps = service<InvitationsDeps>()('invitations');
 
-export function createInvitationsSlice(options: InvitationsSliceOptions = {}): Slice {
-  return {
+export function createInvitationsSlice(options: InvitationsSliceOptions = {}) {
+  return defineSlice({
     name: 'invitations',
     requires: [mailerService, browserSessions],
     provides: [
@@ -42,7 +42,7 @@ export function createInvitationsSlice(options: InvitationsSliceOptions = {}): S
     operations: [invitationOperations((ctx) => ctx.use(invitationsDeps))],
     // The page the invitation mail links to: HTML for a browser with a sign-in session, not an operation.
     routes: (ctx) => [acceptPageRoutes({ ...ctx.use(invitationsDeps), sessions: ctx.use(browserSessions) })],
-  };
+  });
 }
 
-export const invitationsSlice: Slice = createInvitationsSlice();
+export const invitationsSlice = createInvitationsSlice();

@@ -1,10 +1,10 @@
 // The assistant-tool server: MCP over Streamable HTTP at /mcp, calling the same use cases as the routes. Its
 // tools are made from every slice's operations; its bearer tokens come from the authorization server (api/oauth).
 import { assistantTokens } from '../oauth/assistant-tokens.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { toolServerRoutes } from './tool-server.js';
 
-export const mcpSlice: Slice = {
+export const mcpSlice = defineSlice({
   name: 'mcp',
   requires: [assistantTokens],
   routes: (ctx) => [
@@ -18,4 +18,4 @@ export const mcpSlice: Slice = {
       ...(ctx.services.now ? { now: ctx.services.now } : {}),
     }),
   ],
-};
+});

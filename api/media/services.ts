@@ -4,7 +4,9 @@ import type { MediaLibrary } from '../../commands/media/library.js';
 import { createMediaLibrary, type MediaLibraryDeps } from '../../commands/media/media-library.js';
 import type { MediaUseCaseDeps } from '../../commands/media/media-use-cases.js';
 import { service } from '../shared/service.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { SliceContext } from '../shared/slice.js';
+import type { StorageEnv } from '../storage/settings.js';
 
 export interface MediaServices {
   library: MediaLibrary;
@@ -13,10 +15,10 @@ export interface MediaServices {
 }
 
 /** The media slice's services, provided once per runtime (the brand kit and visuals store and read assets). */
-export const mediaServices = service<MediaServices>('media');
+export const mediaServices = service<MediaServices>()('media');
 
 /** Builds the media services of a runtime (the media slice's provider). */
-export function buildMediaServices(ctx: SliceContext): MediaServices {
+export function buildMediaServices(ctx: SliceContext<never, PlatformEnv & StorageEnv>): MediaServices {
   const base: MediaLibraryDeps = {
     commands: ctx.commands,
     readModels: ctx.readModels,

@@ -1,23 +1,25 @@
 // The notifications slice: in-app notifications derived from events, preferences and notification e-mail (issue 13).
 // The notifications read model decides who is told (projections/notifications), each member's inbox stream records
 // what they read, dismiss and prefer, and the notification mailer sends e-mails at once or in a daily digest.
-import { notificationsProjection } from '../../projections/notifications/notifications-projection.js';
+import { createNotificationsProjection } from '../../projections/notifications/notifications-projection.js';
 import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
 import { notificationMailMigrations } from '../../processes/notifications/migrations.js';
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
 import { mailerService } from '../sign-in/slice.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { notificationOperations } from './operations.js';
+import { notificationRules } from './rules.js';
 
 /** The worker whose running instance is the NotificationMailer. */
 export const NOTIFICATION_MAILER_WORKER = 'notification-mailer';
 
-export const notificationsSlice: Slice = {
+export const notificationsSlice = defineSlice({
   name: 'notifications',
   // Notification e-mail goes through the runtime's one mailer.
   requires: [mailerService],
   migrations: migrationsOf(notificationMailMigrations),
-  projections: [notificationsProjection],
+  // Built from the rules the slices contribute (domain/<slice>/notification-rules.ts): no central table.
+  projections: (contributions) => [createNotificationsProjection(contributions(notificationRules))],
   operations: [notificationOperations],
   workers: [
     {
@@ -36,4 +38,4 @@ export const notificationsSlice: Slice = {
       },
     },
   ],
-};
+});

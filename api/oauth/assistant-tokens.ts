@@ -83,7 +83,7 @@ export class DatabaseAssistantTokens implements AssistantTokens {
 }
 
 /** The authorization server's AssistantTokens, provided by the oauth slice; the tool server checks tokens with it. */
-export const assistantTokens = service<AssistantTokens>('assistant tokens');
+export const assistantTokens = service<AssistantTokens>()('assistant tokens');
 
 /** The slice's tables, typed, on the runtime's database. */
 export function oauthDbOf(ctx: Pick<SliceContext, 'readModels'>): OAuthDb {

@@ -118,7 +118,10 @@ async function formFields(c: Context): Promise<{ fields: Params; lists: Record<s
   return { fields, lists };
 }
 
-export function oauthRoutes(ctx: SliceContext, options: OAuthServerOptions = {}): RouteInstaller {
+export function oauthRoutes(
+  ctx: SliceContext<typeof browserSessions>,
+  options: OAuthServerOptions = {},
+): RouteInstaller {
   const db: OAuthDb = oauthDbOf(ctx);
   const issuer = ctx.publicBaseUrl;
   const mcpResource = `${issuer}/mcp`;

@@ -1,7 +1,7 @@
 // The OAuth 2.1 authorization server for AI assistants (spec part 1, "Assistant-tool server (OAuth 2.1)"):
 // clients, consent, codes and tokens, and the connected apps of the app API. The tool server (api/mcp) checks
 // its bearer tokens through the `assistantTokens` service this slice provides.
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { provide } from '../shared/provider.js';
 import { browserSessions } from '../sign-in/sessions.js';
 import { assistantTokens, DatabaseAssistantTokens, oauthDbOf } from './assistant-tokens.js';
@@ -17,8 +17,8 @@ export { assistantTokens } from './assistant-tokens.js';
  * The slice with its options; tests pass the seams (local metadata-document servers they may fetch, rate limits),
  * the service uses `oauthSlice`, which sets none.
  */
-export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
-  return {
+export function createOAuthSlice(options: OAuthServerOptions = {}) {
+  return defineSlice({
     name: 'oauth',
     // The consent page is behind the browser session of the sign-in slice.
     requires: [browserSessions],
@@ -55,7 +55,7 @@ export function createOAuthSlice(options: OAuthServerOptions = {}): Slice {
         },
       },
     ],
-  };
+  });
 }
 
-export const oauthSlice: Slice = createOAuthSlice();
+export const oauthSlice = createOAuthSlice();

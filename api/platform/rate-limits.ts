@@ -5,7 +5,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { TooManyRequests } from '../../domain/shared/errors.js';
-import { ConfigError, type Env } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import type { RateLimitEnv } from './settings.js';
 import type { Principal } from '../auth/principal.js';
 
 /**
@@ -81,7 +82,7 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
 }
 
 /** The limits the environment asks for; null when RATE_LIMITS_ENABLED is false (RATE_LIMITS is checked). */
-export function rateLimitsFromEnv(env: Pick<Env, 'RATE_LIMITS' | 'RATE_LIMITS_ENABLED'>): RateLimits | null {
+export function rateLimitsFromEnv(env: RateLimitEnv): RateLimits | null {
   const limits = parseRateLimits(env.RATE_LIMITS);
   return env.RATE_LIMITS_ENABLED ? limits : null;
 }

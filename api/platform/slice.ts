@@ -1,7 +1,7 @@
 // The platform slice: the event store, the projection engine, the outbox, the process runner and idempotency
 // records. Its workers run every slice's projections and process managers (api/shared/slice.ts gathers them).
 import { idempotencyMigrations } from '../../commands/shared/idempotency.js';
-import { platformSettings } from '../../infra/config/env.js';
+import { platformSettings, rateLimitSettings } from './settings.js';
 import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
 import { projectionEngineMigrations } from '../../projections/engine/migrations.js';
 import { ProjectionRunner } from '../../projections/engine/runner.js';
@@ -9,10 +9,10 @@ import { outboxMigrations } from '../../processes/outbox/migrations.js';
 import { OutboxDispatcher } from '../../processes/outbox/outbox-dispatcher.js';
 import { processRunnerMigrations } from '../../processes/runner/migrations.js';
 import { ProcessRunner } from '../../processes/runner/process-runner.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { rateLimitMigrations } from './rate-limits.js';
 
-export const platformSlice: Slice = {
+export const platformSlice = defineSlice({
   name: 'platform',
   migrations: migrationsOf(
     eventStoreMigrations,
@@ -22,7 +22,7 @@ export const platformSlice: Slice = {
     idempotencyMigrations,
     rateLimitMigrations,
   ),
-  settings: platformSettings,
+  settings: [platformSettings, rateLimitSettings],
   workers: [
     {
       name: 'projections',
@@ -68,4 +68,4 @@ export const platformSlice: Slice = {
       },
     },
   ],
-};
+});

@@ -2,7 +2,11 @@
 // dependencies (commands and the slot finder), the read models and the idempotency store.
 import type { PostGroupDeps } from '../../commands/post-groups/post-group-commands.js';
 import type { PostGroupUseCaseDeps } from '../../commands/post-groups/post-group-use-cases.js';
+import type { PlatformEnv } from '../platform/settings.js';
+import type { PublishingEnv } from '../publishing/settings.js';
+import type { AnyService } from '../shared/service.js';
 import type { RouteServices } from '../shared/services.js';
+import type { SliceContext } from '../shared/slice-context.js';
 
 export function postGroupDeps(services: RouteServices): PostGroupDeps {
   return { ...services.commands, slotFinder: services.slotFinder };
@@ -20,6 +24,9 @@ export function postGroupUseCaseDeps(services: RouteServices): PostGroupUseCaseD
 /** The post-group and post operations' dependencies: the use cases' and how long post-now waits. */
 export type PostOperationDeps = PostGroupUseCaseDeps & { postNowWaitMs: number };
 
-export function postOperationDeps(services: RouteServices): PostOperationDeps {
-  return { ...postGroupUseCaseDeps(services), postNowWaitMs: services.env.POST_NOW_WAIT_MS };
+/** POST_NOW_WAIT_MS is the publishing slice's setting; the post-groups slice lists it. */
+export function postOperationDeps(
+  ctx: SliceContext<AnyService, PlatformEnv & PublishingEnv>,
+): PostOperationDeps {
+  return { ...postGroupUseCaseDeps(ctx.services), postNowWaitMs: ctx.env.POST_NOW_WAIT_MS };
 }

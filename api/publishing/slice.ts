@@ -1,21 +1,21 @@
 // The publishing slice: the sweep and the publishing jobs (processes/publishing), and the account-removal
 // process manager with the consumer of its jobs. Its routes are the post groups' (post-now, scheduling).
-import { publishingSettings } from '../../infra/config/env.js';
+import { publishingSettings } from './settings.js';
 import { accountRemovalProcess, consumeAccountRemovals } from '../../processes/publishing/account-removal.js';
 import { createMediaFetcher } from '../../processes/publishing/media-fetcher.js';
 import { publishingMigrations } from '../../processes/publishing/migrations.js';
 import { Publisher } from '../../processes/publishing/publisher.js';
 import { PublishingService } from '../../processes/publishing/publishing-service.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 
 /** The worker whose running instance is the PublishingService (`Runtime.publishing`). */
 export const PUBLISHING_WORKER = 'publishing';
 
-export const publishingSlice: Slice = {
+export const publishingSlice = defineSlice({
   name: 'publishing',
   migrations: migrationsOf(publishingMigrations),
   processManagers: [accountRemovalProcess],
-  settings: publishingSettings,
+  settings: [publishingSettings],
   workers: [
     {
       name: 'account-removals',
@@ -70,4 +70,4 @@ export const publishingSlice: Slice = {
       },
     },
   ],
-};
+});

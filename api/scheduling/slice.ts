@@ -2,11 +2,11 @@
 // model), ranked slots, suggested times and schedule coverage, and the suggest_slots tool. The best-slot finder
 // behind approve and schedule (projections/scheduling/best-slot-finder.ts) reads the same profile and history.
 import { schedulingProfilesProjection } from '../../projections/scheduling/scheduling-profiles-projection.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { schedulingOperations } from './operations.js';
 
-export const schedulingSlice: Slice = {
+export const schedulingSlice = defineSlice({
   name: 'scheduling',
   projections: [schedulingProfilesProjection],
   operations: [schedulingOperations],
-};
+});

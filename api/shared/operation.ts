@@ -14,7 +14,9 @@ import type { AssistantScope, Caller } from '../../domain/shared/caller.js';
 import type { Permission } from '../../domain/workspaces/roles.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { AppEnv } from '../platform/app-env.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { ErrorStatus } from '../platform/errors.js';
+import type { AnyService } from './service.js';
 import type { SliceContext } from './slice-context.js';
 import type { ToolHints } from './tools.js';
 
@@ -201,15 +203,16 @@ export function operationsWith<Deps>() {
 }
 
 /** A slice's operations and how its use cases' dependencies are built from the runtime (once per runtime). */
-export interface OperationGroup<Deps = unknown> {
-  deps(ctx: SliceContext): Deps;
+export interface OperationGroup<Deps = unknown, E extends PlatformEnv = PlatformEnv> {
+  /** `E`: the environment the dependencies read; the slice listing the group lists those settings. */
+  deps(ctx: SliceContext<AnyService, E>): Deps;
   operations: readonly AnyOperation<Deps>[];
 }
 
 /** A slice's operations, as `Slice.operations` lists them. */
-export function operationGroup<Deps>(
-  deps: (ctx: SliceContext) => Deps,
+export function operationGroup<Deps, E extends PlatformEnv = PlatformEnv>(
+  deps: (ctx: SliceContext<AnyService, E>) => Deps,
   operations: readonly AnyOperation<Deps>[],
-): OperationGroup {
+): OperationGroup<unknown, E> {
   return { deps, operations };
 }

@@ -3,29 +3,52 @@
 // every provider once, in dependency order, before any route or worker, and stops them in reverse; a service
 // required but provided by no slice, provided twice, or providers requiring each other stop the start, naming
 // the slices. A slice reaches a service with `ctx.use(service)`, only one it requires or provides.
-import type { Service } from './service.js';
+import type { PlatformEnv } from '../platform/settings.js';
+import type { AnyService, Service } from './service.js';
 import type { SliceContext } from './slice-context.js';
 
-export interface Provider<T = unknown> {
-  readonly service: Service<T>;
+/**
+ * How a slice builds one service. `E` is the environment its build reads (the runtime hands it the whole
+ * environment; the slice providing it lists those settings).
+ */
+export interface Provider<
+  T = unknown,
+  E extends PlatformEnv = PlatformEnv,
+  Provided extends Service<T> = Service<T>,
+> {
+  readonly service: Provided;
   /** The services its build uses (`ctx.use`). */
-  readonly requires: readonly Service<unknown>[];
-  build(ctx: SliceContext): T | Promise<T>;
+  readonly requires: readonly AnyService[];
+  build(ctx: SliceContext<AnyService, E>): T | Promise<T>;
   /** Called when the runtime stops, in reverse build order. */
   stop?(value: T): Promise<void>;
 }
 
-/** Declares how a slice builds a service. */
-export function provide<T>(
-  service: Service<T>,
+/**
+ * Declares how a slice builds a service: its build's context takes only the services listed in `requires`
+ * (a type error otherwise; the runtime checks it too).
+ */
+export function provide<
+  T,
+  Name extends string,
+  const Requires extends readonly AnyService[] = readonly [],
+  E extends PlatformEnv = PlatformEnv,
+>(
+  service: Service<T, Name>,
   definition: {
-    requires?: readonly Service<unknown>[];
-    build: (ctx: SliceContext) => T | Promise<T>;
+    requires?: Requires;
+    build: (ctx: SliceContext<Requires[number], E>) => T | Promise<T>;
     stop?: (value: T) => Promise<void>;
   },
-): Provider<T> {
+): Provider<T, E, Service<T, Name>> {
   const { build, stop } = definition;
-  return { service, requires: definition.requires ?? [], build, ...(stop ? { stop } : {}) };
+  return {
+    service,
+    requires: definition.requires ?? [],
+    // The runtime's context checks `use` at run time against `requires` too (api/runtime.ts `contextFor`).
+    build,
+    ...(stop ? { stop } : {}),
+  };
 }
 
 export class ProviderConflict extends Error {
@@ -38,7 +61,7 @@ export class ProviderConflict extends Error {
 export interface ProvidingSlice {
   name: string;
   provides?: readonly Provider[];
-  requires?: readonly Service<unknown>[];
+  requires?: readonly AnyService[];
 }
 
 /**
@@ -49,7 +72,7 @@ export interface ProvidingSlice {
 export function orderProviders(
   slices: readonly ProvidingSlice[],
 ): Array<{ slice: string; provider: Provider }> {
-  const byService = new Map<Service<unknown>, { slice: string; provider: Provider }>();
+  const byService = new Map<AnyService, { slice: string; provider: Provider }>();
   for (const slice of slices)
     for (const provider of slice.provides ?? []) {
       const other = byService.get(provider.service);
@@ -59,7 +82,7 @@ export function orderProviders(
         );
       byService.set(provider.service, { slice: slice.name, provider });
     }
-  const missing = (who: string, needs: readonly Service<unknown>[]) => {
+  const missing = (who: string, needs: readonly AnyService[]) => {
     const absent = needs.find((s) => !byService.has(s));
     if (absent)
       throw new ProviderConflict(`${who} requires the "${absent.name}" service, which no slice provides`);
@@ -70,8 +93,8 @@ export function orderProviders(
       missing(`Slice "${slice.name}" (its "${provider.service.name}" provider)`, provider.requires);
   }
   const ordered: Array<{ slice: string; provider: Provider }> = [];
-  const state = new Map<Service<unknown>, 'visiting' | 'done'>();
-  const visit = (service: Service<unknown>, path: readonly Service<unknown>[]) => {
+  const state = new Map<AnyService, 'visiting' | 'done'>();
+  const visit = (service: AnyService, path: readonly AnyService[]) => {
     if (state.get(service) === 'done') return;
     const entry = byService.get(service)!;
     if (state.get(service) === 'visiting') {

@@ -1,15 +1,22 @@
 // A service one slice provides and others require (api/shared/provider.ts), named once: the name for start-up
 // errors, the type for `ctx.use(service)`. And an extension point: a list every slice may add to (its onboarding
 // probe, say), read whole by the slice that owns the point (`ctx.contributions(point)`).
-export interface Service<T> {
-  readonly name: string;
+export interface Service<T, Name extends string = string> {
+  /** Its name as a literal type, so two services of one type are still told apart (`ctx.use` checks it). */
+  readonly name: Name;
   /** Never set: carries the service's type. */
   readonly type?: () => T;
 }
 
-/** Declares a service: `export const mediaLibrary = service<MediaLibrary>('media library');`. */
-export function service<T>(name: string): Service<T> {
-  return { name };
+/** Any service (what a list of services holds). */
+export type AnyService = Service<unknown>;
+
+/** The type a service gives (`ctx.use(service)`). */
+export type ServiceType<S> = S extends Service<infer T> ? T : never;
+
+/** Declares a service: `export const mediaLibrary = service<MediaLibrary>()('media library');`. */
+export function service<T>() {
+  return <const Name extends string>(name: Name): Service<T, Name> => ({ name });
 }
 
 /** A list slices add to (`Slice.contributes`), e.g. the onboarding slice's probes. */

@@ -4,7 +4,7 @@ import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
 import type { ReadModels } from '../../projections/read-models.js';
-import type { Env } from '../../infra/config/env.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { AccountAccess } from '../../commands/social-accounts/account-access.js';
@@ -21,7 +21,8 @@ export interface RouteServices {
   tokenCipher: TokenCipher;
   /** The service's public address, for OAuth callbacks and the Bluesky client metadata. */
   publicBaseUrl: string;
-  env: Env;
+  /** The platform's variables (a slice reads its own settings from its context's `env`). */
+  env: PlatformEnv;
   /** The social accounts platform calls act for (resolution, tokens, refresh). */
   accounts: AccountAccess;
   now?: () => Date;

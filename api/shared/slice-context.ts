@@ -5,7 +5,6 @@ import type { Kysely } from 'kysely';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
 import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
 import type { AccountAccess } from '../../commands/social-accounts/account-access.js';
-import type { Env } from '../../infra/config/env.js';
 import type { Bus } from '../../infra/bus/port.js';
 import type { ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
@@ -21,14 +20,19 @@ import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { PublisherOptions } from '../../processes/publishing/publisher.js';
 import type { PublishingServiceOptions } from '../../processes/publishing/publishing-service.js';
 import type { AuthService } from '../auth/auth-service.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { RouteServices } from './services.js';
-import type { ExtensionPoint, Service } from './service.js';
+import type { AnyService, ExtensionPoint, ServiceType } from './service.js';
 import type { AnyTool } from './tools.js';
 
-/** What a runtime is built with (api/runtime.ts), but its slices (RuntimeOptions in slice.ts adds them). */
-export interface RuntimeSettings {
-  env: Env;
+/**
+ * What a runtime is built with (api/runtime.ts), but its slices (RuntimeOptions in slice.ts adds them). `env` is
+ * the whole parsed environment (api/env.ts composes it from the slices' settings; this module cannot name that
+ * type without importing every slice, so it is a parameter here).
+ */
+export interface RuntimeSettings<E extends PlatformEnv = PlatformEnv> {
+  env: E;
   logger: Logger;
   /** `server` runs projections, processes and the outbox; `cli` only writes and reads. */
   mode: 'server' | 'cli';
@@ -48,9 +52,14 @@ export interface RuntimeSettings {
   outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
 }
 
-/** What the runtime has built, for a slice's routes and workers. */
-export interface SliceContext {
-  env: Env;
+/**
+ * What the runtime has built, for a slice's routes, workers and providers. Typed by what the slice declares
+ * (`defineSlice` in api/shared/slice.ts): `use` takes only the services in `Uses` (what it requires or provides),
+ * and `env` has the platform's variables and those of the settings it lists. The defaults (any service, the
+ * platform's variables) are for code shared by slices; the runtime hands every slice the same object.
+ */
+export interface SliceContext<Uses extends AnyService = AnyService, E extends PlatformEnv = PlatformEnv> {
+  env: E;
   logger: Logger;
   mode: RuntimeSettings['mode'];
   database: Database<ReadModels>;
@@ -77,7 +86,7 @@ export interface SliceContext {
    * A service a slice provides (api/shared/provider.ts), built once per runtime: only one this slice requires or
    * provides (or, in a provider's build, one it requires); anything else throws, naming the service.
    */
-  use<T>(service: Service<T>): T;
+  use<S extends Uses>(service: S): ServiceType<S>;
   /** Every slice's entries for an extension point (api/shared/service.ts), in slice order. */
   contributions<T>(point: ExtensionPoint<T>): readonly T[];
   /** The options the runtime was built with (e.g. the publishing seams tests pass). */
@@ -85,7 +94,10 @@ export interface SliceContext {
 }
 
 /** What a worker starts with: the context, plus every slice's projections and process managers. */
-export interface BackgroundContext extends SliceContext {
+export interface BackgroundContext<
+  Uses extends AnyService = AnyService,
+  E extends PlatformEnv = PlatformEnv,
+> extends SliceContext<Uses, E> {
   /** Lease owner name of this process (`host:pid`). */
   owner: string;
   projections: readonly Projection[];

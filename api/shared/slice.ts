@@ -1,20 +1,23 @@
-// What a slice brings to the service, declared once in its own module (api/<slice>/slice.ts): migrations,
-// projections, process managers, routes, background workers and settings. The runtime (api/runtime.ts) loops
-// over the list in api/slices.ts instead of naming each piece; docs/adding-a-slice.md says how to add one.
+// What a slice brings to the service, declared once in its own module (api/<slice>/slice.ts) with `defineSlice`:
+// migrations, projections, process managers, routes, background workers, settings, and what it provides to,
+// requires of and contributes to other slices. The runtime (api/runtime.ts) loops over the list in api/slices.ts
+// instead of naming each piece, and the environment schema is composed from the slices' settings (api/env.ts);
+// docs/adding-a-slice.md says how to add one.
 import type { Migration } from 'kysely';
-import { settingsFragments, type Settings } from '../../infra/config/env.js';
+import type { Settings, SettingsValues } from '../../infra/config/env.js';
 import type { Projection } from '../../projections/engine/projection.js';
 import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import type { OperationGroup } from './operation.js';
 import { orderProviders, type Provider } from './provider.js';
-import type { Contribution, Service } from './service.js';
+import type { PlatformEnv } from '../platform/settings.js';
+import type { AnyService, Contribution, ExtensionPoint } from './service.js';
 import type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 
 export type { BackgroundContext, RuntimeSettings, SliceContext } from './slice-context.js';
 
-/** What a runtime is built with (api/runtime.ts). */
-export interface RuntimeOptions extends RuntimeSettings {
+/** What a runtime is built with (api/runtime.ts); `E` is the whole environment (api/env.ts `Env`). */
+export interface RuntimeOptions<E extends PlatformEnv = PlatformEnv> extends RuntimeSettings<E> {
   /** Replaces the slices of api/slices.ts (tests add one to show a slice is one registration). */
   slices?: readonly Slice[];
 }
@@ -27,24 +30,34 @@ export interface RunningWorker {
 }
 
 /** Background work of a slice; started by `startBackground` in slice order and stopped in reverse. */
-export interface BackgroundWorker {
+export interface BackgroundWorker<Uses extends AnyService = AnyService, E extends PlatformEnv = PlatformEnv> {
   name: string;
   /** Starts the worker; undefined when it does not run in this configuration (e.g. it needs the bus). */
-  start(ctx: BackgroundContext): Promise<RunningWorker | undefined>;
+  start(ctx: BackgroundContext<Uses, E>): Promise<RunningWorker | undefined>;
 }
 
-export interface Slice {
+/** The environment a slice's context has: the platform's variables and those of the settings it lists. */
+export type SliceEnv<S extends readonly Settings[]> = PlatformEnv & SettingsValues<S[number]>;
+
+/**
+ * A slice, as the runtime sees it. `S` is the settings it lists, kept in its type so the composition root can
+ * type the whole environment (api/env.ts). Declare one with `defineSlice`, which types its context.
+ */
+export interface Slice<S extends readonly Settings[] = readonly Settings[]> {
   /** e.g. 'post-groups'; named in start-up errors. */
   name: string;
   /** In number order; numbers are unique across slices (checked at start, see `composeSlices`). */
   migrations?: readonly SliceMigration[];
-  /** Read models; also what read-your-writes waits for. */
-  projections?: readonly Projection[];
+  /**
+   * Read models; also what read-your-writes waits for. Or a function of the slices' contributions, for a read
+   * model made from what other slices add to its extension point (the notifications read model from their rules).
+   */
+  projections?: readonly Projection[] | ((contributions: Contributions) => readonly Projection[]);
   processManagers?: readonly ProcessManager[];
   /** Services this slice builds for itself and others (api/shared/provider.ts), once per runtime. */
   provides?: readonly Provider[];
   /** Services of other slices this slice uses (`ctx.use`); a missing provider stops the start. */
-  requires?: readonly Service<unknown>[];
+  requires?: readonly AnyService[];
   /** Entries this slice adds to other slices' extension points (e.g. its onboarding probe). */
   contributes?: readonly Contribution[];
   /**
@@ -55,8 +68,62 @@ export interface Slice {
   /** Route installers, in the order they go into the app (the OpenAPI document lists paths in that order). */
   routes?(ctx: SliceContext): readonly RouteInstaller[];
   workers?: readonly BackgroundWorker[];
-  /** The slice's own environment variables: one of `settingsFragments` in infra/config/env.ts. */
-  settings?: Settings;
+  /**
+   * The environment variables the slice reads besides the platform's (api/platform/settings.ts): fragments
+   * (`defineSettings`) declared next to the code that owns them, its own or another slice's. The environment
+   * schema is every slice's fragments (api/env.ts); a fragment listed by two slices counts once.
+   */
+  settings?: S;
+}
+
+/**
+ * A slice whose context is typed by what it declares: `ctx.use` in its routes and workers takes only a service
+ * it requires or provides (another is a type error, and still throws at run time), and `ctx.env` has the
+ * platform's variables and those of the settings it lists.
+ */
+export interface SliceDefinition<
+  S extends readonly Settings[],
+  Requires extends readonly AnyService[],
+  Provides extends readonly Provider<unknown, never, AnyService>[],
+> extends Omit<Slice<S>, 'requires' | 'provides' | 'routes' | 'workers'> {
+  requires?: Requires;
+  provides?: Provides;
+  routes?(ctx: SliceContext<Uses<Requires, Provides>, SliceEnv<S>>): readonly RouteInstaller[];
+  workers?: readonly BackgroundWorker<Uses<Requires, Provides>, SliceEnv<S>>[];
+}
+
+/** The services a slice may `use`: those it requires and those it provides. */
+export type Uses<
+  Requires extends readonly AnyService[],
+  Provides extends readonly Provider<unknown, never, AnyService>[],
+> = Requires[number] | Provides[number]['service'];
+
+/** Declares a slice (api/<slice>/slice.ts); see `SliceDefinition`. */
+export function defineSlice<
+  const S extends readonly Settings[] = readonly [],
+  const Requires extends readonly AnyService[] = readonly [],
+  const Provides extends readonly Provider<unknown, never, AnyService>[] = readonly [],
+>(definition: SliceDefinition<S, Requires, Provides>): Slice<S> {
+  // The runtime hands every slice one context whose `env` is the whole environment and whose `use` it checks
+  // against `requires` and `provides` at run time (api/runtime.ts): the narrower types above are the slice's view.
+  return definition;
+}
+
+/** Every slice's entries for an extension point, in slice order. */
+export type Contributions = <T>(point: ExtensionPoint<T>) => readonly T[];
+
+/** The slices' contributions (`Slice.contributes`): static, so read models can be made from them at start. */
+export function contributionsOf(slices: readonly Slice[]): Contributions {
+  return <T>(point: ExtensionPoint<T>): readonly T[] =>
+    slices.flatMap((slice) =>
+      (slice.contributes ?? []).flatMap((c) => (c.point === point ? (c.entries as readonly T[]) : [])),
+    );
+}
+
+/** A slice's projections, made from the slices' contributions where it declares them as a function. */
+export function projectionsOf(slice: Slice, contributions: Contributions): readonly Projection[] {
+  const { projections } = slice;
+  return typeof projections === 'function' ? projections(contributions) : (projections ?? []);
 }
 
 /** The `{ name: migration }` objects adapters export, as one list in name (= number) order. */
@@ -163,14 +230,9 @@ export function composeSlices(slices: readonly Slice[]): ComposedSlices {
     'Slice',
     slices.map((s) => ({ slice: s.name, name: s.name })),
   );
-  for (const slice of slices) {
-    if (slice.settings && !(settingsFragments as readonly Settings[]).includes(slice.settings))
-      throw new SliceConflict(
-        `Slice "${slice.name}" declares settings the environment schema does not include: add them to settingsFragments in infra/config/env.ts`,
-      );
-  }
+  const contributions = contributionsOf(slices);
   const projections = slices.flatMap((s) =>
-    (s.projections ?? []).map((p) => ({ slice: s.name, name: p.name, p })),
+    projectionsOf(s, contributions).map((p) => ({ slice: s.name, name: p.name, p })),
   );
   unique('Projection', projections);
   const processes = slices.flatMap((s) =>

@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Env } from '../../infra/config/env.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { BrowserSessions, BrowserUser } from '../shared/assistant-auth.js';
 import { service } from '../shared/service.js';
 import type { SliceContext } from '../shared/slice.js';
@@ -91,7 +91,7 @@ export const preSessionCookieName = 'sign_in_csrf';
  * The key CSRF tokens are signed with: derived from TOKEN_ENCRYPTION_KEY, or from the key the token cipher
  * keeps under DATA_DIR/keys when that is not set (the runtime creates it before any route is built).
  */
-export function csrfKeyFrom(env: Pick<Env, 'TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+export function csrfKeyFrom(env: Pick<PlatformEnv, 'TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
   const secret = env.TOKEN_ENCRYPTION_KEY
     ? Buffer.from(env.TOKEN_ENCRYPTION_KEY, 'base64')
     : Buffer.from(
@@ -113,7 +113,7 @@ export class SignInSessions implements BrowserSessions {
   constructor(
     private readonly deps: {
       db: Kysely<unknown>;
-      env: Pick<Env, 'TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>;
+      env: Pick<PlatformEnv, 'TOKEN_ENCRYPTION_KEY' | 'DATA_DIR'>;
       publicBaseUrl: string;
     },
   ) {}
@@ -208,9 +208,9 @@ export class SignInSessions implements BrowserSessions {
  * The browser sessions of this runtime, provided by the sign-in slice, for the sign-in pages and other slices'
  * pages behind a session (the consent page, the invitation page): `ctx.use(browserSessions)`.
  */
-export const browserSessions = service<SignInSessions>('browser sessions');
+export const browserSessions = service<SignInSessions>()('browser sessions');
 
-export function buildBrowserSessions(ctx: SliceContext): SignInSessions {
+export function buildBrowserSessions(ctx: SliceContext<never>): SignInSessions {
   return new SignInSessions({
     db: ctx.database.db as Kysely<unknown>,
     env: ctx.env,

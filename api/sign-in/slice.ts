@@ -1,10 +1,10 @@
 // Signing in at the service in a browser (e-mail link, or the external identity provider), for the consent page.
 import type { Kysely } from 'kysely';
-import { signInSettings } from '../../infra/config/env.js';
+import { signInSettings } from './settings.js';
 import { createMailer, localMailboxMigrations, type Mailer } from '../../infra/mail/index.js';
 import { provide } from '../shared/provider.js';
 import { service } from '../shared/service.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { SignInLinks, signInLinkMigrations } from './links.js';
 import { createOidcRoutes, oidcStartPath, providerName, type OidcSettings } from './oidc.js';
 import { createSignInRoutes } from './routes.js';
@@ -16,16 +16,16 @@ export { browserSessions } from './sessions.js';
  * The mailer of this runtime, provided by the sign-in slice (SMTP when SMTP_URL is set, else the local mailbox):
  * sign-in links, invitations and notification e-mail go through the one instance.
  */
-export const mailerService = service<Mailer>('mailer');
+export const mailerService = service<Mailer>()('mailer');
 
-export const signInSlice: Slice = {
+export const signInSlice = defineSlice({
   name: 'sign-in',
   provides: [
     provide(mailerService, { build: (ctx) => createMailer(ctx.env, ctx.database.db as Kysely<unknown>) }),
     provide(browserSessions, { build: buildBrowserSessions }),
   ],
   migrations: migrationsOf(browserSessionMigrations, localMailboxMigrations, signInLinkMigrations),
-  settings: signInSettings,
+  settings: [signInSettings],
   routes: (ctx) => {
     const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME } = ctx.env;
     const oidc: OidcSettings | null =
@@ -75,4 +75,4 @@ export const signInSlice: Slice = {
       },
     },
   ],
-};
+});

@@ -1,9 +1,11 @@
 // The social accounts slice: connected platform accounts and their tokens, OAuth (with the Bluesky OAuth
 // stores), the sandbox platforms' pages and state, and the token refresher.
 import { socialAccountsProbe } from '../../projections/social-accounts/onboarding-probe.js';
+import { socialAccountNotificationRules } from '../../domain/social-accounts/notification-rules.js';
+import { notificationRules } from '../notifications/rules.js';
 import { onboardingProbes } from '../onboarding/probes.js';
 import { contribute } from '../shared/service.js';
-import { socialAccountSettings } from '../../infra/config/env.js';
+import { socialAccountSettings } from '../../infra/connectors/settings.js';
 import { blueskyOAuthMigrations } from '../../infra/connectors/bluesky/oauth-stores.js';
 import { sandboxPlatforms } from '../../infra/connectors/registry.js';
 import { sandboxMigrations } from '../../infra/connectors/sandbox/migrations.js';
@@ -13,13 +15,16 @@ import { socialAccountsProjection } from '../../projections/social-accounts/soci
 import { TokenRefresher } from '../../processes/social-accounts/token-refresher.js';
 import type { RouteInstaller } from '../platform/app-env.js';
 import { createSandboxRoutes } from '../sandbox/routes.js';
-import { migrationsOf, type Slice } from '../shared/slice.js';
+import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { socialAccountOperations } from './operations.js';
 
-export const socialAccountsSlice: Slice = {
+export const socialAccountsSlice = defineSlice({
   name: 'social-accounts',
-  contributes: [contribute(onboardingProbes, socialAccountsProbe)],
+  contributes: [
+    contribute(onboardingProbes, socialAccountsProbe),
+    contribute(notificationRules, socialAccountNotificationRules),
+  ],
   migrations: migrationsOf(
     sandboxMigrations,
     socialAccountTokenMigrations,
@@ -27,7 +32,7 @@ export const socialAccountsSlice: Slice = {
     blueskyOAuthMigrations,
   ),
   projections: [socialAccountsProjection],
-  settings: socialAccountSettings,
+  settings: [socialAccountSettings],
   operations: [socialAccountOperations],
   // What an operation cannot be: oauth/start's cookie, the public OAuth redirects, callbacks and pages.
   routes: ({ services, database, env, publicBaseUrl }) => {
@@ -48,4 +53,4 @@ export const socialAccountsSlice: Slice = {
       },
     },
   ],
-};
+});

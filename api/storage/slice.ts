@@ -4,9 +4,9 @@
 import { pendingUploadsPrefix, refusedMediaWrite } from '../../commands/media/media-commands.js';
 import { mediaUploadExpirySeconds } from '../../commands/media/media-files.js';
 import { Rounds } from '../../infra/async/rounds.js';
-import { storageSettings } from '../../infra/config/env.js';
+import { storageSettings } from './settings.js';
 import { LocalObjectStorage } from '../../infra/object-storage/local-object-storage.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { createStorageRoutes } from './routes.js';
 
 export const PENDING_UPLOAD_SWEEPER = 'pending-upload-sweeper';
@@ -14,9 +14,9 @@ export const PENDING_UPLOAD_SWEEPER = 'pending-upload-sweeper';
 /** An upload is swept this long after its last write: its URL's hour, and ten minutes to complete it. */
 export const pendingUploadLifetimeMs = (mediaUploadExpirySeconds + 10 * 60) * 1000;
 
-export const storageSlice: Slice = {
+export const storageSlice = defineSlice({
   name: 'storage',
-  settings: storageSettings,
+  settings: [storageSettings],
   routes: ({ storage }) =>
     storage instanceof LocalObjectStorage
       ? [
@@ -53,4 +53,4 @@ export const storageSlice: Slice = {
       },
     },
   ],
-};
+});

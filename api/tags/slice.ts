@@ -1,10 +1,10 @@
 // The tags slice: a workspace's tags.
 import { tagsProjection } from '../../projections/tags/tags-projection.js';
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { tagOperations } from './operations.js';
 
-export const tagsSlice: Slice = {
+export const tagsSlice = defineSlice({
   name: 'tags',
   projections: [tagsProjection],
   operations: [tagOperations],
-};
+});

@@ -5,6 +5,8 @@ import { availableParallelism } from 'node:os';
 import type { Renderer } from '../../infra/visuals/contract.js';
 import { createRenderer } from '../../infra/visuals/renderer.js';
 import { service } from '../shared/service.js';
+import type { ImageGenerationEnv } from '../../infra/image-generation/settings.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface RendererService {
@@ -15,10 +17,10 @@ export interface RendererService {
 }
 
 /** The runtime's render pool, provided by the visuals slice (closed when the runtime stops). */
-export const rendererService = service<RendererService>('renderer');
+export const rendererService = service<RendererService>()('renderer');
 
 /** Builds the render pool's handle (its threads start on the first render). */
-export function buildRenderer(ctx: SliceContext): RendererService {
+export function buildRenderer(ctx: SliceContext<never, PlatformEnv & ImageGenerationEnv>): RendererService {
   let renderer: Renderer | null = null;
   const handle: RendererService = {
     renderer: () =>

@@ -8,6 +8,8 @@ import { brandServices } from '../brand/services.js';
 import { mediaServices } from '../media/services.js';
 import { service } from '../shared/service.js';
 import { rendererService } from './renderer-of.js';
+import type { ImageGenerationEnv } from '../../infra/image-generation/settings.js';
+import type { PlatformEnv } from '../platform/settings.js';
 import type { SliceContext } from '../shared/slice.js';
 
 export interface VisualsServices {
@@ -15,13 +17,15 @@ export interface VisualsServices {
 }
 
 /** The visuals slice's services, provided once per runtime. */
-export const visualsServices = service<VisualsServices>('visuals');
+export const visualsServices = service<VisualsServices>()('visuals');
 
 /** What the visuals provider needs of other slices. */
-export const visualsRequire = [billingServices, brandServices, mediaServices, rendererService];
+export const visualsRequire = [billingServices, brandServices, mediaServices, rendererService] as const;
 
 /** Builds the visuals slice's services (its provider). */
-export function buildVisualsServices(ctx: SliceContext): VisualsServices {
+export function buildVisualsServices(
+  ctx: SliceContext<(typeof visualsRequire)[number], PlatformEnv & ImageGenerationEnv>,
+): VisualsServices {
   const billing = ctx.use(billingServices);
   const cost = billing.catalog.actionCost('ai_background');
   let imageGeneration = imageGenerationFromEnv(ctx.env);

@@ -1,8 +1,8 @@
 // The X posts slice: deleting a post published on X.
-import type { Slice } from '../shared/slice.js';
+import { defineSlice } from '../shared/slice.js';
 import { xPostOperations } from './operations.js';
 
-export const xPostsSlice: Slice = {
+export const xPostsSlice = defineSlice({
   name: 'x-posts',
   operations: [xPostOperations],
-};
+});

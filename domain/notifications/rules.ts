@@ -1,29 +1,17 @@
-// Which events notify whom: a pure function from a domain event (and the facts the notifications read model keeps
-// about its group and workspace) to notifications, each with its tier, recipients rule and dedupeKey.
-import type { SubscriptionEvent } from '../billing/subscription.js';
-import type { PostGroupEvent } from '../post-groups/event-codec.js';
-import type { SocialAccountEvent } from '../social-accounts/social-account.js';
+// What a notification is and how a slice says which of its events notify whom: each slice's rules are a pure
+// function from its domain event (and the facts the notifications read model keeps about its group and workspace)
+// to notifications, each with its tier, recipients rule and dedupeKey (domain/<slice>/notification-rules.ts).
+import type { DomainEvent, EventCodec } from '../shared/event-codec.js';
 import { rolePermissions, type Permission, type Role } from '../workspaces/roles.js';
 
 export const tiers = ['action_required', 'meaningful_win', 'routine'] as const;
 export type Tier = (typeof tiers)[number];
 
-/** The notification types this service creates (the spec leaves the values open). */
-export const notificationTypes = [
-  'approval_requested',
-  'publish_failed',
-  'account_needs_reconnect',
-  'token_expiring',
-  'first_post_published',
-  'posts_published_milestone',
-  'post_published',
-  'post_approved',
-  'post_rejected',
-  'payment_failed',
-  'workspace_read_only',
-  'payment_recovered',
-] as const;
-export type NotificationType = (typeof notificationTypes)[number];
+/**
+ * A notification's type, snake_case (the spec leaves the values open): each slice's rules name theirs
+ * (domain/<slice>/notification-rules.ts), e.g. `approval_requested`, `account_needs_reconnect`, `payment_failed`.
+ */
+export type NotificationType = string;
 
 /** Who is to be told, resolved against the workspace's active members at that point of the log. */
 export type RecipientRule =
@@ -63,275 +51,50 @@ export interface RuleContext {
   publishedCount?: number;
 }
 
-export type NotifyingEvent =
-  | Extract<
-      PostGroupEvent,
-      {
-        type:
-          | 'PostGroupSubmittedForApproval'
-          | 'PostGroupApproved'
-          | 'PostGroupRejected'
-          | 'PostPublished'
-          | 'PostPublishAttemptFailed';
-      }
-    >
-  | Extract<
-      SocialAccountEvent,
-      { type: 'SocialAccountRefreshFailed' | 'SocialAccountTokenExpiring' | 'SocialAccountDisconnected' }
-    >
-  | Extract<
-      SubscriptionEvent,
-      { type: 'SubscriptionPaymentFailed' | 'SubscriptionAccessRestricted' | 'SubscriptionRecovered' }
-    >;
-
-export const notifyingEventTypes: readonly NotifyingEvent['type'][] = [
-  'PostGroupSubmittedForApproval',
-  'PostGroupApproved',
-  'PostGroupRejected',
-  'PostPublished',
-  'PostPublishAttemptFailed',
-  'SocialAccountRefreshFailed',
-  'SocialAccountTokenExpiring',
-  'SocialAccountDisconnected',
-  'SubscriptionPaymentFailed',
-  'SubscriptionAccessRestricted',
-  'SubscriptionRecovered',
-];
-
-/** Published-post counts worth celebrating (1 is the first post); beyond the list, every thousand. */
-export const publishedMilestones = [10, 50, 100, 250, 500, 1000] as const;
-
-export function isPublishedMilestone(count: number): boolean {
-  return (publishedMilestones as readonly number[]).includes(count) || (count > 1000 && count % 1000 === 0);
+/**
+ * One slice's notification rules (domain/<slice>/notification-rules.ts): which of its events notify, read with
+ * its codec, and whom each notifies. The slice contributes them to the notifications read model
+ * (`contribute(notificationRules, …)` in api/<slice>/slice.ts); nothing lists them centrally.
+ */
+export interface NotificationRules {
+  readonly codec: EventCodec<DomainEvent>;
+  /** The codec's event types that may notify. */
+  readonly types: readonly string[];
+  /** The notifications one such event causes (none, one or more), given what the read model knows. */
+  notify(event: DomainEvent, context: RuleContext): NotificationIntent[];
 }
 
-const groupHref = (orgId: string, groupId: string) => `/v1/orgs/${orgId}/marketing/post-groups/${groupId}`;
-const postHref = (orgId: string, postId: string) => `/v1/orgs/${orgId}/marketing/posts/${postId}`;
-const billingHref = (orgId: string) => `/v1/orgs/${orgId}/billing`;
-const accountHref = (orgId: string, accountId: string) => `/v1/orgs/${orgId}/marketing/accounts/${accountId}`;
-const quoted = (group: GroupFacts | null) => (group ? `“${group.title}”` : 'A post');
-const accountName = (d: { platform: string; accountHandle: string | null }) =>
-  d.accountHandle ? `${d.platform} account @${d.accountHandle.replace(/^@/, '')}` : `${d.platform} account`;
+/** One slice's rules as it declares them: typed by its codec's events (assignable to NotificationRules). */
+export interface SliceNotificationRules<E extends DomainEvent, T extends E['type']> {
+  readonly codec: EventCodec<E>;
+  readonly types: readonly T[];
+  notify(event: Extract<E, { type: T }>, context: RuleContext): NotificationIntent[];
+}
 
-export function notificationsFor(event: NotifyingEvent, context: RuleContext): NotificationIntent[] {
-  switch (event.type) {
-    case 'SubscriptionPaymentFailed': {
-      const d = event.data;
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'payment_failed',
-          title: 'A payment for this workspace failed',
-          body: `Update the payment method by ${d.graceEndsAt}; after that the workspace becomes read-only.`,
-          href: billingHref(d.orgId),
-          recipients: { kind: 'permission', permission: 'billing:manage', except: null },
-          dedupeKey: `payment_failed:${d.providerEventId}`,
-          metadata: { pastDueSince: d.pastDueSince, graceEndsAt: d.graceEndsAt },
-          createdAt: d.at,
-        },
-      ];
+export function defineNotificationRules<E extends DomainEvent, const T extends E['type']>(
+  codec: EventCodec<E>,
+  types: readonly T[],
+  notify: (event: Extract<E, { type: T }>, context: RuleContext) => NotificationIntent[],
+): SliceNotificationRules<E, T> {
+  for (const type of types)
+    if (!codec.knows(type)) throw new Error(`${codec.slice}: ${String(type)} is not one of its event types`);
+  return { codec, types, notify };
+}
+
+/** Several slices' rules as one: the event types that notify, and the notifications an event causes. */
+export function notifierOf(rules: readonly NotificationRules[]) {
+  const byType = new Map<string, NotificationRules>();
+  for (const r of rules)
+    for (const type of r.types) {
+      if (byType.has(type)) throw new Error(`notifications: two slices' rules notify on ${type}`);
+      byType.set(type, r);
     }
-    case 'SubscriptionAccessRestricted': {
-      const d = event.data;
-      // Everyone's writes are refused from now on, so everyone is told why.
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'workspace_read_only',
-          title: 'This workspace is read-only until its payment is fixed',
-          body: 'Everything can still be read; changes and new posts wait until the overdue payment is made.',
-          href: billingHref(d.orgId),
-          recipients: { kind: 'everyone' },
-          dedupeKey: `workspace_read_only:${d.at}`,
-          metadata: { since: d.at },
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'SubscriptionRecovered': {
-      const d = event.data;
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'routine',
-          type: 'payment_recovered',
-          title: 'The payment went through; the workspace is fully usable again',
-          body: null,
-          href: billingHref(d.orgId),
-          recipients: { kind: 'permission', permission: 'billing:manage', except: null },
-          dedupeKey: `payment_recovered:${d.providerEventId}`,
-          metadata: {},
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'PostGroupSubmittedForApproval': {
-      const d = event.data;
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'approval_requested',
-          title: `${quoted(context.group)} is waiting for your review`,
-          body:
-            d.cause === 'submitted' || d.cause === 'created'
-              ? 'Submitted for approval.'
-              : 'It was edited after approval and needs approving again.',
-          href: groupHref(d.orgId, d.groupId),
-          recipients: { kind: 'permission', permission: 'posts:approve', except: d.by },
-          dedupeKey: `approval_requested:${d.approvalId}`,
-          metadata: { groupId: d.groupId, approvalId: d.approvalId, requestedBy: d.by },
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'PostGroupApproved': {
-      const d = event.data;
-      if (!context.group) return [];
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'routine',
-          type: 'post_approved',
-          title: `${quoted(context.group)} was approved`,
-          body: null,
-          href: groupHref(d.orgId, d.groupId),
-          recipients: { kind: 'users', userIds: [context.group.createdBy], fallback: null, except: d.by },
-          dedupeKey: `post_approved:${d.groupId}:${d.records[0]?.approvalId ?? d.at}`,
-          metadata: { groupId: d.groupId, approvedBy: d.by },
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'PostGroupRejected': {
-      const d = event.data;
-      if (!context.group) return [];
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'routine',
-          type: 'post_rejected',
-          title: `${quoted(context.group)} was sent back`,
-          body: d.note ?? (d.reason ? `Reason: ${d.reason.replace(/_/g, ' ')}.` : null),
-          href: groupHref(d.orgId, d.groupId),
-          recipients: { kind: 'users', userIds: [context.group.createdBy], fallback: null, except: d.by },
-          dedupeKey: `post_rejected:${d.groupId}:${d.records[0]?.approvalId ?? d.at}`,
-          metadata: { groupId: d.groupId, rejectedBy: d.by, reason: d.reason },
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'PostPublishAttemptFailed': {
-      const d = event.data;
-      // Only a post that failed for good asks for someone to act; a retry on its way does not.
-      if (d.nextRetryAt !== null) return [];
-      const people = context.group ? [context.group.createdBy, ...context.group.approvers] : [];
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'publish_failed',
-          title: `${quoted(context.group)} could not be published`,
-          body: d.error,
-          href: postHref(d.orgId, d.postId),
-          recipients: { kind: 'users', userIds: people, fallback: 'posts:publish', except: null },
-          dedupeKey: `publish_failed:${d.postId}:${d.attempt}`,
-          metadata: { groupId: d.groupId, postId: d.postId, attempt: d.attempt, reason: d.reason },
-          createdAt: d.at,
-        },
-      ];
-    }
-    case 'PostPublished': {
-      const d = event.data;
-      const intents: NotificationIntent[] = [];
-      if (context.group) {
-        intents.push({
-          orgId: d.orgId,
-          tier: 'routine',
-          type: 'post_published',
-          title: `${quoted(context.group)} was published`,
-          body: d.url,
-          href: postHref(d.orgId, d.postId),
-          recipients: { kind: 'users', userIds: [context.group.createdBy], fallback: null, except: null },
-          dedupeKey: `post_published:${d.postId}`,
-          metadata: { groupId: d.groupId, postId: d.postId, url: d.url },
-          createdAt: d.at,
-        });
-      }
-      const count = context.publishedCount;
-      if (count === 1) {
-        intents.push({
-          orgId: d.orgId,
-          tier: 'meaningful_win',
-          type: 'first_post_published',
-          title: 'Your first post is live',
-          body: d.url,
-          href: postHref(d.orgId, d.postId),
-          recipients: { kind: 'everyone' },
-          dedupeKey: 'milestone:posts_published:1',
-          metadata: { postId: d.postId, count: 1 },
-          createdAt: d.at,
-        });
-      } else if (count !== undefined && isPublishedMilestone(count)) {
-        intents.push({
-          orgId: d.orgId,
-          tier: 'meaningful_win',
-          type: 'posts_published_milestone',
-          title: `${count.toLocaleString('en-US')} posts published`,
-          body: `The workspace has published its ${count.toLocaleString('en-US')}th post.`,
-          href: postHref(d.orgId, d.postId),
-          recipients: { kind: 'everyone' },
-          dedupeKey: `milestone:posts_published:${count}`,
-          metadata: { postId: d.postId, count },
-          createdAt: d.at,
-        });
-      }
-      return intents;
-    }
-    case 'SocialAccountRefreshFailed':
-    case 'SocialAccountDisconnected': {
-      const d = event.data;
-      const at =
-        event.type === 'SocialAccountRefreshFailed' ? event.data.failedAt : event.data.disconnectedAt;
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'account_needs_reconnect',
-          title: `Reconnect your ${accountName(d)}`,
-          body: d.reason,
-          href: accountHref(d.orgId, d.accountId),
-          recipients: { kind: 'permission', permission: 'accounts:manage', except: null },
-          dedupeKey: `account_needs_reconnect:${d.accountId}:${at}`,
-          metadata: { accountId: d.accountId, platform: d.platform },
-          createdAt: at,
-        },
-      ];
-    }
-    case 'SocialAccountTokenExpiring': {
-      const d = event.data;
-      return [
-        {
-          orgId: d.orgId,
-          tier: 'action_required',
-          type: 'token_expiring',
-          title: `Your ${accountName(d)} needs reconnecting soon`,
-          body: `Its access expires at ${d.tokenExpiresAt}.`,
-          href: accountHref(d.orgId, d.accountId),
-          recipients: { kind: 'permission', permission: 'accounts:manage', except: null },
-          dedupeKey: `token_expiring:${d.accountId}:${d.tokenExpiresAt}`,
-          metadata: { accountId: d.accountId, platform: d.platform, tokenExpiresAt: d.tokenExpiresAt },
-          createdAt: d.warnedAt,
-        },
-      ];
-    }
-    default: {
-      const never: never = event;
-      throw new Error(`Unexpected event ${JSON.stringify(never)}`);
-    }
-  }
+  return {
+    types: [...byType.keys()],
+    notifies: (type: string) => byType.has(type),
+    notificationsFor: (event: DomainEvent, context: RuleContext): NotificationIntent[] =>
+      byType.get(event.type)?.notify(event, context) ?? [],
+  };
 }
 
 /** A member as the notifications read model keeps them. */

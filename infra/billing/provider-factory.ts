@@ -1,7 +1,7 @@
 // The payment provider the configuration names (BILLING_PROVIDER): the embedded sandbox, or Paddle Billing with
 // its API key, webhook secret and environment (PADDLE_API_URL overrides the API base URL).
 import type { Kysely } from 'kysely';
-import type { Env } from '../config/env.js';
+import type { BillingEnv } from './settings.js';
 import type { BillingCatalog } from './config.js';
 import { PaddlePaymentProvider } from './paddle-provider.js';
 import type { PaymentProvider } from './provider.js';
@@ -16,13 +16,13 @@ export interface PaymentProviderDeps {
 }
 
 type ProviderSettings = Pick<
-  Env,
+  BillingEnv,
   'BILLING_PROVIDER' | 'PADDLE_API_KEY' | 'PADDLE_WEBHOOK_SECRET' | 'PADDLE_ENVIRONMENT' | 'PADDLE_API_URL'
 >;
 
 export function paymentProviderFromEnv(env: ProviderSettings, deps: PaymentProviderDeps): PaymentProvider {
   if (env.BILLING_PROVIDER === 'paddle') {
-    // The settings check (infra/config/env.ts) requires both with paddle; repeated for a hand-built env.
+    // The settings check (infra/billing/settings.ts) requires both with paddle; repeated for a hand-built env.
     if (!env.PADDLE_API_KEY || !env.PADDLE_WEBHOOK_SECRET)
       throw new Error('BILLING_PROVIDER=paddle needs PADDLE_API_KEY and PADDLE_WEBHOOK_SECRET');
     return new PaddlePaymentProvider({

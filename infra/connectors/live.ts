@@ -2,7 +2,7 @@
 // with its credentials, the LinkedIn API version and the publishing call timeout.
 import type { Kysely } from 'kysely';
 import type { Platform } from '../../domain/shared/platforms.js';
-import type { Env } from '../config/env.js';
+import type { SocialAccountEnv } from './settings.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 import type { PlatformConnector } from './port.js';
 
@@ -11,7 +11,9 @@ import type { PlatformConnector } from './port.js';
  * import), which the sandbox default never needs.
  */
 export async function liveConnectorFactories(options: {
-  env: Env;
+  env: SocialAccountEnv;
+  /** A platform call taking longer has an unknown outcome (PUBLISH_CALL_TIMEOUT_MS). */
+  callTimeoutMs: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   db: Kysely<any>;
   cipher: TokenCipher;
@@ -39,7 +41,7 @@ export async function liveConnectorFactories(options: {
     import('./reddit/reddit-connector.js'),
   ]);
   const { env } = options;
-  const timeoutMs = env.PUBLISH_CALL_TIMEOUT_MS;
+  const timeoutMs = options.callTimeoutMs;
   return {
     x: () => createXConnector({ clientId: env.X_CLIENT_ID, clientSecret: env.X_CLIENT_SECRET, timeoutMs }),
     bluesky: () =>

@@ -2,7 +2,8 @@
 // with each connector built once per process.
 import type { Kysely } from 'kysely';
 import { platforms, type Platform } from '../../domain/shared/platforms.js';
-import { ConfigError, type Env } from '../config/env.js';
+import { ConfigError } from '../config/env.js';
+import type { SocialAccountEnv } from './settings.js';
 import type { TokenCipher } from '../crypto/token-cipher.js';
 import { ConnectorError, type ConnectorRegistry, type PlatformConnector } from './port.js';
 import { databaseFaultSource, SandboxFaultsError, type SandboxFaultSource } from './sandbox/faults.js';
@@ -10,7 +11,7 @@ import type { SandboxTables } from './sandbox/migrations.js';
 import { createSandboxConnector } from './sandbox/sandbox-connector.js';
 
 export interface ConnectorRegistryOptions {
-  env: Env;
+  env: SocialAccountEnv;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   db: Kysely<any>;
   publicBaseUrl: string;
@@ -23,7 +24,9 @@ export interface ConnectorRegistryOptions {
 }
 
 /** The platforms the sandbox serves: all of them with PLATFORM_MODE=sandbox, else those in SANDBOX_PLATFORMS. */
-export function sandboxPlatforms(env: Pick<Env, 'PLATFORM_MODE' | 'SANDBOX_PLATFORMS'>): Set<Platform> {
+export function sandboxPlatforms(
+  env: Pick<SocialAccountEnv, 'PLATFORM_MODE' | 'SANDBOX_PLATFORMS'>,
+): Set<Platform> {
   if (env.PLATFORM_MODE === 'sandbox') return new Set(platforms);
   const listed = (env.SANDBOX_PLATFORMS ?? '')
     .split(',')

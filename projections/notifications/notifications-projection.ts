@@ -1,13 +1,12 @@
-// Read model of notifications: folds the events that notify (domain/notifications/rules.ts) into one cause per
+// Read model of notifications: folds the events that notify (the rules slices contribute, each slice's
+// domain/<slice>/notification-rules.ts, see domain/notifications/rules.ts) into one cause per
 // (workspace, dedupeKey) and one narrow row per recipient, and the members' inbox events (read, dismiss,
 // preferences) onto those rows. Who is notified is decided against this projection's own copy of the workspace's
 // members, roles and preferences as they stood at that point of the log, so a rebuild notifies exactly the same
 // people, with the same ids and the same inbox order.
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { subscriptionEventCodec } from '../../domain/billing/event-codec.js';
 import { postGroupEventCodec } from '../../domain/post-groups/event-codec.js';
-import { socialAccountEventCodec } from '../../domain/social-accounts/event-codec.js';
 import { inboxEventCodec } from '../../domain/notifications/event-codec.js';
 import { workspaceEventCodec } from '../../domain/workspaces/event-codec.js';
 import {
@@ -19,12 +18,11 @@ import {
 import type { PostGroupEvent } from '../../domain/post-groups/event-codec.js';
 import type { WorkspaceEvent } from '../../domain/workspaces/workspace.js';
 import {
-  notificationsFor,
-  notifyingEventTypes,
+  notifierOf,
   resolveRecipients,
   type GroupFacts,
   type MemberFacts,
-  type NotifyingEvent,
+  type NotificationRules,
   type RuleContext,
 } from '../../domain/notifications/rules.js';
 import { causeIdOf } from '../../domain/notifications/ids.js';
@@ -45,28 +43,26 @@ const groupEventTypes = ['PostGroupCreated', 'PostGroupUpdated'] as const;
 type MemberEvent = Extract<WorkspaceEvent, { type: (typeof memberEventTypes)[number] }>;
 const inboxEventTypes = inboxEventCodec.types;
 
-/** What this projection reads, by slice; the notifying events come from three slices' codecs. */
-const reads = [
-  readsFrom(workspaceEventCodec, memberEventTypes),
-  readsFrom(postGroupEventCodec, [
-    ...groupEventTypes,
-    ...notifyingEventTypes.filter((t) => postGroupEventCodec.knows(t)),
-  ]),
-  readsFrom(
-    socialAccountEventCodec,
-    notifyingEventTypes.filter((t) => socialAccountEventCodec.knows(t)),
-  ),
-  readsFrom(
-    subscriptionEventCodec,
-    notifyingEventTypes.filter((t) => subscriptionEventCodec.knows(t)),
-  ),
-  readsFrom(inboxEventCodec),
-];
-for (const type of notifyingEventTypes)
-  if (!reads.some((r) => (r.types as readonly string[]).includes(type)))
-    throw new Error(`notifications: no codec reads the notifying event ${type}`);
+/**
+ * What this projection reads, by slice: the members, the groups' facts (title, author, approvers), the inbox, and
+ * the events the slices' notification rules name, each with its slice's codec.
+ */
+function readsOf(rules: readonly NotificationRules[]) {
+  return [
+    readsFrom(workspaceEventCodec, memberEventTypes),
+    // Approvals are group facts (the approvers) as well as notifying; a type read twice is read once.
+    readsFrom(postGroupEventCodec, [...groupEventTypes, 'PostGroupApproved']),
+    readsFrom(inboxEventCodec),
+    ...rules.map((r) => readsFrom(r.codec, r.types)),
+  ];
+}
 
-type Event = Decoded<EventOf<(typeof reads)[number]>>;
+type Event = Decoded<EventOf<ReturnType<typeof readsOf>[number]>>;
+
+/** The workspace events this projection reads are its membership events (a slice's rules may read others). */
+const isMemberEvent = (event: Event): event is Decoded<MemberEvent> =>
+  isEventOf(workspaceEventCodec, event) && (memberEventTypes as readonly string[]).includes(event.type);
+type Notifier = ReturnType<typeof notifierOf>;
 
 const memberData = z.object({ orgId: z.string(), userId: z.string(), role: z.string().optional() });
 
@@ -109,6 +105,7 @@ class BatchFold {
   constructor(
     private readonly trx: Db,
     private readonly schema: string,
+    private readonly notifier: Notifier,
   ) {}
 
   private get s() {
@@ -126,7 +123,7 @@ class BatchFold {
     for (const e of events) {
       const data = e.data as { orgId?: unknown; groupId?: unknown };
       if (typeof data.orgId === 'string') {
-        if ((notifyingEventTypes as readonly string[]).includes(e.type)) {
+        if (this.notifier.notifies(e.type)) {
           memberOrgIds.add(data.orgId);
           notifiedOrgIds.add(data.orgId);
         } else if ((memberEventTypes as readonly string[]).includes(e.type)) memberOrgIds.add(data.orgId);
@@ -174,15 +171,14 @@ class BatchFold {
 
   async fold(event: Event): Promise<void> {
     const type = event.type;
-    if (isEventOf(workspaceEventCodec, event)) return this.member(event);
+    if (isMemberEvent(event)) return this.member(event);
     if (
       isEventOf(postGroupEventCodec, event) &&
       ((groupEventTypes as readonly string[]).includes(type) || type === 'PostGroupApproved')
     )
       await this.group(event);
     if (isEventOf(inboxEventCodec, event)) return this.inbox(event);
-    if ((notifyingEventTypes as readonly string[]).includes(type))
-      return this.notify(event as Decoded<NotifyingEvent>);
+    if (this.notifier.notifies(type)) return this.notify(event);
   }
 
   private membersOf(orgId: string): Map<string, MemberRow> {
@@ -319,16 +315,17 @@ class BatchFold {
   /** When notifications began on this service (processes/notifications/migrations.ts); read once per batch. */
   private startedAt: Promise<number> | undefined;
 
-  private async notify(recorded: Decoded<NotifyingEvent>): Promise<void> {
+  private async notify(recorded: Event): Promise<void> {
     this.startedAt ??= sql<{ started_at: Date | string }>`select started_at from notifications_start`
       .execute(this.trx)
       .then(({ rows }) => (rows[0] ? new Date(rows[0].started_at).getTime() : -Infinity));
     if (new Date(recorded.recordedAt).getTime() < (await this.startedAt)) return;
-    const event: NotifyingEvent = recorded;
     const context: RuleContext = { group: null };
-    if ('groupId' in event.data) context.group = this.groups.get(event.data.groupId) ?? null;
-    if (event.type === 'PostPublished') context.publishedCount = await this.countPublished(event.data);
-    for (const intent of notificationsFor(event, context)) {
+    const data = recorded.data as { groupId?: unknown };
+    if (typeof data.groupId === 'string') context.group = this.groups.get(data.groupId) ?? null;
+    if (isEventOf(postGroupEventCodec, recorded) && recorded.type === 'PostPublished')
+      context.publishedCount = await this.countPublished(recorded.data);
+    for (const intent of this.notifier.notificationsFor(recorded, context)) {
       const causeId = causeIdOf(intent.orgId, intent.dedupeKey);
       if (this.causeIds.has(causeId)) continue;
       this.causeIds.add(causeId);
@@ -452,26 +449,32 @@ class BatchFold {
   }
 }
 
-export const notificationsProjection = defineProjection({
-  name: 'notifications',
-  version: 1,
-  tables: [
-    'notifications',
-    'notification_causes',
-    'notification_members',
-    'notification_preferences',
-    'notification_groups',
-    'notification_published_posts',
-    'notification_counts',
-  ],
-  reads,
-  // A draft, an approval or a publication notifies other people: their writers do not wait for this fold (it
-  // follows within milliseconds). A member's own reads, dismissals and preferences do, so the inbox shows them.
-  awaitedFor: inboxEventTypes,
+/**
+ * The notifications read model, built from the rules the slices contribute (api/notifications/slice.ts reads the
+ * `notificationRules` extension point): which events it reads and which notify is theirs.
+ */
+export function createNotificationsProjection(rules: readonly NotificationRules[]) {
+  const notifier = notifierOf(rules);
+  return defineProjection({
+    name: 'notifications',
+    version: 1,
+    tables: [
+      'notifications',
+      'notification_causes',
+      'notification_members',
+      'notification_preferences',
+      'notification_groups',
+      'notification_published_posts',
+      'notification_counts',
+    ],
+    reads: readsOf(rules),
+    // A draft, an approval or a publication notifies other people: their writers do not wait for this fold (it
+    // follows within milliseconds). A member's own reads, dismissals and preferences do, so the inbox shows them.
+    awaitedFor: inboxEventTypes,
 
-  async createTables(trx, schema) {
-    const s = sql.id(schema);
-    await sql`
+    async createTables(trx, schema) {
+      const s = sql.id(schema);
+      await sql`
       create table ${s}.notification_causes (
         -- Derived from (org_id, dedupe_key) (domain/notifications/ids.ts): one cause notifies once.
         cause_id uuid primary key,
@@ -485,7 +488,7 @@ export const notificationsProjection = defineProjection({
         metadata jsonb,
         created_at timestamptz not null
       )`.execute(trx);
-    await sql`
+      await sql`
       create table ${s}.notifications (
         -- From md5(cause_id || ':' || user_id): the same id for the same cause and member after any rebuild.
         id uuid primary key,
@@ -499,9 +502,9 @@ export const notificationsProjection = defineProjection({
         read_at timestamptz,
         dismissed_at timestamptz
       )`.execute(trx);
-    await sql`create index on ${s}.notifications (org_id, user_id, seq desc)`.execute(trx);
-    await sql`create index on ${s}.notifications (created_at) where email_mode is not null`.execute(trx);
-    await sql`
+      await sql`create index on ${s}.notifications (org_id, user_id, seq desc)`.execute(trx);
+      await sql`create index on ${s}.notifications (created_at) where email_mode is not null`.execute(trx);
+      await sql`
       create table ${s}.notification_members (
         org_id text not null,
         user_id text not null,
@@ -511,7 +514,7 @@ export const notificationsProjection = defineProjection({
         joined_seq bigserial,
         primary key (org_id, user_id)
       )`.execute(trx);
-    await sql`
+      await sql`
       create table ${s}.notification_preferences (
         org_id text not null,
         user_id text not null,
@@ -519,7 +522,7 @@ export const notificationsProjection = defineProjection({
         updated_at timestamptz not null,
         primary key (org_id, user_id)
       )`.execute(trx);
-    await sql`
+      await sql`
       create table ${s}.notification_groups (
         group_id text primary key,
         org_id text not null,
@@ -527,28 +530,34 @@ export const notificationsProjection = defineProjection({
         created_by text not null,
         approvers text[] not null
       )`.execute(trx);
-    await sql`
+      await sql`
       create table ${s}.notification_published_posts (
         org_id text not null,
         post_id text not null,
         primary key (org_id, post_id)
       )`.execute(trx);
-    await sql`
+      await sql`
       create table ${s}.notification_counts (
         org_id text primary key,
         published_posts int not null
       )`.execute(trx);
-  },
+    },
 
-  async apply(trx, event, schema) {
-    await foldNotifications(trx, [event], schema);
-  },
+    async apply(trx, event, schema) {
+      await foldNotifications(trx, [event], schema, notifier);
+    },
 
-  applyBatch: foldNotifications,
-});
+    applyBatch: (trx, events, schema) => foldNotifications(trx, events, schema, notifier),
+  });
+}
 
-async function foldNotifications(trx: Db, events: readonly Event[], schema: string): Promise<void> {
-  const fold = new BatchFold(trx, schema);
+async function foldNotifications(
+  trx: Db,
+  events: readonly Event[],
+  schema: string,
+  notifier: Notifier,
+): Promise<void> {
+  const fold = new BatchFold(trx, schema, notifier);
   await fold.preload(events);
   for (const event of events) await fold.fold(event);
   await fold.flush();

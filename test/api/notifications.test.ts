@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { slices } from '../../api/slices.js';
 import { findGeneration } from '../../projections/engine/catalog.js';
 import { rebuildProjection } from '../../projections/engine/rebuild.js';
-import { notificationsProjection } from '../../projections/notifications/notifications-projection.js';
 import { NotificationMailer } from '../../processes/notifications/notification-mailer.js';
 import { LocalMailbox } from '../../infra/mail/local-mailbox.js';
 import type { Role } from '../../domain/workspaces/roles.js';
@@ -151,6 +150,8 @@ async function replayAll(): Promise<void> {
   const generation = await findGeneration(db, 'notifications', 'serving');
   if (!generation) throw new Error('no serving notifications generation');
   const store = service.runtime.eventStore;
+  // The read model the notifications slice builds from the rules the slices contribute.
+  const notificationsProjection = service.runtime.projections.find((p) => p.name === 'notifications')!;
   let from = store.start;
   for (;;) {
     const page = await store.readAll({

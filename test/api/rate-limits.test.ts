@@ -16,7 +16,8 @@ import {
   type RateLimits,
 } from '../../api/platform/rate-limits.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
-import { ConfigError, loadEnv } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { connectAssistant, mcpUrl } from '../support/assistant.js';
 import { startTestService, type TestService } from '../support/runtime.js';

@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { serve } from '@hono/node-server';
-import { loadEnv } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 import { pino } from 'pino';
 import { createLogger } from '../../infra/logging/logger.js';
 import { freePort } from '../../infra/db/embedded-postgres.js';

@@ -2,7 +2,8 @@
 // for live platforms without a connector in this build, one connector per platform, bad settings stop the start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platforms } from '../../domain/shared/platforms.js';
-import { ConfigError, loadEnv } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 import { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import { ConnectorError, type PlatformConnector } from '../../infra/connectors/port.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../../infra/connectors/registry.js';

@@ -1,14 +1,29 @@
-// Which events notify whom (domain/notifications/rules.ts): tier, type, dedupeKey and recipients per cause, and the
-// recipients resolved against the workspace's active members.
+// Which events notify whom (each slice's domain/<slice>/notification-rules.ts, combined as the read model combines
+// them): tier, type, dedupeKey and recipients per cause, and the recipients resolved against the active members.
 import { describe, expect, test } from 'vitest';
+import { billingNotificationRules } from '../../domain/billing/notification-rules.js';
 import {
-  isPublishedMilestone,
-  notificationsFor,
+  notifierOf,
   resolveRecipients,
   type GroupFacts,
   type MemberFacts,
-  type NotifyingEvent,
 } from '../../domain/notifications/rules.js';
+import {
+  isPublishedMilestone,
+  postGroupNotificationRules,
+} from '../../domain/post-groups/notification-rules.js';
+import { socialAccountNotificationRules } from '../../domain/social-accounts/notification-rules.js';
+
+// The rules the three slices contribute to the notifications read model, as the read model combines them.
+const { notificationsFor } = notifierOf([
+  postGroupNotificationRules,
+  socialAccountNotificationRules,
+  billingNotificationRules,
+]);
+type NotifyingEvent =
+  | Parameters<typeof postGroupNotificationRules.notify>[0]
+  | Parameters<typeof socialAccountNotificationRules.notify>[0]
+  | Parameters<typeof billingNotificationRules.notify>[0];
 
 const orgId = 'org-1';
 const at = '2026-03-01T09:00:00.000Z';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadEnv } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 
 describe('configuration', () => {
   test('defaults of the README table', () => {

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { TokenCipher, TokenDecryptionError } from '../../infra/crypto/token-cipher.js';
-import { ConfigError, loadEnv } from '../../infra/config/env.js';
+import { ConfigError } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 
 const key1 = { version: 1, key: randomBytes(32) };
 const key2 = { version: 2, key: randomBytes(32) };

@@ -1,7 +1,7 @@
 // TRUSTED_PROXIES and the client address behind them: parsing the setting, walking X-Forwarded-For from the
 // socket peer, IPv4-mapped peers, spoofed and malformed hops, and the per-address limit key.
 import { describe, expect, test } from 'vitest';
-import { loadEnv } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 import {
   addressLimitKey,
   maxForwardedHops,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadEnv } from '../../infra/config/env.js';
+import { loadEnv } from '../../api/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../api/runtime.js';
 import { ensureUser } from '../../commands/users/user-commands.js';

@@ -16,7 +16,8 @@ import { signingKeyPath } from '../../../api/auth/signing-key.js';
 import { VerifiedTokens } from '../../../api/auth/verified-tokens.js';
 import { ServiceUnavailable } from '../../../domain/shared/errors.js';
 import { permissionsOf } from '../../../domain/workspaces/roles.js';
-import { ConfigError, loadEnv } from '../../../infra/config/env.js';
+import { ConfigError } from '../../../infra/config/env.js';
+import { loadEnv } from '../../../api/env.js';
 import { orgA, orgB, tempDataDir, testAuth, userA } from '../platform/support.js';
 import { deterministicUuid } from '../../../commands/shared/ids.js';
 

@@ -9,8 +9,16 @@ import { slices } from '../../../api/slices.js';
 import { provide, ProviderConflict } from '../../../api/shared/provider.js';
 import { onboardingProbes } from '../../../api/onboarding/probes.js';
 import { contribute, extensionPoint, service } from '../../../api/shared/service.js';
-import { collectMigrations, composeSlices, SliceConflict, type Slice } from '../../../api/shared/slice.js';
-import { defineSettings, loadEnv } from '../../../infra/config/env.js';
+import {
+  collectMigrations,
+  composeSlices,
+  defineSlice,
+  SliceConflict,
+  type Slice,
+} from '../../../api/shared/slice.js';
+import { composeSettings, defineSettings, parseSettings } from '../../../infra/config/env.js';
+import { z } from 'zod';
+import { loadEnv, settingsOfSlices } from '../../../api/env.js';
 import { createLogger } from '../../../infra/logging/logger.js';
 import { createTestDatabase } from '../../support/postgres.js';
 import { workspacesProjection } from '../../../projections/workspaces/workspaces-projection.js';
@@ -160,17 +168,29 @@ describe('slices fit together', () => {
     ).toBe('Projection "workspaces" is declared twice: by slice "workspaces" and by slice "again"');
   });
 
-  test("a slice's settings must be part of the environment schema", () => {
-    const stray = defineSettings({});
-    expect(conflictOf(() => composeSlices([...slices, { name: 'notes', settings: stray }])).message).toBe(
-      'Slice "notes" declares settings the environment schema does not include: add them to settingsFragments in infra/config/env.ts',
-    );
+  test("the environment schema is the slices' settings: a new slice's variables are parsed with their checks", () => {
+    const notes = defineSettings({ NOTES_LIMIT: z.coerce.number().int().min(1).default(10) });
+    // Two slices may list one fragment (one reads the other's variable): it counts once.
+    const withNotes = [
+      ...slices,
+      defineSlice({ name: 'notes', settings: [notes] }),
+      defineSlice({ name: 'note-digest', settings: [notes] }),
+    ];
+    const schema = composeSettings(settingsOfSlices(withNotes));
+    expect(parseSettings(schema, {}).NOTES_LIMIT).toBe(10);
+    expect(() => parseSettings(schema, { NOTES_LIMIT: '0' })).toThrow(/NOTES_LIMIT: .* \(got "0"\)/);
+    // The service's own schema (api/slices.ts) does not have the variable.
+    expect(() => loadEnv({ NOTES_LIMIT: '0' })).not.toThrow();
+    const again = defineSettings({ NOTES_LIMIT: z.string() });
+    expect(() =>
+      composeSettings(settingsOfSlices([...withNotes, defineSlice({ name: 'other', settings: [again] })])),
+    ).toThrow('NOTES_LIMIT is declared by two settings fragments');
   });
 });
 
 describe('what slices provide and require', () => {
-  const first = service<string>('first');
-  const second = service<string>('second');
+  const first = service<string>()('first');
+  const second = service<string>()('second');
   const tips = extensionPoint<string>('tips');
 
   test("the service's providers are built after what they require", () => {

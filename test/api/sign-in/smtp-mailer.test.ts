@@ -3,7 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadEnv, ConfigError } from '../../../infra/config/env.js';
+import { ConfigError } from '../../../infra/config/env.js';
+import { loadEnv } from '../../../api/env.js';
 import { SmtpMailer } from '../../../infra/mail/smtp-mailer.js';
 import { formField, mergeCookies, postForm } from '../../support/browser-sign-in.js';
 import { startTestService, type TestService } from '../../support/runtime.js';

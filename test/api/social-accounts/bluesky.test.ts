@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from '../../../api/runtime.js';
 import { hashRequest } from '../../../commands/shared/idempotency.js';
 import type { SocialAccountView } from '../../../commands/social-accounts/social-account-commands.js';
 import { ensureUser } from '../../../commands/users/user-commands.js';
-import { loadEnv } from '../../../infra/config/env.js';
+import { loadEnv } from '../../../api/env.js';
 import { createLogger } from '../../../infra/logging/logger.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { eventCount, type TestService } from '../../support/runtime.js';

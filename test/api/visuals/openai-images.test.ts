@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createOpenAiImagesProvider, nearestSize } from '../../../infra/image-generation/openai-images.js';
 import { ImageGenerationError } from '../../../infra/image-generation/port.js';
 import { imageGenerationFromEnv } from '../../../infra/image-generation/from-env.js';
-import { loadEnv } from '../../../infra/config/env.js';
+import { loadEnv } from '../../../api/env.js';
 
 function png(width: number, height: number): Buffer {
   const image = new PNG({ width, height });

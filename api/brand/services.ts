@@ -37,6 +37,7 @@ export function buildBrandServices(ctx: SliceContext): BrandServices {
       logos,
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
+      ...(ctx.options.fetchTimeoutMs ? { fetchTimeoutMs: ctx.options.fetchTimeoutMs } : {}),
       logger: ctx.logger,
     },
   };

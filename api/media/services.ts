@@ -31,6 +31,7 @@ export function buildMediaServices(ctx: SliceContext): MediaServices {
       ...base,
       idempotency: ctx.idempotency,
       outbound: ctx.options.outbound ?? {},
+      ...(ctx.options.fetchTimeoutMs ? { importTimeoutMs: ctx.options.fetchTimeoutMs } : {}),
       logger: ctx.logger,
     },
   };

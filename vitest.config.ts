@@ -8,10 +8,13 @@ import { classifyTestFiles } from './test/support/projects.js';
 // `npm test` (`vitest run`) runs all three; `--project` picks some.
 const projects = classifyTestFiles();
 const servers = ['test/support/global-setup.ts'];
+// A thorough property run (PROPERTY_RUNS set to `thorough` or a multiple, test/support/property-runs.ts) runs several
+// times the cases of the default one: its tests get ten times the time.
+const thorough = !['', 'modest'].includes((process.env.PROPERTY_RUNS ?? '').trim().toLowerCase());
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
+    testTimeout: thorough ? 300_000 : 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,

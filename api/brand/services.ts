@@ -39,6 +39,7 @@ export function buildBrandServices(
       logos,
       storage: ctx.storage,
       outbound: ctx.options.outbound ?? {},
+      ...(ctx.options.fetchTimeoutMs ? { fetchTimeoutMs: ctx.options.fetchTimeoutMs } : {}),
       logger: ctx.logger,
     },
   };

@@ -33,6 +33,7 @@ export function buildMediaServices(ctx: SliceContext<never, PlatformEnv & Storag
       ...base,
       idempotency: ctx.idempotency,
       outbound: ctx.options.outbound ?? {},
+      ...(ctx.options.fetchTimeoutMs ? { importTimeoutMs: ctx.options.fetchTimeoutMs } : {}),
       logger: ctx.logger,
     },
   };

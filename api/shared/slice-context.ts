@@ -50,6 +50,12 @@ export interface RuntimeSettings<E extends PlatformEnv = PlatformEnv> {
    * to a private address (`resolve`). Never set from configuration; production uses the default policy.
    */
   outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
+  /**
+   * Tests only: one deadline, in milliseconds, in place of the production ones of fetches of user-supplied URLs
+   * (media import 60 s, logo links 10 s, website pages 10 s and their stylesheets 5 s), so a test of a body
+   * slower than the deadline waits a moment rather than the production limit. Never set from configuration.
+   */
+  fetchTimeoutMs?: number;
 }
 
 /**

@@ -66,6 +66,11 @@ export interface BrandKitDeps extends WriteDeps {
   logos: Pick<LogoReader, 'read'>;
   /** Why a website could not be read is logged here, never answered (the answer says only `reachable: false`). */
   logger?: Pick<Logger, 'info'>;
+  /**
+   * Tests only (RuntimeOptions.fetchTimeoutMs): the deadline of a logo download and of a website's page and
+   * stylesheets, in place of logoFetchTimeoutMs and the website reader's own.
+   */
+  fetchTimeoutMs?: number;
 }
 
 const reading = (orgId: string) =>
@@ -126,10 +131,14 @@ function refusedLink(message: string): ValidationError {
  * A 400 for what the link's own server did (too large, too slow); for whatever the network said (no such name, a
  * private address behind a name or a redirect, a refusal) one problem of the field, its reason only logged.
  */
-function fetchProblem(error: unknown, unfetchable: (reason: unknown) => string): ValidationError | string {
+function fetchProblem(
+  error: unknown,
+  unfetchable: (reason: unknown) => string,
+  timeoutMs: number,
+): ValidationError | string {
   if (error instanceof ResponseTooLargeError) return refusedLink(error.message);
   if ((error as { name?: string }).name === 'TimeoutError')
-    return refusedLink(`it did not answer in full within ${logoFetchTimeoutMs / 1000} s`);
+    return refusedLink(`it did not answer in full within ${timeoutMs / 1000} s`);
   return unfetchable(error);
 }
 
@@ -140,7 +149,7 @@ function fetchProblem(error: unknown, unfetchable: (reason: unknown) => string):
  * problems of the field (returned).
  */
 async function downloadLogo(
-  deps: Pick<BrandKitDeps, 'outbound' | 'logos' | 'logger'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logos' | 'logger' | 'fetchTimeoutMs'>,
   url: string,
 ): Promise<{ logo: ResolvedLogo } | { problem: string }> {
   try {
@@ -156,16 +165,17 @@ async function downloadLogo(
     );
     return `the link ${fetchFailedMessage}`;
   };
+  const timeoutMs = deps.fetchTimeoutMs ?? logoFetchTimeoutMs;
   let fetched: SafeFetchResult;
   try {
     fetched = await safeFetch(url, {
       ...deps.outbound,
       maxBytes: maxLogoBytes,
-      timeoutMs: logoFetchTimeoutMs,
+      timeoutMs,
       headers: { accept: 'image/svg+xml,image/png,image/webp,image/jpeg;q=0.9,image/*;q=0.8,*/*;q=0.1' },
     });
   } catch (error) {
-    const problem = fetchProblem(error, unfetchable);
+    const problem = fetchProblem(error, unfetchable, timeoutMs);
     if (typeof problem === 'string') return { problem };
     throw problem;
   }
@@ -388,7 +398,7 @@ export async function updateBrandKit(
  * pages wait for a parser.
  */
 export async function findBrandKitOnWebsite(
-  deps: Pick<BrandKitDeps, 'outbound' | 'logger'>,
+  deps: Pick<BrandKitDeps, 'outbound' | 'logger' | 'fetchTimeoutMs'>,
   caller: Caller,
   input: { orgId: string; url: string },
 ): Promise<WebsiteCandidates> {
@@ -396,6 +406,7 @@ export async function findBrandKitOnWebsite(
   try {
     return await readWebsite(input.url, {
       policy: deps.outbound,
+      ...(deps.fetchTimeoutMs ? { timeoutMs: deps.fetchTimeoutMs } : {}),
       onUnreadable: (url, reason) =>
         deps.logger?.info({ orgId: input.orgId, url, err: reason }, 'brand kit website could not be read'),
     });

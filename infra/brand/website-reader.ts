@@ -84,6 +84,8 @@ export interface ReadWebsiteOptions {
    * whether the name does not resolve, resolves to a private address, refuses, answers 404 or is too slow.
    */
   onUnreadable?: (url: string, reason: unknown) => void;
+  /** Tests only: the deadline of the page and of each stylesheet, in place of pageTimeoutMs and stylesheetTimeoutMs. */
+  timeoutMs?: number;
 }
 
 /** The first `limit` bytes of a body; the rest is never read (the connection is closed). */
@@ -140,7 +142,7 @@ export async function readWebsite(
     const response = await safeFetchStream(websiteUrl, {
       ...policy,
       maxBytes: Number.MAX_SAFE_INTEGER,
-      timeoutMs: pageTimeoutMs,
+      timeoutMs: options.timeoutMs ?? pageTimeoutMs,
       headers: {
         accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
         'user-agent': 'BrandKitReader/1.0',
@@ -172,7 +174,10 @@ export async function readWebsite(
     // The stylesheets share what the page left of the budget.
     const budget = maxFetchedBytes - page.body.byteLength;
     const share = Math.min(maxStylesheetBytes, Math.floor(budget / Math.max(1, parse.stylesheets.length)));
-    const sheets = await Promise.all(parse.stylesheets.map((href) => fetchStylesheet(href, policy, share)));
+    const sheetTimeoutMs = options.timeoutMs ?? stylesheetTimeoutMs;
+    const sheets = await Promise.all(
+      parse.stylesheets.map((href) => fetchStylesheet(href, policy, share, sheetTimeoutMs)),
+    );
     const { candidates } = await parser.run({ kind: 'sheets', state: parse.state, sheets });
     return candidates;
   } catch (error) {
@@ -188,12 +193,13 @@ async function fetchStylesheet(
   href: string,
   policy: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>,
   maxBytes: number,
+  timeoutMs: number,
 ): Promise<string | null> {
   try {
     const sheet = await safeFetch(href, {
       ...policy,
       maxBytes,
-      timeoutMs: stylesheetTimeoutMs,
+      timeoutMs,
       headers: { accept: 'text/css,*/*;q=0.1' },
     });
     if (sheet.status < 200 || sheet.status > 299) return null;

@@ -15,6 +15,7 @@ import {
   svgText,
 } from '../../infra/brand/svg.js';
 import { gifDeclaring, hugePatternSvg, pngDeclaring, stackedBlurSvg } from '../visuals/hostile.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -216,7 +217,7 @@ describe('the SVG size reader reads lengths in one forward scan', () => {
       fc.property(fc.stringMatching(/^[0-9. pxe\t-]{0,12}$/), (value) => {
         expect(pxLength(value)).toEqual(previous(value));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
     expect(pxLength(' 12.5px ')).toBe(12.5);
     expect(pxLength('.5')).toBe(0.5);

@@ -14,6 +14,7 @@ import {
   type SpendDetails,
 } from '../../domain/billing/credits.js';
 import { PaymentRequired } from '../../domain/shared/errors.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 type Op =
   | { kind: 'spend'; key: string; credits: number }
@@ -200,6 +201,6 @@ test('random spends, packs and period ends keep the ledger exact', () => {
         expect(state.used).toBe(used);
       }
     }),
-    { numRuns: 300 },
+    { numRuns: propertyRuns(300) },
   );
 });

@@ -16,6 +16,7 @@ import {
   type SpendDetails,
 } from '../../domain/billing/credits.js';
 import { InvalidFields, PaymentRequired } from '../../domain/shared/errors.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 type Op =
   | { kind: 'reserve'; key: string; credits: number }
@@ -176,6 +177,6 @@ test('no interleaving of reserve, settle, release, spend, packs and expiry overd
         for (const key of Object.keys(l.spends)) expect(l.holds[key]).toBeUndefined();
       }
     }),
-    { numRuns: 400 },
+    { numRuns: propertyRuns(400) },
   );
 });

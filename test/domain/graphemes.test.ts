@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { graphemeCount, sumOverGraphemes } from '../../domain/post-groups/graphemes.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const segments = (text: string) => Array.from(segmenter.segment(text), ({ segment }) => segment);
@@ -73,7 +74,7 @@ describe('graphemes in pieces are the segmenter’s graphemes', () => {
       fc.property(text, (t) => {
         expect(graphemeCount(t), JSON.stringify(t.slice(0, 200))).toBe(segments(t).length);
       }),
-      { numRuns: 1500 },
+      { numRuns: propertyRuns(1500) },
     );
   });
 
@@ -84,7 +85,7 @@ describe('graphemes in pieces are the segmenter’s graphemes', () => {
         const visited = sumOverGraphemes(t, (grapheme) => (grapheme === null ? 1 : weigh(grapheme)));
         expect(visited, JSON.stringify(t.slice(0, 200))).toBe(total);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 

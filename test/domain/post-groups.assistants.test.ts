@@ -28,6 +28,7 @@ import {
   updatePost,
   xPostId,
 } from '../support/post-group-fixtures.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const claude: AssistantActor = { clientId: 'client-claude', clientName: 'Claude' };
 const other: AssistantActor = { clientId: 'client-other', clientName: 'Other assistant' };
@@ -275,6 +276,9 @@ function rewrite(writers: Writers, before: PostGroupState, after: PostGroupState
 describe('property: no sequence of commands lets an assistant approve content an assistant last wrote', () => {
   test('over random sequences by a person and two assistants', () => {
     const seen = { assistantApprovals: 0, refusals: 0, personApprovalsOfAssistantWork: 0 };
+    // Half the thorough count by default; the checks below were set for the thorough count and scale with the runs.
+    const runs = propertyRuns(400, 200);
+    const share = runs / 400;
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 30 }), (steps) => {
         let state: PostGroupState = postGroupDecider.initialState;
@@ -317,11 +321,11 @@ describe('property: no sequence of commands lets an assistant approve content an
           state = next;
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs },
     );
     // Not vacuous: assistants did approve people's work, were refused theirs, and people approved theirs.
-    expect(seen.assistantApprovals).toBeGreaterThan(20);
-    expect(seen.refusals).toBeGreaterThan(20);
-    expect(seen.personApprovalsOfAssistantWork).toBeGreaterThan(20);
+    expect(seen.assistantApprovals).toBeGreaterThan(20 * share);
+    expect(seen.refusals).toBeGreaterThan(20 * share);
+    expect(seen.personApprovalsOfAssistantWork).toBeGreaterThan(20 * share);
   });
 });

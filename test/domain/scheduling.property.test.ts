@@ -20,6 +20,7 @@ import {
   type SchedulingSettings,
   type SlotQuery,
 } from '../../domain/scheduling/types.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -282,7 +283,7 @@ describe('slot ranking properties', () => {
         // The slot finder passes the same times as epoch milliseconds.
         expect(rankSlots({ ...q, scheduled: q.scheduled.map((t) => Date.parse(String(t))) })).toEqual(slots);
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 
@@ -297,7 +298,7 @@ describe('slot ranking properties', () => {
         const slots = rankSlots(q);
         expect(slots.length).toBe(bruteForce(q, tz, q.profile).length > 0 ? 1 : 0);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
   test('around a clock change, night windows keep every rule', () => {
@@ -355,7 +356,7 @@ describe('slot ranking properties', () => {
           check(q, slots);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

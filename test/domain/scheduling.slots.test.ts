@@ -27,6 +27,7 @@ import {
   type SchedulingSettings,
   type SlotQuery,
 } from '../../domain/scheduling/types.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const profileOf = (settings: Partial<SchedulingSettings>, timezone: string | null = 'Europe/Berlin') =>
   resolveProfile({ ...emptySchedulingSettings, ...settings }, timezone);
@@ -121,7 +122,7 @@ describe('time helpers', () => {
       fc.property(fc.oneof(near, anywhere), fc.constantFrom(...zones), (ms, tz) => {
         expect(todayAt(ms, tz)).toBe(todayIn(new Date(ms).toISOString(), tz));
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
     expect(() => todayAt(Number.NaN, 'UTC')).toThrow(RangeError);
   });

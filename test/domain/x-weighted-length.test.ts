@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import twitterText from 'twitter-text';
 import { describe, expect, test } from 'vitest';
 import { asciiLabelClass, xWeightedLength } from '../../domain/post-groups/x-weighted-length.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const parseTweetLength = (text: string) => twitterText.parseTweet(text).weightedLength;
 
@@ -217,15 +218,15 @@ describe('xWeightedLength is parseTweet’s weightedLength', () => {
   });
 
   test('on texts built from the fragments URLs, emoji and weights treat specially', () => {
-    fc.assert(fc.property(fragmentText, sameAsParseTweet), { numRuns: 1500 });
+    fc.assert(fc.property(fragmentText, sameAsParseTweet), { numRuns: propertyRuns(1500) });
   });
 
   test('on texts of URLs with and without protocol, ports, paths, queries and what precedes them', () => {
-    fc.assert(fc.property(urlText, sameAsParseTweet), { numRuns: 1500 });
+    fc.assert(fc.property(urlText, sameAsParseTweet), { numRuns: propertyRuns(1500) });
   });
 
   test('around the 4,096-character URL limit', () => {
-    fc.assert(fc.property(longUrlText, sameAsParseTweet), { numRuns: 60 });
+    fc.assert(fc.property(longUrlText, sameAsParseTweet), { numRuns: propertyRuns(60) });
   });
 
   test('on TLDs in upper case, with non-ASCII letters, as punycode and next to what the lookahead refuses', () => {

@@ -15,6 +15,7 @@ import {
 } from '../../infra/event-store/port.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { collector, newEvent, readAllToEnd } from './contract.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 interface LoggedEvent {
   id: string;
@@ -231,6 +232,6 @@ test('the PostgreSQL store behaves like the model, and a subscription delivers e
         await store.close();
       }
     }),
-    { numRuns: 25 },
+    { numRuns: propertyRuns(25) },
   );
 });

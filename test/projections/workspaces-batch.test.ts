@@ -10,6 +10,7 @@ import type { ReadModels } from '../../projections/read-models.js';
 import { workspacesProjection } from '../../projections/workspaces/workspaces-projection.js';
 import { testMetadata } from '../support/events.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 let database: TestDatabase<ReadModels>;
 let db: Kysely<ReadModels>;
@@ -115,6 +116,6 @@ test('a batch fold leaves the rows folding event by event leaves', async () => {
       expect(await rows(batch)).toEqual(await rows(one));
       await sql`drop schema ${sql.id(one)} cascade; drop schema ${sql.id(batch)} cascade`.execute(db);
     }),
-    { numRuns: 60 },
+    { numRuns: propertyRuns(60) },
   );
 });

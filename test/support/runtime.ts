@@ -44,6 +44,8 @@ export async function startTestService(
     publishing?: RuntimeOptions['publishing'];
     /** The fetch policy of user-supplied URLs (RuntimeOptions.outbound). */
     outbound?: RuntimeOptions['outbound'];
+    /** One short deadline for fetches of user-supplied URLs (RuntimeOptions.fetchTimeoutMs). */
+    fetchTimeoutMs?: number;
     database?: TestDatabase<unknown>;
     dataDir?: string;
   } = {},
@@ -65,6 +67,7 @@ export async function startTestService(
     ...(options.slices ? { slices: options.slices } : {}),
     ...(options.publishing ? { publishing: options.publishing } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.fetchTimeoutMs ? { fetchTimeoutMs: options.fetchTimeoutMs } : {}),
   });
   if (options.background !== false) await runtime.startBackground();
   return {

@@ -1,4 +1,4 @@
-// Run as its own process by pool.test.ts: renders through the worker pool, then closes it (or, with
+// Run as its own process by pool.slow.test.ts: renders through the worker pool, then closes it (or, with
 // `--no-close`, leaves it idle). The process must end on its own either way.
 
 import { createRenderer } from '../../infra/visuals/renderer.js';

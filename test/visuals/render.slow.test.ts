@@ -115,7 +115,7 @@ describe('fonts', () => {
 
   it('names the characters no bundled font can draw', () => {
     expect(unsupportedCharacters('Café “naïve” €5 — © ™ ½ №\nTiếng Việt, Ελληνικά, Привет')).toEqual([]);
-    // Emoji are drawn as Twemoji (test/visuals/emoji.test.ts); the arrow and CJK are not drawable.
+    // Emoji are drawn as Twemoji (test/visuals/emoji.slow.test.ts); the arrow and CJK are not drawable.
     expect(unsupportedCharacters('Launch 🚀 → 日本語 day 🚀')).toEqual(['→', '日', '本', '語']);
   });
 

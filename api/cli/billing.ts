@@ -30,9 +30,9 @@ import type { Env } from '../../infra/config/env.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { WorkspacesTable } from '../../projections/read-models.js';
 import { receiveWebhook, webhookReceiverOf, type WebhookReceiverDeps } from '../billing/webhook-routes.js';
+import { BILLING_USAGE } from './usage.js';
+export { BILLING_USAGE } from './usage.js';
 
-export const BILLING_USAGE =
-  'billing simulate <paid|payment-failed|past-due|recovered|period-end> --workspace <slug>   sandbox payments';
 
 const moves = ['paid', 'payment-failed', 'past-due', 'recovered', 'period-end'] as const;
 type Move = (typeof moves)[number];

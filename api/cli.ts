@@ -30,12 +30,13 @@ async function main(argv: string[]): Promise<number> {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
-  const [{ loadEnv }, { createLogger }, { createRuntime, publicBaseUrl }, { exitOnConfigError }] = await Promise.all([
-    import('../infra/config/env.js'),
-    import('../infra/logging/logger.js'),
-    import('./runtime.js'),
-    import('./startup.js'),
-  ]);
+  const [{ loadEnv }, { createLogger }, { createRuntime, publicBaseUrl }, { exitOnConfigError }] =
+    await Promise.all([
+      import('../infra/config/env.js'),
+      import('../infra/logging/logger.js'),
+      import('./runtime.js'),
+      import('./startup.js'),
+    ]);
   const env = await exitOnConfigError(loadEnv);
   // Logs go to stderr so that stdout stays the command's output (the token is its last line).
   const logger = createLogger({

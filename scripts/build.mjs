@@ -8,6 +8,8 @@
 //                                      the last build, or a source file was added or removed (`npm start` runs this)
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,12 +18,21 @@ export const sourceDirs = ['domain', 'commands', 'projections', 'processes', 'in
 const outDir = path.join(root, 'dist');
 const stampFile = path.join(outDir, '.build-stamp.json');
 
-/** Every non-test .ts file under the source folders, relative to the root, sorted. */
+/**
+ * Every non-test .ts file under the source folders, relative to the root, sorted.
+ * @returns {string[]}
+ */
 function sources() {
+  /** @type {string[]} */
   const files = [];
   for (const dir of sourceDirs) {
     for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts') || entry.name.endsWith('.d.ts'))
+      if (
+        !entry.isFile() ||
+        !entry.name.endsWith('.ts') ||
+        entry.name.endsWith('.test.ts') ||
+        entry.name.endsWith('.d.ts')
+      )
         continue;
       files.push(path.relative(root, path.join(entry.parentPath, entry.name)));
     }
@@ -29,7 +40,10 @@ function sources() {
   return files.sort();
 }
 
-/** Newest modification time among the inputs that change what the build writes. */
+/**
+ * Newest modification time among the inputs that change what the build writes.
+ * @param {string[]} files
+ */
 function newestInput(files) {
   let newest = 0;
   for (const file of [...files, 'scripts/build.mjs', 'package-lock.json', 'tsconfig.json']) {
@@ -39,10 +53,14 @@ function newestInput(files) {
   return newest;
 }
 
+/** @param {string[]} files */
 function isStale(files) {
+  /** @type {{ builtAt: number, files: string }} */
   let stamp;
   try {
-    stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    /** @type {unknown} */
+    const parsed = JSON.parse(readFileSync(stampFile, 'utf8'));
+    stamp = /** @type {{ builtAt: number, files: string }} */ (parsed);
   } catch {
     return true;
   }
@@ -50,17 +68,22 @@ function isStale(files) {
   return newestInput(files) > stamp.builtAt;
 }
 
-export async function build() {
+/**
+ * Builds into `out` (dist/ unless a test asks for a folder of its own, which must be inside the repository so that
+ * the packages resolve from node_modules).
+ * @param {{ out?: string }} [options]
+ */
+export async function build({ out = outDir } = {}) {
   const started = performance.now();
   const files = sources();
   const { build: esbuild } = await import('esbuild');
   // Output of a former build is removed first, so a deleted source file leaves no module behind.
-  for (const dir of sourceDirs) rmSync(path.join(outDir, dir), { recursive: true, force: true });
+  for (const dir of sourceDirs) rmSync(path.join(out, dir), { recursive: true, force: true });
   const builtAt = Date.now();
   await esbuild({
     absWorkingDir: root,
     entryPoints: files,
-    outdir: outDir,
+    outdir: out,
     outbase: root,
     bundle: false,
     format: 'esm',
@@ -70,8 +93,8 @@ export async function build() {
     logLevel: 'warning',
     tsconfig: path.join(root, 'tsconfig.json'),
   });
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(stampFile, JSON.stringify({ builtAt, files: files.join('\n') }));
+  mkdirSync(out, { recursive: true });
+  if (out === outDir) writeFileSync(stampFile, JSON.stringify({ builtAt, files: files.join('\n') }));
   return { files: files.length, ms: Math.round(performance.now() - started) };
 }
 

@@ -33,7 +33,6 @@ import { receiveWebhook, webhookReceiverOf, type WebhookReceiverDeps } from '../
 import { BILLING_USAGE } from './usage.js';
 export { BILLING_USAGE } from './usage.js';
 
-
 const moves = ['paid', 'payment-failed', 'past-due', 'recovered', 'period-end'] as const;
 type Move = (typeof moves)[number];
 

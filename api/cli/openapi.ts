@@ -5,7 +5,6 @@ import path from 'node:path';
 import { OPENAPI_USAGE } from './usage.js';
 export { OPENAPI_USAGE } from './usage.js';
 
-
 export interface OpenApiCommandDeps {
   /** The service's own app: the document is what it answers, servers and all. */
   app: { request(path: string): Response | Promise<Response> };

@@ -15,7 +15,6 @@ import {
 import { SANDBOX_USAGE } from './usage.js';
 export { SANDBOX_USAGE } from './usage.js';
 
-
 export interface SandboxCommandDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   db: Kysely<any>;

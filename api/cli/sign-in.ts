@@ -10,7 +10,6 @@ import { safeReturnTo } from '../sign-in/sessions.js';
 import { MAIL_USAGE, SIGN_IN_LINK_USAGE } from './usage.js';
 export { MAIL_USAGE, SIGN_IN_LINK_USAGE } from './usage.js';
 
-
 export interface SignInCliDeps {
   db: Kysely<unknown>;
   publicBaseUrl: string;

@@ -16,7 +16,6 @@ import type { AuthService } from '../auth/auth-service.js';
 import { TOKEN_USAGE } from './usage.js';
 export { TOKEN_USAGE } from './usage.js';
 
-
 export interface TokenCommandDeps {
   commands: CommandDeps;
   auth: AuthService;

@@ -21,7 +21,9 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await (await this.transporter()).sendMail({
+    await (
+      await this.transporter()
+    ).sendMail({
       from: this.options.from,
       to: message.to,
       subject: message.subject,

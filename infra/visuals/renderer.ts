@@ -70,7 +70,9 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       const slides = chunks.flatMap((c) => c.slides);
       const first = chunks[0]!;
       const pdf = request.pdf
-        ? await (await render()).carouselPdf(
+        ? await (
+            await render()
+          ).carouselPdf(
             chunks.flatMap((c) => c.pages ?? []),
             first.width,
             first.height,

@@ -90,12 +90,16 @@ test('the compiled runtime loads without tsx and without the heavy adapters a de
     '@aws-sdk/client-s3',
     'nats',
     '@paddle/paddle-node-sdk',
-    '@modelcontextprotocol/sdk',
     'nodemailer',
     '@atproto/api',
     '@atproto/jwk-jose',
   ])
     expect(packages.has(lazy), lazy).toBe(false);
+  // The MCP SDK's OAuth metadata schemas (zod) are used by the authorization server at start; its server (and ajv) are not.
+  expect(result.loaded.filter((url) => url.includes('/@modelcontextprotocol/sdk/dist/esm/server/'))).toEqual(
+    [],
+  );
+  expect(packages.has('ajv')).toBe(false);
 });
 
 test('worker modules and repository files are found from the sources and from the build alike', () => {

@@ -1,16 +1,16 @@
 // Operator CLI (`npm run cli -- <command>`): projections status|rebuild, token, sandbox, openapi, sign-in-link, mail,
 // billing simulate. Talks to the database directly, so it works whether or not the server is running.
+// Only the usage lines are loaded before the arguments are read: `--help` loads nothing else, and a command loads
+// the runtime and its own module (each heavy adapter stays behind its own dynamic import).
 import type { Kysely } from 'kysely';
-import { loadEnv } from './env.js';
-import { createLogger } from '../infra/logging/logger.js';
-import { BILLING_USAGE, billingCommand } from './cli/billing.js';
-import { OPENAPI_USAGE, openapiCommand } from './cli/openapi.js';
-import { projectionsCommand } from './cli/projections.js';
-import { SANDBOX_USAGE, sandboxCommand } from './cli/sandbox.js';
-import { MAIL_USAGE, SIGN_IN_LINK_USAGE, mailCommand, signInLinkCommand } from './cli/sign-in.js';
-import { TOKEN_USAGE, tokenCommand } from './cli/token.js';
-import { createRuntime, publicBaseUrl } from './runtime.js';
-import { exitOnConfigError, exitWithFailure } from './startup.js';
+import {
+  BILLING_USAGE,
+  MAIL_USAGE,
+  OPENAPI_USAGE,
+  SANDBOX_USAGE,
+  SIGN_IN_LINK_USAGE,
+  TOKEN_USAGE,
+} from './cli/usage.js';
 
 const USAGE = `usage: npm run cli -- <command>
   projections status                 every projection with version, checkpoint and lag
@@ -30,6 +30,13 @@ async function main(argv: string[]): Promise<number> {
     out(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
+  const [{ loadEnv }, { createLogger }, { createRuntime, publicBaseUrl }, { exitOnConfigError }] =
+    await Promise.all([
+      import('./env.js'),
+      import('../infra/logging/logger.js'),
+      import('./runtime.js'),
+      import('./startup.js'),
+    ]);
   const env = await exitOnConfigError(loadEnv);
   // Logs go to stderr so that stdout stays the command's output (the token is its last line).
   const logger = createLogger({
@@ -39,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const runtime = await exitOnConfigError(() => createRuntime({ env, logger, mode: 'cli' }));
   try {
     if (command === 'projections') {
+      const { projectionsCommand } = await import('./cli/projections.js');
       return await projectionsCommand(rest, {
         db: runtime.database.db,
         eventStore: runtime.eventStore,
@@ -47,7 +55,10 @@ async function main(argv: string[]): Promise<number> {
         out,
       });
     }
-    if (command === 'openapi') return await openapiCommand(rest, { app: runtime.app, out });
+    if (command === 'openapi') {
+      const { openapiCommand } = await import('./cli/openapi.js');
+      return await openapiCommand(rest, { app: runtime.app, out });
+    }
     if (command === 'sign-in-link' || command === 'mail') {
       const deps = {
         db: runtime.database.db as Kysely<unknown>,
@@ -55,9 +66,11 @@ async function main(argv: string[]): Promise<number> {
         smtpConfigured: env.SMTP_URL !== undefined,
         out,
       };
+      const { mailCommand, signInLinkCommand } = await import('./cli/sign-in.js');
       return command === 'mail' ? await mailCommand(rest, deps) : await signInLinkCommand(rest, deps);
     }
     if (command === 'billing') {
+      const { billingCommand } = await import('./cli/billing.js');
       return await billingCommand(rest, {
         db: runtime.database.db,
         commands: runtime.commands,
@@ -68,12 +81,14 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     if (command === 'sandbox') {
+      const { sandboxCommand } = await import('./cli/sandbox.js');
       return await sandboxCommand(rest, {
         db: runtime.database.db,
         configuredFaults: env.SANDBOX_FAULTS,
         out,
       });
     }
+    const { tokenCommand } = await import('./cli/token.js');
     return await tokenCommand(rest, {
       commands: runtime.commands,
       auth: runtime.auth,
@@ -92,4 +107,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), exitWithFailure(''));
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error: unknown) => (await import('./startup.js')).exitWithFailure('')(error),
+);

@@ -20,14 +20,12 @@ import type { EventStore } from '../infra/event-store/port.js';
 import { PostgresEventStore } from '../infra/event-store/postgres/postgres-event-store.js';
 import type { Bus } from '../infra/bus/port.js';
 import { InProcessBus } from '../infra/bus/in-process-bus.js';
-import { NatsBus } from '../infra/bus/nats-bus.js';
 import { TokenCipher } from '../infra/crypto/token-cipher.js';
 import type { ConnectorRegistry } from '../infra/connectors/port.js';
 import { liveConnectorFactories } from '../infra/connectors/live.js';
 import { createConnectorRegistry, sandboxPlatforms } from '../infra/connectors/registry.js';
 import type { ObjectStorage } from '../infra/object-storage/port.js';
 import { LocalObjectStorage } from '../infra/object-storage/local-object-storage.js';
-import { S3ObjectStorage } from '../infra/object-storage/s3-object-storage.js';
 import type { CommandDeps } from '../commands/shared/command-handler.js';
 import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
@@ -183,6 +181,8 @@ async function createEventStore(env: Env, database: Database<ReadModels>): Promi
 
 async function createStorage(env: Env): Promise<ObjectStorage> {
   if (env.OBJECT_STORAGE === 's3') {
+    // The AWS SDK is loaded only when configured (as are NATS's client and EventStoreDB's): a start loads none.
+    const { S3ObjectStorage } = await import('../infra/object-storage/s3-object-storage.js');
     return new S3ObjectStorage({
       ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
       ...(env.S3_PUBLIC_ENDPOINT ? { publicEndpoint: env.S3_PUBLIC_ENDPOINT } : {}),
@@ -231,7 +231,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const bus: Bus | null =
       mode === 'server'
         ? env.BUS === 'nats'
-          ? await NatsBus.connect({
+          ? await (
+              await import('../infra/bus/nats-bus.js')
+            ).NatsBus.connect({
               url: env.NATS_URL!,
               streamName: env.NATS_STREAM,
               subjectPrefix: env.NATS_SUBJECT_PREFIX,

@@ -30,9 +30,8 @@ import type { BillingEnv } from '../../infra/billing/settings.js';
 import type { TokenCipher } from '../../infra/crypto/token-cipher.js';
 import type { WorkspacesTable } from '../../projections/read-models.js';
 import { receiveWebhook, webhookReceiverOf, type WebhookReceiverDeps } from '../billing/webhook-routes.js';
-
-export const BILLING_USAGE =
-  'billing simulate <paid|payment-failed|past-due|recovered|period-end> --workspace <slug>   sandbox payments';
+import { BILLING_USAGE } from './usage.js';
+export { BILLING_USAGE } from './usage.js';
 
 const moves = ['paid', 'payment-failed', 'past-due', 'recovered', 'period-end'] as const;
 type Move = (typeof moves)[number];

@@ -2,9 +2,8 @@
 // (every mounted route), to stdout or a file. `npm run lint:openapi` lints it; client generators can read it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-
-export const OPENAPI_USAGE =
-  'openapi [file]                     the OpenAPI document (/v1/openapi.json), to a file or stdout';
+import { OPENAPI_USAGE } from './usage.js';
+export { OPENAPI_USAGE } from './usage.js';
 
 export interface OpenApiCommandDeps {
   /** The service's own app: the document is what it answers, servers and all. */

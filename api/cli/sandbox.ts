@@ -12,14 +12,8 @@ import {
   setSandboxFaults,
   type SandboxTables,
 } from '../../infra/connectors/sandbox/index.js';
-
-export const SANDBOX_USAGE = `sandbox faults                     the faults in effect and where they come from
-  sandbox faults set <faults>        e.g. fail=0.2,timeout=0.05,pending=0.3,x:reject=0.1 (overrides SANDBOX_FAULTS)
-  sandbox faults clear               no faults, whatever SANDBOX_FAULTS says
-  sandbox faults reset               drop the run-time setting: SANDBOX_FAULTS applies again
-  sandbox revoke <platform> <accountExternalId>   the platform refuses the account's tokens (refresh and calls: auth)
-  sandbox restore <platform> <accountExternalId>  lift a revocation
-  sandbox stats                      publications per platform and posts published more than once`;
+import { SANDBOX_USAGE } from './usage.js';
+export { SANDBOX_USAGE } from './usage.js';
 
 export interface SandboxCommandDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { LocalMailbox } from '../../infra/mail/local-mailbox.js';
 import { SignInLinks, signInLinkMinutes, verifyUrl } from '../sign-in/links.js';
 import { safeReturnTo } from '../sign-in/sessions.js';
-
-export const MAIL_USAGE = 'usage: mail last --to <email>';
-export const SIGN_IN_LINK_USAGE = 'usage: sign-in-link --email <email> [--return-to <path>]';
+import { MAIL_USAGE, SIGN_IN_LINK_USAGE } from './usage.js';
+export { MAIL_USAGE, SIGN_IN_LINK_USAGE } from './usage.js';
 
 export interface SignInCliDeps {
   db: Kysely<unknown>;

@@ -13,9 +13,8 @@ import { ensureUser, loadUser } from '../../commands/users/user-commands.js';
 import type { CommandDeps, CommandMetadata } from '../../commands/shared/command-handler.js';
 import { isRole, roles, type Role } from '../../domain/workspaces/roles.js';
 import type { AuthService } from '../auth/auth-service.js';
-
-export const TOKEN_USAGE =
-  'usage: token --email <email> [--workspace <slug>] [--role owner|admin|reviewer|editor|viewer]';
+import { TOKEN_USAGE } from './usage.js';
+export { TOKEN_USAGE } from './usage.js';
 
 export interface TokenCommandDeps {
   commands: CommandDeps;

@@ -7,16 +7,8 @@ import { isLoopbackHostname } from '../../infra/http/loopback.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { assistantScopes, type Caller } from '../../domain/shared/caller.js';
 import { permissionsOf } from '../../domain/workspaces/roles.js';
@@ -27,6 +19,19 @@ import { TooManyRequests } from '../../domain/shared/errors.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
 import type { MembershipLookup } from '../auth/memberships.js';
 import type { AnyTool } from '../shared/tools.js';
+
+/** The MCP SDK (with ajv and its JSON Schema tooling) is loaded by the first /mcp request, not by the start. */
+type McpSdk = Awaited<ReturnType<typeof loadMcpSdk>>;
+async function loadMcpSdk() {
+  const [server, transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { ...types, Server: server.Server, Transport: transport.WebStandardStreamableHTTPServerTransport };
+}
+let mcpSdkLoaded: Promise<McpSdk> | undefined;
+const mcpSdk = (): Promise<McpSdk> => (mcpSdkLoaded ??= loadMcpSdk());
 
 export interface ToolServerOptions {
   publicBaseUrl: string;
@@ -80,6 +85,7 @@ function toolError(status: number, body: Record<string, unknown>): CallToolResul
 
 /** The MCP server for one request of one caller: only the tools its scopes grant are listed or callable. */
 function serverFor(
+  sdk: McpSdk,
   caller: Caller & { kind: 'assistant' },
   options: ToolServerOptions,
   requestId: string,
@@ -87,7 +93,8 @@ function serverFor(
   const all = options.tools();
   const granted = all.filter((tool) => caller.scopes.includes(tool.scope));
   const byName = new Map(granted.map((tool) => [tool.name, tool]));
-  const server = new Server(serverInfo, {
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = sdk;
+  const server = new sdk.Server(serverInfo, {
     capabilities: { tools: { listChanged: false } },
     instructions:
       'Tools of a social publishing workspace. Drafts you create always wait for a person to approve them; ' +
@@ -357,8 +364,9 @@ export function toolServerRoutes(options: ToolServerOptions) {
         } else await count();
       } else await count();
       const requestId = (c.get('requestId') as string | undefined) ?? randomUUID();
-      const server = serverFor(caller, options, requestId);
-      const transport = new WebStandardStreamableHTTPServerTransport({
+      const sdk = await mcpSdk();
+      const server = serverFor(sdk, caller, options, requestId);
+      const transport = new sdk.Transport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });

@@ -26,7 +26,8 @@ import {
   ValidationError,
   type ErrorDetail,
 } from '../../domain/shared/errors.js';
-import { NotALogo, type LogoFile, type LogoReader } from '../../infra/brand/logo-image.js';
+import type { LogoFile, LogoReader } from '../../infra/brand/logo-image.js';
+import { NotALogo } from '../../infra/brand/not-a-logo.js';
 import {
   checkUrl,
   fetchFailedMessage,

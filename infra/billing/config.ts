@@ -2,10 +2,10 @@
 // period. One JSON file (config/billing.json, or BILLING_CONFIG_FILE), validated when the service starts; a bad
 // file stops the start naming the field. Prices are integers in minor units of `currency` (cents for USD).
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { ConfigError } from '../config/env.js';
+import { projectFile } from '../config/project-root.js';
 
 const key = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be lower_snake_case (a-z, 0-9, _), at most 64');
 const minor = z.number().int().min(0);
@@ -120,7 +120,7 @@ export class BillingConfigError extends ConfigError {
 }
 
 /** The default file, config/billing.json at the repository root. */
-export const defaultBillingConfigFile = fileURLToPath(new URL('../../config/billing.json', import.meta.url));
+export const defaultBillingConfigFile = projectFile('config', 'billing.json');
 
 /** Validates a parsed configuration; throws BillingConfigError naming each bad field. */
 export function parseBillingConfig(input: unknown, file = '(billing configuration)'): BillingConfig {

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { BillingEnv } from './settings.js';
 import type { BillingCatalog } from './config.js';
-import { PaddlePaymentProvider } from './paddle-provider.js';
+import type { PaddlePaymentProvider } from './paddle-provider.js';
 import type { PaymentProvider } from './provider.js';
 import { SandboxPaymentProvider } from './sandbox-provider.js';
 
@@ -25,7 +25,7 @@ export function paymentProviderFromEnv(env: ProviderSettings, deps: PaymentProvi
     // The settings check (infra/billing/settings.ts) requires both with paddle; repeated for a hand-built env.
     if (!env.PADDLE_API_KEY || !env.PADDLE_WEBHOOK_SECRET)
       throw new Error('BILLING_PROVIDER=paddle needs PADDLE_API_KEY and PADDLE_WEBHOOK_SECRET');
-    return new PaddlePaymentProvider({
+    return lazyPaddle({
       apiKey: env.PADDLE_API_KEY,
       webhookSecret: env.PADDLE_WEBHOOK_SECRET,
       environment: env.PADDLE_ENVIRONMENT,
@@ -40,4 +40,25 @@ export function paymentProviderFromEnv(env: ProviderSettings, deps: PaymentProvi
     publicBaseUrl: deps.publicBaseUrl,
     ...(deps.now ? { now: deps.now } : {}),
   });
+}
+
+/**
+ * Paddle's adapter, with its SDK, is loaded by the provider's first call: a start never waits for it (the default
+ * sandbox provider never loads it at all). The settings were checked when the service started.
+ */
+function lazyPaddle(options: ConstructorParameters<typeof PaddlePaymentProvider>[0]): PaymentProvider {
+  let loaded: Promise<PaymentProvider> | undefined;
+  const provider = () =>
+    (loaded ??= import('./paddle-provider.js').then((module) => new module.PaddlePaymentProvider(options)));
+  return {
+    name: 'paddle',
+    changePlan: async (...args) => (await provider()).changePlan(...args),
+    cancelAtPeriodEnd: async (...args) => (await provider()).cancelAtPeriodEnd(...args),
+    pauseAtPeriodEnd: async (...args) => (await provider()).pauseAtPeriodEnd(...args),
+    resume: async (...args) => (await provider()).resume(...args),
+    updatePaymentMethod: async (...args) => (await provider()).updatePaymentMethod(...args),
+    invoiceUrl: async (...args) => (await provider()).invoiceUrl(...args),
+    customerCreditBalances: async (...args) => (await provider()).customerCreditBalances(...args),
+    readWebhook: async (...args) => (await provider()).readWebhook(...args),
+  };
 }

@@ -3,6 +3,7 @@
 // untrusted bytes: it runs in the render pool's worker threads (infra/visuals/worker.ts), under its deadline.
 import { fileTypeFromBuffer } from 'file-type';
 import { checkImageDimensions, ImageDimensionsError } from '../images/dimensions.js';
+import { NotALogo } from './not-a-logo.js';
 import { rasterToPng, rasterizeSvg, sanitizeSvg, SvgTooComplex, svgSize, svgText } from './svg.js';
 
 /** The longest side of the logo the renderer gets (it places logos at a few hundred pixels at most). */
@@ -23,8 +24,7 @@ export type LogoFile =
       png: { bytes: Uint8Array; width: number; height: number };
     };
 
-/** Why the bytes are not a usable logo (the message of the 422 on the field). */
-export class NotALogo extends Error {}
+export { NotALogo } from './not-a-logo.js';
 
 /**
  * Reads logo files off the request thread: the runtime's is the render pool (api/visuals/renderer-of.ts);

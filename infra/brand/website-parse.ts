@@ -7,65 +7,29 @@ import { converter, differenceCiede2000, formatHex, parse as parseColor } from '
 import postcss, { type Root } from 'postcss';
 import valueParser, { type Node as ValueNode } from 'postcss-value-parser';
 import { installedFontFamily } from '../visuals/contract.js';
+import {
+  colorSources,
+  fontSources,
+  maxColors,
+  maxLogos,
+  maxImages,
+  maxFonts,
+  maxUrlLength,
+  maxSiteNameLength,
+  maxTaglineLength,
+  maxFamilyLength,
+  maxDetailLength,
+  type ColorSource,
+  type LogoSource,
+  type ImageSource,
+  type FontSource,
+  type ColorCandidate,
+  type WebsiteSuggestion,
+  type WebsiteCandidates,
+} from './website-candidates.js';
 
-export const colorSources = ['theme-color', 'css-variable', 'stylesheet', 'inline'] as const;
-export type ColorSource = (typeof colorSources)[number];
-export const logoSources = ['structured-data', 'og:logo', 'img', 'apple-touch-icon', 'icon'] as const;
-export type LogoSource = (typeof logoSources)[number];
-export const imageSources = ['og:image', 'twitter:image'] as const;
-export type ImageSource = (typeof imageSources)[number];
-export const fontSources = ['google-fonts', 'css'] as const;
-export type FontSource = (typeof fontSources)[number];
+export * from './website-candidates.js';
 
-export interface ColorCandidate {
-  hex: string;
-  source: ColorSource;
-  /** The custom property's name for `css-variable` (`--brand-blue`), else null. */
-  detail: string | null;
-  uses: number;
-  /** Near white, black or grey (low chroma): a background or text colour rather than a brand colour. */
-  neutral: boolean;
-}
-
-export interface WebsiteSuggestion {
-  website: string;
-  colors?: { primary?: string; secondary?: string; accent?: string; background?: string };
-  headingFont?: string;
-  bodyFont?: string;
-  logo?: { url: string };
-}
-
-export interface WebsiteCandidates {
-  websiteUrl: string;
-  reachable: boolean;
-  siteName: string | null;
-  tagline: string | null;
-  colors: ColorCandidate[];
-  logos: { url: string; source: LogoSource }[];
-  images: { url: string; source: ImageSource }[];
-  fonts: { family: string; source: FontSource }[];
-  suggestion: WebsiteSuggestion;
-}
-
-// What an answer may hold: a few KB whatever the page (worst case well under 16 KiB, see maxAnswerBytes).
-/** Colour candidates answered, most used first. */
-export const maxColors = 16;
-/** Logo candidates answered, the most telling sources first. */
-export const maxLogos = 6;
-/** og/twitter images answered. */
-export const maxImages = 4;
-/** Font candidates answered. */
-export const maxFonts = 10;
-/** A logo, image or stylesheet URL longer than this is left out (a cut URL would name something else). */
-export const maxUrlLength = 512;
-/** Site names are cut to this many characters, taglines to maxTaglineLength. */
-export const maxSiteNameLength = 100;
-export const maxTaglineLength = 200;
-/** A font family or custom property name longer than this is not a name a brand uses; it is left out. */
-export const maxFamilyLength = 64;
-export const maxDetailLength = 64;
-/** Whatever the page, the JSON of an answer stays under this size (the input URL itself is at most 2048). */
-export const maxAnswerBytes = 16 * 1024;
 /** Candidates collected per logo or image source before the rest are ignored (dedupe stays cheap). */
 const maxPerSource = 16;
 /** Style attributes read per page. */
@@ -414,10 +378,6 @@ function decodeHtml(bytes: Uint8Array, contentType: string): string {
   } catch {
     return new TextDecoder('utf-8').decode(bytes);
   }
-}
-
-export function mediaTypeOf(contentType: string): string {
-  return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
 function clean(text: string | undefined): string | null {

@@ -2,7 +2,7 @@
 // parsed off the request thread, each task under a deadline (the thread is ended on overrun) and memory limits.
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import { workerPool } from '../async/worker-pool.js';
+import { siblingModule, workerPool } from '../async/worker-pool.js';
 import type { WebsiteParseResult, WebsiteParseTask } from './website-worker.js';
 
 /** One parse (the page, or its stylesheets) may take this long, waiting for a thread included. */
@@ -41,7 +41,7 @@ export class WebsiteParser {
     this.deadlineMs = options.deadlineMs ?? websiteParseDeadlineMs;
     const heapMb = options.heapMb ?? websiteParseHeapMb;
     this.piscina = workerPool({
-      filename: new URL('./website-worker.ts', import.meta.url).href,
+      filename: siblingModule('website-worker', import.meta.url),
       minThreads: 0,
       maxThreads: Math.max(1, options.threads ?? Math.min(2, availableParallelism())),
       idleTimeout: options.idleTimeoutMs ?? 30_000,

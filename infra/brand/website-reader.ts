@@ -8,7 +8,7 @@ import {
   UnsafeUrlError,
   type OutboundPolicy,
 } from '../http/safe-fetch.js';
-import { mediaTypeOf, type WebsiteCandidates } from './website-parse.js';
+import type { WebsiteCandidates } from './website-candidates.js';
 import { sharedWebsiteParser, WebsiteParseFailed, type WebsiteParser } from './website-parser.js';
 
 export {
@@ -29,8 +29,13 @@ export {
   type LogoSource,
   type WebsiteCandidates,
   type WebsiteSuggestion,
-} from './website-parse.js';
+} from './website-candidates.js';
 export { WebsiteParseFailed } from './website-parser.js';
+
+/** The media type of a Content-Type header, without its parameters, lower case. */
+export function mediaTypeOf(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
+}
 
 /** The page is read up to this size; what follows is not read (the head, where brands live, comes first). */
 export const maxPageBytes = 512 * 1024;

@@ -1,5 +1,5 @@
 // Mail through an SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.org:465), from MAIL_FROM.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailMessage, Mailer } from './port.js';
 
 export interface SmtpMailerOptions {
@@ -8,15 +8,22 @@ export interface SmtpMailerOptions {
   from: string;
 }
 
+/** nodemailer is loaded by the first message: a start (and a mailer that never sends) does without it. */
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  private transport: Promise<Transporter> | undefined;
 
-  constructor(private readonly options: SmtpMailerOptions) {
-    this.transport = nodemailer.createTransport(options.url);
+  constructor(private readonly options: SmtpMailerOptions) {}
+
+  private transporter(): Promise<Transporter> {
+    return (this.transport ??= import('nodemailer').then((nodemailer) =>
+      nodemailer.default.createTransport(this.options.url),
+    ));
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({
+    await (
+      await this.transporter()
+    ).sendMail({
       from: this.options.from,
       to: message.to,
       subject: message.subject,
@@ -26,6 +33,6 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close());
   }
 }

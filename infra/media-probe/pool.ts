@@ -1,7 +1,7 @@
 // The media probe pool: one piscina thread (started on demand, ended when idle) that reads untrusted image and
 // movie headers with a heap cap and a deadline, so no file can block the request thread or exhaust the process.
 import type { Piscina } from 'piscina';
-import { workerPool } from '../async/worker-pool.js';
+import { siblingModule, workerPool } from '../async/worker-pool.js';
 import type { ProbeResult, ProbeTask } from './worker.js';
 
 /** Heap of the probe thread: a movie header is at most MAX_MOVIE_HEADER_BYTES, an image at most 20 MiB. */
@@ -26,7 +26,7 @@ let pool: Piscina | undefined;
 
 function probePool(): Piscina {
   pool ??= workerPool({
-    filename: new URL('./worker.ts', import.meta.url).href,
+    filename: siblingModule('worker', import.meta.url),
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 30_000,

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import postcss from 'postcss';
+import type postcssModule from 'postcss';
 import { defaultBodyFont, defaultHeadingFont, fontFamilies, type FontFamily } from './contract.js';
 import { graphemes, hasTwemoji, isEmojiLike } from './emoji.js';
 
@@ -133,6 +133,8 @@ function coveredRanges(): [number, number][] {
   if (coverage) return coverage;
   const css = readFileSync(require.resolve('@fontsource/inter/400.css'), 'utf8');
   const ranges: [number, number][] = [];
+  // postcss is required here, on the first text checked, rather than imported by every process that loads this.
+  const postcss = require('postcss') as typeof postcssModule;
   const root = postcss.parse(css);
   root.walkAtRules('font-face', (rule) => {
     const previous = rule.prev();

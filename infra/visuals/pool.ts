@@ -6,7 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
-import { workerPool } from '../async/worker-pool.js';
+import { siblingModule, workerPool } from '../async/worker-pool.js';
 import type {
   CarouselRenderRequest,
   ImageRenderRequest,
@@ -76,7 +76,7 @@ export class RenderPool {
     this.deadlineMs = options.taskDeadlineMs ?? defaultRenderTaskDeadlineMs;
     this.maxWaiting = options.maxWaitingTasks ?? 512;
     this.piscina = workerPool({
-      filename: new URL('./worker.ts', import.meta.url).href,
+      filename: siblingModule('worker', import.meta.url),
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: options.idleTimeoutMs ?? 60_000,

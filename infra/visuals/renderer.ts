@@ -2,11 +2,15 @@
 // service uses it: a carousel never stalls the request thread); `inThreadRenderer` renders on the calling
 // thread (the pool's workers use it, and tests that compare pixels). Both admit renders through a bounded queue.
 
-import { NotALogo, readLogoFile, renderableLogo } from '../brand/logo-image.js';
+// render.ts and logo-image.ts (satori, resvg, pdf-lib, jsdom) are loaded when first used: the service renders in
+// the pool's threads and only puts a carousel's PDF together here, so a start loads none of them.
+import { NotALogo } from '../brand/not-a-logo.js';
 import type { Renderer } from './contract.js';
 import { RenderPool, type RenderPoolOptions, type RenderTaskResult } from './pool.js';
 import { RenderDeadlineExceeded, RenderQueue, type RenderQueueLimits } from './queue.js';
-import { carouselPdf, renderCarousel, renderImage, renderScreenshot } from './render.js';
+
+const render = () => import('./render.js');
+const logoImage = () => import('../brand/logo-image.js');
 
 export type RendererOptions = RenderPoolOptions & {
   /** Renders admitted at once per workspace and overall (default defaultRenderQueueLimits). */
@@ -66,7 +70,9 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       const slides = chunks.flatMap((c) => c.slides);
       const first = chunks[0]!;
       const pdf = request.pdf
-        ? await carouselPdf(
+        ? await (
+            await render()
+          ).carouselPdf(
             chunks.flatMap((c) => c.pages ?? []),
             first.width,
             first.height,
@@ -86,11 +92,11 @@ export function inThreadRenderer(options: { queue?: RenderQueueLimits } = {}): R
   const queue = new RenderQueue(options.queue);
   return {
     admit: (workspace) => queue.admit(workspace),
-    image: renderImage,
-    screenshot: renderScreenshot,
-    carousel: renderCarousel,
-    readLogo: readLogoFile,
-    renderableLogo,
+    image: async (request) => (await render()).renderImage(request),
+    screenshot: async (request) => (await render()).renderScreenshot(request),
+    carousel: async (request) => (await render()).renderCarousel(request),
+    readLogo: async (bytes) => (await logoImage()).readLogoFile(bytes),
+    renderableLogo: async (bytes) => (await logoImage()).renderableLogo(bytes),
     close: async () => {},
   };
 }

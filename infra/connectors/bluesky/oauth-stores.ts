@@ -2,7 +2,6 @@
 // sealed with the token cipher, plus a cross-process lock so two workers never refresh one session at once.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { JoseKey } from '@atproto/jwk-jose';
 import type {
   InternalStateData,
   Jwk,
@@ -63,6 +62,8 @@ async function unseal<V extends { dpopKey: Key }>(
   aad: string,
 ): Promise<V> {
   const { dpopJwk, ...rest } = JSON.parse(cipher.decrypt(sealed, aad)) as Sealable<V>;
+  // @atproto/jwk-jose is loaded by the first Bluesky session read, not by the start.
+  const { JoseKey } = await import('@atproto/jwk-jose');
   return { ...rest, dpopKey: await JoseKey.fromJWK(dpopJwk) } as unknown as V;
 }
 

@@ -31,7 +31,6 @@ import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
 import { ProjectionWaiter, projectionsToAwait } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
-import { bestSlotFinder } from '../projections/scheduling/best-slot-finder.js';
 import { requireMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
 import { AccountAccess } from '../commands/social-accounts/account-access.js';
@@ -328,7 +327,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       commands,
       idempotency,
       readModels,
-      slotFinder: bestSlotFinder(readModels, { metrics }),
       connectors,
       tokenCipher,
       publicBaseUrl: publicBaseUrl(env),

@@ -11,6 +11,7 @@ import { publishingSettings } from '../publishing/settings.js';
 import { migrationsOf, defineSlice } from '../shared/slice.js';
 import { postGroupOperations } from './operations.js';
 import { postOperations } from './post-operations.js';
+import { slotFinderService } from '../scheduling/services.js';
 
 export const postGroupsSlice = defineSlice({
   name: 'post-groups',
@@ -20,6 +21,7 @@ export const postGroupsSlice = defineSlice({
     contribute(onboardingProbes, firstContentProbe),
     contribute(notificationRules, postGroupNotificationRules),
   ],
+  requires: [slotFinderService],
   migrations: migrationsOf(slotClaimMigrations),
   projections: [postGroupsProjection],
   operations: [postGroupOperations, postOperations],

@@ -4,9 +4,11 @@
 import { schedulingProfilesProjection } from '../../projections/scheduling/scheduling-profiles-projection.js';
 import { defineSlice } from '../shared/slice.js';
 import { schedulingOperations } from './operations.js';
+import { slotFinderProvider } from './services.js';
 
 export const schedulingSlice = defineSlice({
   name: 'scheduling',
   projections: [schedulingProfilesProjection],
+  provides: [slotFinderProvider],
   operations: [schedulingOperations],
 });

@@ -1,7 +1,6 @@
 // What feature routes need from the composition root: the write path, idempotency records and read models.
 import type { Kysely } from 'kysely';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
-import type { SlotFinder } from '../../commands/post-groups/post-group-commands.js';
 import type { IdempotencyStore } from '../../commands/shared/idempotency.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { PlatformEnv } from '../platform/settings.js';
@@ -13,8 +12,6 @@ export interface RouteServices {
   commands: CommandDeps;
   idempotency: IdempotencyStore;
   readModels: Kysely<ReadModels>;
-  /** Picks publishing times where a request asks for the best slot. */
-  slotFinder: SlotFinder;
   /** Platform connectors (sandbox or live per platform). */
   connectors: ConnectorRegistry;
   /** Seals social account tokens and OAuth secrets at rest. */

@@ -6,7 +6,7 @@ import { deleteXPost } from '../../commands/x-posts/delete-x-post.js';
 import { postGroupDeps } from '../post-groups/deps.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { canonicalUuid, orgParams } from '../shared/params.js';
-import type { RouteServices } from '../shared/services.js';
+import type { SliceContext } from '../shared/slice-context.js';
 
 export const deleteXPostBody = z
   .object({
@@ -45,9 +45,10 @@ export const xPostDeletionSchema = z
   .openapi('XPostDeletion');
 
 /** What deleting an X post needs. */
-export function xPostDeps(services: RouteServices) {
+export function xPostDeps(ctx: SliceContext) {
+  const { services } = ctx;
   return {
-    postGroups: postGroupDeps(services),
+    postGroups: postGroupDeps(ctx),
     readModels: services.readModels,
     accounts: services.accounts,
     connectors: services.connectors,
@@ -62,49 +63,46 @@ function deletionTarget(body: z.output<typeof deleteXPostBody>) {
 
 const operation = operationsWith<ReturnType<typeof xPostDeps>>();
 
-export const xPostOperations = operationGroup(
-  (ctx) => xPostDeps(ctx.services),
-  [
-    operation({
-      name: 'delete_x_post',
-      kind: 'write',
-      method: 'post',
-      path: '/v1/orgs/{orgId}/marketing/x-posts/delete',
-      tags: ['marketing'],
-      summary: "Delete one of the workspace's own X posts",
+export const xPostOperations = operationGroup(xPostDeps, [
+  operation({
+    name: 'delete_x_post',
+    kind: 'write',
+    method: 'post',
+    path: '/v1/orgs/{orgId}/marketing/x-posts/delete',
+    tags: ['marketing'],
+    summary: "Delete one of the workspace's own X posts",
+    description:
+      'Tool: delete_x_post. A published post is deleted on X and removed here (`deleted_on_x`); a post not sent ' +
+      'yet is canceled (`removed_from_schedule`); a link to a post published elsewhere is deleted with the ' +
+      "workspace's X account (or `socialAccountId`). Irreversible for published posts.",
+    params: orgParams,
+    body: deleteXPostBody,
+    output: xPostDeletionSchema,
+    outputDescription: 'What was done',
+    errors: [400, 401, 403, 404, 409, 422, 429, 503],
+    access: { permission: 'posts:delete', scope: 'posts:delete' },
+    tool: {
+      title: 'Delete an X post',
       description:
-        'Tool: delete_x_post. A published post is deleted on X and removed here (`deleted_on_x`); a post not sent ' +
-        'yet is canceled (`removed_from_schedule`); a link to a post published elsewhere is deleted with the ' +
-        "workspace's X account (or `socialAccountId`). Irreversible for published posts.",
-      params: orgParams,
-      body: deleteXPostBody,
-      output: xPostDeletionSchema,
-      outputDescription: 'What was done',
-      errors: [400, 401, 403, 404, 409, 422, 429, 503],
-      access: { permission: 'posts:delete', scope: 'posts:delete' },
-      tool: {
-        title: 'Delete an X post',
-        description:
-          'Deletes one of the workspace’s own posts on X, named by its link (`postUrl`) or by the post’s id here ' +
-          '(`postId`); a post not sent yet is taken off the schedule instead. Irreversible for published posts: ' +
-          'confirm with the person first.',
-        hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-        summary: (d) =>
-          d.outcome === 'deleted_on_x'
-            ? `Deleted X post ${d.xPostId ?? ''} on X.`
-            : `Took post ${d.postId ?? ''} off the schedule (it was not sent to X).`,
-      },
-      run: (deps, { caller, request }, input) =>
-        deleteXPost(
-          deps,
-          caller,
-          {
-            orgId: input.orgId,
-            target: deletionTarget(input),
-            socialAccountId: input.socialAccountId ?? null,
-          },
-          request,
-        ),
-    }),
-  ],
-);
+        'Deletes one of the workspace’s own posts on X, named by its link (`postUrl`) or by the post’s id here ' +
+        '(`postId`); a post not sent yet is taken off the schedule instead. Irreversible for published posts: ' +
+        'confirm with the person first.',
+      hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      summary: (d) =>
+        d.outcome === 'deleted_on_x'
+          ? `Deleted X post ${d.xPostId ?? ''} on X.`
+          : `Took post ${d.postId ?? ''} off the schedule (it was not sent to X).`,
+    },
+    run: (deps, { caller, request }, input) =>
+      deleteXPost(
+        deps,
+        caller,
+        {
+          orgId: input.orgId,
+          target: deletionTarget(input),
+          socialAccountId: input.socialAccountId ?? null,
+        },
+        request,
+      ),
+  }),
+]);

@@ -7,6 +7,9 @@ import { createLogger } from '../infra/logging/logger.js';
 import { createRuntime, publicBaseUrl } from './runtime.js';
 import { exitOnConfigError, exitWithFailure, stopOnSignals } from './startup.js';
 
+/** How long in-flight requests may run on after a stop signal. */
+const drainGraceMs = 5_000;
+
 async function main(): Promise<void> {
   const env = await exitOnConfigError(loadEnv);
   const logger = createLogger({ level: env.LOG_LEVEL });
@@ -26,8 +29,9 @@ async function main(): Promise<void> {
   stopOnSignals(logger, 'shutting down: draining requests', async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    // Requests still running after the grace period are cut so the database can stop cleanly.
-    const grace = setTimeout(() => server.closeAllConnections(), 10_000);
+    // Requests still running after the grace period are cut so the database can stop cleanly, the whole stop
+    // staying within stopOnSignals' deadline (9 s).
+    const grace = setTimeout(() => server.closeAllConnections(), drainGraceMs);
     await closed;
     clearTimeout(grace);
     await runtime.stop();

@@ -29,20 +29,41 @@ export function exitWithFailure(prefix: string): (error: unknown) => never {
   };
 }
 
+/** How long a stop may take from the first signal before the process exits anyway (code 1). */
+export const stopDeadlineMs = 9_000;
+
 /**
  * On the first SIGINT or SIGTERM, logs `stopping` and runs `stop` (which drains and logs its own end), then
- * exits 0; a second signal exits 1 at once, for an operator who will not wait for the drain.
+ * exits 0. Further signals do not cut the drain short: signalled as a process group (systemd's default, a
+ * supervisor, Ctrl-C in a terminal) the service gets the signal once from the kernel and again from each
+ * launcher that relays it (npm, tsx), so a second signal is no operator's impatience. The stop is bounded
+ * instead: after `deadlineMs` the process exits 1 (the embedded PostgreSQL is still told to stop: see
+ * infra/db/embedded-postgres.ts's exit hook).
  */
-export function stopOnSignals(logger: Logger, stopping: string, stop: () => Promise<void>): void {
+export function stopOnSignals(
+  logger: Logger,
+  stopping: string,
+  stop: () => Promise<void>,
+  deadlineMs = stopDeadlineMs,
+): void {
   let stopped = false;
   const shutdown = async (signal: string) => {
     if (stopped) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+      logger.warn({ signal }, `already shutting down: the drain goes on (at most ${deadlineMs / 1000} s)`);
+      return;
     }
     stopped = true;
     logger.info({ signal }, stopping);
-    await stop();
+    setTimeout(() => {
+      logger.error({ deadlineMs }, 'shutdown took too long: exiting now');
+      process.exit(1);
+    }, deadlineMs);
+    try {
+      await stop();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -15,6 +15,7 @@ export const mcpSlice = defineSlice({
       roleOf: ctx.roleOf,
       tools: () => ctx.tools(),
       logger: ctx.logger,
+      metrics: ctx.metrics,
       ...(ctx.services.now ? { now: ctx.services.now } : {}),
     }),
   ],

@@ -18,6 +18,7 @@ import { renderError, zodDetails } from '../platform/errors.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
 import type { AssistantGrant, AssistantTokens } from '../shared/assistant-auth.js';
 import type { MembershipLookup } from '../auth/memberships.js';
+import type { ToolMetrics, ToolOutcomeLabel } from '../../infra/metrics/metrics.js';
 import type { AnyTool } from '../shared/tools.js';
 
 /** The MCP SDK (with ajv and its JSON Schema tooling) is loaded by the first /mcp request, not by the start. */
@@ -42,6 +43,15 @@ export interface ToolServerOptions {
   tools: () => readonly AnyTool[];
   logger: Logger;
   now?: () => Date;
+  /** Counts each tool call by tool and outcome (`mcp_tool_calls_total`). */
+  metrics?: ToolMetrics;
+}
+
+/** The outcome label of a tool call's error status. */
+function outcomeOf(status: number): ToolOutcomeLabel {
+  if (status === 400) return 'invalid_input';
+  if (status === 401 || status === 403) return 'forbidden';
+  return status >= 500 ? 'server_error' : 'client_error';
 }
 
 const serverInfo = { name: 'social-publishing', version: '0.1.0' };
@@ -102,7 +112,13 @@ function serverFor(
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: granted.map(listed) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const name = request.params.name;
+    const result = await callTool(request.params.name, request.params.arguments);
+    const status = result.isError ? (result.structuredContent as { status?: number }).status : undefined;
+    // Unknown tools throw (a JSON-RPC error) before this: only the service's tools are counted.
+    options.metrics?.toolCall(request.params.name, status === undefined ? 'ok' : outcomeOf(status));
+    return result;
+  });
+  async function callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const tool = byName.get(name);
     if (!tool) {
       const other = all.find((t) => t.name === name);
@@ -113,7 +129,7 @@ function serverFor(
         });
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
-    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success)
       return toolError(400, { error: 'Invalid request', details: zodDetails(parsed.error, 'arguments') });
     try {
@@ -137,7 +153,7 @@ function serverFor(
       }
       return toolError(rendered.status, rendered.body);
     }
-  });
+  }
   return server;
 }
 

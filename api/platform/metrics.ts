@@ -11,14 +11,20 @@ import { matchedRoutes } from 'hono/route';
 import type { Metrics } from '../../infra/metrics/metrics.js';
 import type { AppEnv } from './app-env.js';
 
-/** Times each request; the route is the pattern it matched (`/v1/orgs/:orgId/…`), `unmatched` for 404s. */
+/**
+ * Times each request; the route is the pattern it matched (`/v1/orgs/:orgId/…`; `/mcp`, registered for every
+ * method, under its own path), `unmatched` for 404s. Middleware (any method, a path ending in `*`) names no route.
+ */
 export function requestMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      const handler = matchedRoutes(c).findLast((route) => route.method !== 'ALL');
+      const routes = matchedRoutes(c);
+      const handler =
+        routes.findLast((route) => route.method !== 'ALL') ??
+        routes.findLast((route) => !route.path.endsWith('*'));
       metrics.httpRequest(
         c.req.method,
         handler?.path ?? 'unmatched',

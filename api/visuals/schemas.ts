@@ -173,9 +173,57 @@ export const screenshotVisualBody = z
   .strict()
   .openapi('RenderScreenshotVisual');
 
+const contentKeys = Object.keys(contentFields) as (keyof typeof contentFields)[];
+
+/**
+ * A preview's `content` for kind `image`: the image endpoint's body ({content: {title, …}, theme, …}), or the
+ * same with the visual's content written in place ({title, …, theme, …}): the image endpoint's `content`, which
+ * is what a reader of `kind` and `content` (and the brand kit's previewHint) first sends. The two sets of keys do
+ * not overlap, so one strict object takes both and the transform answers the endpoint's body.
+ */
+const imagePreviewContent = z
+  .object({
+    ...imageVisualBody.shape,
+    content: visualContentSchema.optional().openapi({
+      description:
+        'The visual’s text, as in POST visuals/image; or write its fields (title, …) here in place',
+    }),
+    ...contentFields,
+    title: contentFields.title.optional(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    const inPlace = contentKeys.filter((key) => value[key] !== undefined);
+    if (value.content !== undefined && inPlace.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: [inPlace[0]!],
+        message: 'Give the text either under `content` or in place (title, …), not both',
+      });
+    else if (value.content === undefined && value.title === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['title'],
+        message: 'Required: the main text of the visual (`title`, or `content.title`)',
+      });
+  })
+  .transform((value): z.output<typeof imageVisualBody> => {
+    const { content, title, eyebrow, body, stat, attribution, cta, bullets, ...options } = value;
+    const inPlace = { title: title!, eyebrow, body, stat, attribution, cta, bullets };
+    return {
+      ...options,
+      content:
+        content ??
+        (Object.fromEntries(Object.entries(inPlace).filter(([, v]) => v !== undefined)) as z.output<
+          typeof visualContentSchema
+        >),
+    };
+  })
+  .openapi('PreviewImageContent');
+
 export const previewBody = z
   .discriminatedUnion('kind', [
-    z.object({ kind: z.literal('image'), content: imageVisualBody }).strict(),
+    z.object({ kind: z.literal('image'), content: imagePreviewContent }).strict(),
     z.object({ kind: z.literal('carousel'), content: carouselVisualBody }).strict(),
     z.object({ kind: z.literal('screenshot'), content: screenshotVisualBody }).strict(),
   ])

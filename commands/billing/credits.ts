@@ -740,12 +740,15 @@ export function summaryOfLedger(
   };
 }
 
-/** GET ORG/billing/credits/usage and get_usage: owners and admins (billing:manage); assistants with mcp:read. */
+/**
+ * GET ORG/billing/credits/usage and get_usage: every member (workspace:read; get_usage is an mcp:read tool, "read
+ * workspace data"); assistants with mcp:read. The rest of billing stays with owners and admins (billing:manage).
+ */
 export async function creditUsageOf(
   deps: { readModels: Kysely<ReadModels> },
   caller: Caller,
   query: CreditUsageQuery,
 ): Promise<BillingListPage<CreditUsageRow>> {
-  authorize(caller, { orgId: query.orgId, permission: 'billing:manage', scope: 'mcp:read' });
+  authorize(caller, { orgId: query.orgId, permission: 'workspace:read', scope: 'mcp:read' });
   return listCreditUsage(deps.readModels, query);
 }

@@ -296,12 +296,18 @@ async function storeLogo(
   return logoOfItem(item, logo.sourceUrl);
 }
 
+/** The preview request the hint shows, as JSON: what a caller can send as it is. */
+const previewHintBody = JSON.stringify({
+  kind: 'image',
+  content: { title: 'Your headline', theme: 'brand' },
+});
+
 function previewHint(orgId: string, kit: BrandKitState): string {
   const missing = missingParts(kit);
   const base =
-    `To see the kit on a visual, POST /v1/orgs/${orgId}/marketing/visuals/preview with kind \`image\`, theme ` +
-    '`brand` and content {title} (or call create_branded_image): it renders a small preview in these colours, ' +
-    'fonts and logo and stores nothing.';
+    `To see the kit on a visual, POST /v1/orgs/${orgId}/marketing/visuals/preview with the body ` +
+    `${previewHintBody} (or call create_branded_image): it renders a small preview in these colours, fonts ` +
+    'and logo and stores nothing.';
   return missing.length === 0
     ? base
     : `${base} Unset parts (${missing.join(', ')}) use the service's defaults.`;

@@ -33,6 +33,7 @@ import { InvalidFields, NotFound, type ErrorDetail } from '../../domain/shared/e
 import type { Permission } from '../../domain/workspaces/roles.js';
 import { findPostGroupIdOfPost, findPostRow } from '../../projections/post-groups/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
+import { workspaceTimezoneOf } from '../../projections/scheduling/queries.js';
 import { existingTagIds } from '../../projections/tags/queries.js';
 import type { IdempotencyStore } from '../shared/idempotency.js';
 import { newId } from '../shared/ids.js';
@@ -220,15 +221,19 @@ async function create(
   request: WriteRequest,
 ): Promise<Written<GroupWithPosts>> {
   const { orgId } = input;
-  const accounts = await checkPostAccounts(
-    deps.readModels,
-    orgId,
-    input.posts.map((p, index) => ({
-      platform: p.platform,
-      socialAccountId: p.socialAccountId,
-      path: `posts.${index}.socialAccountId`,
-    })),
-  );
+  // Without a time zone of its own, the group is planned in the workspace's (UTC until one is set).
+  const [groupTimezone, accounts] = await Promise.all([
+    planning.timezone ?? workspaceTimezoneOf(deps.readModels, orgId),
+    checkPostAccounts(
+      deps.readModels,
+      orgId,
+      input.posts.map((p, index) => ({
+        platform: p.platform,
+        socialAccountId: p.socialAccountId,
+        path: `posts.${index}.socialAccountId`,
+      })),
+    ),
+  ]);
   const media = await resolvePostMedia(
     deps.readModels,
     deps.postGroups,
@@ -252,7 +257,7 @@ async function create(
             title: input.title,
             topic: input.topic ?? null,
             objective: input.objective ?? null,
-            timezone: planning.timezone ?? 'UTC',
+            timezone: groupTimezone,
             scheduledFor: planning.scheduledFor ?? null,
             tagIds: [...new Set(planning.tagIds ?? [])],
           },

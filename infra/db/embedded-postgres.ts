@@ -228,12 +228,38 @@ export async function runningEmbeddedUrl(
   return embeddedUrl(running.port, database, password, socketOf(dataDir, running.port));
 }
 
+/** Servers this process started or adopted and has not stopped yet: the exit hook stops them. */
+const owned = new Set<number>();
+
+/**
+ * A process that exits without stopping its server (a stop past its deadline, a start-up failure) still tells
+ * it to stop: a fast shutdown (SIGINT) it completes on its own, leaving no postmaster.pid behind. The server
+ * runs in its own process group, so nothing else would.
+ */
+process.on('exit', () => {
+  for (const pid of owned)
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // Already gone.
+    }
+});
+
+/** Fast shutdown (SIGINT); after 3 s an immediate one (SIGQUIT), so a stop stays within the service's 9 s. */
 async function stopServer(pid: number): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + 30_000;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) process.kill(pid, 'SIGQUIT');
+  const waitFor = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  };
+  if (alive(pid)) {
+    process.kill(pid, 'SIGINT');
+    await waitFor(3_000);
+    if (alive(pid)) {
+      process.kill(pid, 'SIGQUIT');
+      await waitFor(2_000);
+    }
+  }
+  owned.delete(pid);
 }
 
 async function chownTree(dir: string, owner: { uid: number; gid: number }): Promise<void> {
@@ -338,6 +364,7 @@ export async function startEmbeddedPostgres(options: {
     pid = child.pid;
   }
 
+  owned.add(pid);
   await waitUntilReady(port, password, pid, logFile, passwordFile);
   const admin = new pg.Client({ connectionString: embeddedUrl(port, 'postgres', password) });
   await admin.connect();

@@ -25,6 +25,10 @@ export interface CommandMetrics {
 export interface PublishMetrics {
   /** One publishing job finished, with what became of the post. */
   publishOutcome(platform: string, outcome: string): void;
+  /** A post published: seconds from the time it was scheduled for to the platform's acceptance. */
+  publishDelay(platform: string, seconds: number): void;
+  /** One call to a platform (`operation`: publish, …), how long it took and whether it answered. */
+  platformCall(platform: string, operation: string, outcome: 'ok' | 'error', seconds: number): void;
 }
 
 export interface SlotFinderMetrics {
@@ -35,6 +39,19 @@ export interface SlotFinderMetrics {
   slotFinderBusyTimes(source: 'snapshot' | 'database'): void;
 }
 
+/** How a tool call ended: `ok`, or the class of its error (`client_error` 4xx, `server_error` 5xx, …). */
+export type ToolOutcomeLabel = 'ok' | 'invalid_input' | 'forbidden' | 'client_error' | 'server_error';
+
+export interface ToolMetrics {
+  /** One assistant tool call (MCP tools/call) finished, by tool name and outcome. */
+  toolCall(tool: string, outcome: ToolOutcomeLabel): void;
+}
+
+export interface RenderMetrics {
+  /** One branded visual render (`kind`: image, carousel, screenshot) and whether it answered. */
+  render(kind: string, outcome: 'ok' | 'error', seconds: number): void;
+}
+
 export interface ScrapedGauges {
   /** Per projection: events not yet folded (counted up to a cap) and seconds since the oldest of them. */
   projectionLag(): Promise<Array<{ projection: string; events: number; seconds: number }>>;
@@ -42,13 +59,19 @@ export interface ScrapedGauges {
   outbox(): Promise<{ depth: number; oldestSeconds: number }>;
 }
 
-export class Metrics implements CommandMetrics, PublishMetrics, SlotFinderMetrics {
+export class Metrics
+  implements CommandMetrics, PublishMetrics, SlotFinderMetrics, ToolMetrics, RenderMetrics
+{
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly commands: Counter<'command' | 'outcome'>;
   private readonly commandRetries: Counter<'command'>;
   private readonly publishOutcomes: Counter<'platform' | 'outcome'>;
   private readonly slotFinderBusy: Counter<'source'>;
+  private readonly toolCalls: Counter<'tool' | 'outcome'>;
+  private readonly publishDelays: Histogram<'platform'>;
+  private readonly renders: Histogram<'kind' | 'outcome'>;
+  private readonly platformCalls: Histogram<'platform' | 'operation' | 'outcome'>;
   private gauges: ScrapedGauges | undefined;
   /** The readings of the scrape in progress: two gauges share each reading. */
   private readings:
@@ -86,6 +109,33 @@ export class Metrics implements CommandMetrics, PublishMetrics, SlotFinderMetric
       name: 'slot_finder_busy_times_total',
       help: "Slot finder rankings by where the busy times came from: this instance's snapshot or the database",
       labelNames: ['source'],
+      registers: [this.registry],
+    });
+    this.toolCalls = new Counter({
+      name: 'mcp_tool_calls_total',
+      help: 'Assistant tool calls (MCP tools/call) by tool and outcome (ok, invalid_input, forbidden, client_error, server_error)',
+      labelNames: ['tool', 'outcome'],
+      registers: [this.registry],
+    });
+    this.publishDelays = new Histogram({
+      name: 'publish_delay_seconds',
+      help: 'Scheduled posts published: seconds from the time scheduled for to publication, by platform',
+      labelNames: ['platform'],
+      buckets: [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600],
+      registers: [this.registry],
+    });
+    this.platformCalls = new Histogram({
+      name: 'platform_call_duration_seconds',
+      help: 'Calls to the social platforms (connectors), by platform, operation and outcome (ok, error)',
+      labelNames: ['platform', 'operation', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [this.registry],
+    });
+    this.renders = new Histogram({
+      name: 'visual_render_duration_seconds',
+      help: 'Branded visual renders (image, carousel, screenshot) in the render pool, by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
       registers: [this.registry],
     });
     // The gauges' collect() runs with `this` bound to the gauge; the reading comes from this instance.
@@ -148,6 +198,22 @@ export class Metrics implements CommandMetrics, PublishMetrics, SlotFinderMetric
 
   slotFinderBusyTimes(source: 'snapshot' | 'database'): void {
     this.slotFinderBusy.inc({ source });
+  }
+
+  publishDelay(platform: string, seconds: number): void {
+    this.publishDelays.observe({ platform }, Math.max(0, seconds));
+  }
+
+  platformCall(platform: string, operation: string, outcome: 'ok' | 'error', seconds: number): void {
+    this.platformCalls.observe({ platform, operation, outcome }, seconds);
+  }
+
+  render(kind: string, outcome: 'ok' | 'error', seconds: number): void {
+    this.renders.observe({ kind, outcome }, seconds);
+  }
+
+  toolCall(tool: string, outcome: ToolOutcomeLabel): void {
+    this.toolCalls.inc({ tool, outcome });
   }
 
   /** The exposition text, and its content type. */

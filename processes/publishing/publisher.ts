@@ -119,7 +119,26 @@ export class Publisher {
           ? await this.reconcile(context, post)
           : await this.poll(context, post);
     this.options.metrics?.publishOutcome(post.platform, result);
+    // Due: the time it was scheduled for; a post published now (no such time) was due when it was asked for.
+    if (result === 'published')
+      this.options.metrics?.publishDelay(
+        post.platform,
+        (this.now().getTime() - Date.parse(post.scheduledForUtc ?? work.dueAt)) / 1000,
+      );
     return result;
+  }
+
+  /** A platform call, timed by platform and operation (`platform_call_duration_seconds`). */
+  private async timed<T>(platform: string, operation: string, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let outcome: 'ok' | 'error' = 'error';
+    try {
+      const result = await call();
+      outcome = 'ok';
+      return result;
+    } finally {
+      this.options.metrics?.platformCall(platform, operation, outcome, (performance.now() - started) / 1000);
+    }
   }
 
   private async attempt(job: LoadedJob, post: PostState): Promise<JobResult> {
@@ -156,15 +175,17 @@ export class Publisher {
       // The approved media's bytes are checked against the hashes the approval covers before any call.
       const fetchMedia = await approvedMediaFetcher(media.fetchMedia, claimed.media, resolved.account.orgId);
       outcome = await accounts.withTokens(resolved.account, (tokens) =>
-        connector.publish(this.context(resolved.account, tokens, fetchMedia), {
-          postId: post.id,
-          idempotencyKey: claim.idempotencyKey,
-          groupTitle: claim.group.title,
-          contentText: claimed.contentText,
-          media: claimed.media,
-          platformPayload: claimed.platformPayload,
-          attemptStartedAt,
-        }),
+        this.timed(post.platform, 'publish', () =>
+          connector.publish(this.context(resolved.account, tokens, fetchMedia), {
+            postId: post.id,
+            idempotencyKey: claim.idempotencyKey,
+            groupTitle: claim.group.title,
+            contentText: claimed.contentText,
+            media: claimed.media,
+            platformPayload: claimed.platformPayload,
+            attemptStartedAt,
+          }),
+        ),
       );
     } catch (error) {
       await this.options.hooks?.afterCall?.(job);

@@ -23,6 +23,11 @@ export async function schedulingStateOf(db: Kysely<ReadModels>, orgId: string): 
   return row ? row.state : initialSchedulingState;
 }
 
+/** The workspace's time zone (ORG/timezone), UTC until one is set: what a new post group is planned in. */
+export async function workspaceTimezoneOf(db: Kysely<ReadModels>, orgId: string): Promise<string> {
+  return (await schedulingStateOf(db, orgId)).timezone ?? 'UTC';
+}
+
 /**
  * The profile and the version of the workspace's history (projections/analytics: how many readings it took in),
  * in one statement: the slot finder needs both on every approval.

@@ -1,4 +1,5 @@
-// The billing slice's credit usage operation (owners and admins, permission billing:manage): GET
+// The billing slice's credit usage operation (every member, permission workspace:read; docs/decisions.md,
+// "Usage reads for every member"): GET
 // ORG/billing/credits/usage, the workspace's debits newest first with the spec's filters, in the billing list
 // envelope; its tool get_usage (mcp:read) answers the workspace's credit balance and this period's usage beside
 // the page of debits.
@@ -7,7 +8,7 @@ import { pageParams } from '../../platform/paging.js';
 import { creditUsageOf } from '../../../commands/billing/credits.js';
 import { orgParams } from '../../shared/params.js';
 import { billingListSchema } from '../schemas.js';
-import { billingOperation, managing } from './deps.js';
+import { billingOperation } from './deps.js';
 
 const instant = z.iso
   .datetime({ offset: true })
@@ -68,7 +69,7 @@ export const creditOperations = [
     output: creditUsagePageSchema,
     outputDescription: 'A page of credit usage rows (billing list envelope)',
     errors: [400, 401, 403],
-    access: { ...managing, scope: 'mcp:read' },
+    access: { permission: 'workspace:read', billing: null, scope: 'mcp:read' },
     run: ({ services }, { caller }, { orgId, ...query }) =>
       creditUsageOf(services, caller, { orgId, ...query }),
     tool: {
@@ -78,7 +79,7 @@ export const creditOperations = [
         "period's usage (used, budget, remaining, percent) and a page of debits newest first, each with its " +
         'metric, feature, model, tokens and credits. Filter by metricKey, feature, model, createdAtFrom and ' +
         'createdAtTo (ISO 8601); page and limit (at most 100) page through them. Read-only: it charges, buys ' +
-        'and changes nothing. Open to workspace owners and admins only.',
+        'and changes nothing. Open to every member of the workspace.',
       hints: { readOnlyHint: true, openWorldHint: false },
       // The tool tells a model the balance and the period beside the page the route answers.
       answer: async ({ billing }, _call, { orgId }, usage) => {

@@ -553,10 +553,9 @@ describe('GET ORG/billing/credits/usage', () => {
     }
   });
 
-  test('owners and admins only; 401 without a token', async () => {
-    expect((await get('', ws.tokens.admin)).status).toBe(200);
-    for (const role of ['editor', 'reviewer', 'viewer'] as const)
-      expect((await get('', ws.tokens[role])).status).toBe(403);
+  test('every member reads it (as get_usage is an mcp:read tool); 401 without a token', async () => {
+    for (const role of ['admin', 'editor', 'reviewer', 'viewer'] as const)
+      expect((await get('', ws.tokens[role])).status, role).toBe(200);
     expect((await service.request('GET', url)).status).toBe(401);
   });
 

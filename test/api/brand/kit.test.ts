@@ -113,6 +113,24 @@ async function patched(ws: TestWorkspace, body: unknown): Promise<Update> {
   return json.data;
 }
 
+/**
+ * Does what the hint says, as written: POST to the path it names with the JSON body it shows (and nothing
+ * else); the preview must be a PNG data URI.
+ */
+async function followPreviewHint(ws: TestWorkspace, hint: string): Promise<void> {
+  const path = /POST (\/v1\/\S+)/.exec(hint)?.[1];
+  const body = /(\{.*\})/.exec(hint)?.[1];
+  expect(path, hint).toBeDefined();
+  expect(body, hint).toBeDefined();
+  const res = await service.request('POST', path!, {
+    token: ws.tokens.editor,
+    body: JSON.parse(body!) as unknown,
+  });
+  const json = (await res.json()) as { data: { image: string } } & ErrorBody;
+  expect(res.status, JSON.stringify(json)).toBe(200);
+  expect(json.data.image).toMatch(/^data:image\/png;base64,/);
+}
+
 const allMissing = [
   'colors.primary',
   'colors.secondary',
@@ -181,6 +199,7 @@ describe('GET and PATCH with every field', () => {
       expect.objectContaining({ field: 'colors.accent', code: 'low_contrast' }),
     ]);
     expect(update.previewHint).toContain(`/v1/orgs/${ws.orgId}/marketing/visuals/preview`);
+    await followPreviewHint(ws, update.previewHint);
     const item = await library.get(ws.orgId, update.kit.logo!.assetId!);
     expect(item).toMatchObject({
       source: 'import',

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { connectAssistant } from '../../support/assistant.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -78,6 +79,24 @@ describe('on loopback without METRICS_TOKEN', () => {
     });
     expect(((await published.json()) as { data: { status: string } }).data.status).toBe('published');
     await fetch(`${s.origin}/no/such/route`);
+    const preview = await fetch(`${s.origin}${ws.base}/visuals/preview`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ kind: 'image', content: { title: 'Timed' } }),
+    });
+    expect(preview.status).toBe(200);
+    // Tool calls through the tool server: one that answers, one refused for its input.
+    const assistant = await connectAssistant(s.service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: [],
+    });
+    expect(
+      (await assistant.client.callTool({ name: 'list_social_accounts', arguments: {} })).isError,
+    ).toBeFalsy();
+    expect((await assistant.client.callTool({ name: 'get_usage', arguments: { limit: 500 } })).isError).toBe(
+      true,
+    );
     const res = await fetch(`${s.origin}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -96,6 +115,10 @@ describe('on loopback without METRICS_TOKEN', () => {
     expect(sample(text, 'http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBe(
       1,
     );
+    // The tool server has a route of its own, apart from the 404s.
+    expect(
+      sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/mcp' }),
+    ).toBeGreaterThanOrEqual(2);
     // Ids never become labels.
     expect(text).not.toContain(ws.orgId);
   });
@@ -108,8 +131,33 @@ describe('on loopback without METRICS_TOKEN', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
+  test('render time by kind', () => {
+    expect(text).toMatch(/# TYPE visual_render_duration_seconds histogram/);
+    expect(sample(text, 'visual_render_duration_seconds_count', { kind: 'image', outcome: 'ok' })).toBe(1);
+  });
+
+  test('tool calls by tool and outcome', () => {
+    expect(sample(text, 'mcp_tool_calls_total', { tool: 'list_social_accounts', outcome: 'ok' })).toBe(1);
+    expect(sample(text, 'mcp_tool_calls_total', { tool: 'get_usage', outcome: 'invalid_input' })).toBe(1);
+  });
+
   test('publish outcomes per platform', () => {
     expect(sample(text, 'publish_outcomes_total', { platform: 'x', outcome: 'published' })).toBe(1);
+  });
+
+  test('the delay from the time scheduled for to publication, and platform call latency', () => {
+    expect(text).toMatch(/# TYPE publish_delay_seconds histogram/);
+    expect(sample(text, 'publish_delay_seconds_count', { platform: 'x' })).toBe(1);
+    // Post now schedules for now: published within the minute.
+    expect(sample(text, 'publish_delay_seconds_bucket', { platform: 'x', le: '60' })).toBe(1);
+    expect(text).toMatch(/# TYPE platform_call_duration_seconds histogram/);
+    expect(
+      sample(text, 'platform_call_duration_seconds_count', {
+        platform: 'x',
+        operation: 'publish',
+        outcome: 'ok',
+      }),
+    ).toBe(1);
   });
 
   test('projection lag per projection, and the outbox', () => {

@@ -189,6 +189,33 @@ describe('POST ORG/marketing/post-groups', () => {
     for (const post of posts) expect(listed).toContainEqual(post);
   });
 
+  test('a group drafted after the workspace’s time zone was set is in that zone; its own zone wins', async () => {
+    const zoned = await createTestWorkspace(service, 'Zoned workspace');
+    const client = workspaceClient(service, zoned);
+    const set = await service.request('PATCH', `/v1/orgs/${zoned.orgId}/timezone`, {
+      token: zoned.tokens.owner,
+      body: { timezone: 'America/Los_Angeles' },
+    });
+    expect(set.status).toBe(200);
+    const composed = await client.compose({
+      title: 'Planned in LA',
+      posts: [{ platform: 'linkedin', contentText: 'Hi' }],
+    });
+    expect(composed.group.timezone).toBe('America/Los_Angeles');
+    const drafted = await client.draft({
+      title: 'Drafted in LA',
+      posts: [{ platform: 'linkedin', contentText: 'Hi' }],
+    });
+    expect(drafted.group.timezone).toBe('America/Los_Angeles');
+    expect((await client.get(drafted.group.id)).group.timezone).toBe('America/Los_Angeles');
+    const own = await client.compose({
+      title: 'Planned in Tokyo',
+      timezone: 'Asia/Tokyo',
+      posts: [{ platform: 'linkedin', contentText: 'Hi' }],
+    });
+    expect(own.group.timezone).toBe('Asia/Tokyo');
+  });
+
   test('defaults: timezone UTC, no topic/objective/time/tags/strategy', async () => {
     const { group, posts } = await api.compose({
       title: 'Minimal',

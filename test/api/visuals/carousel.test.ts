@@ -198,6 +198,60 @@ describe('preview', () => {
     expect((await mediaList(service, ws)).total).toBe(listed);
   });
 
+  test('an image preview takes the image endpoint’s content in place: {kind: image, content: {title}}', async () => {
+    const short = await dataOf<PreviewResult>(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: { kind: 'image', content: { title: 'Preview me' } },
+      }),
+    );
+    const long = await dataOf<PreviewResult>(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: { kind: 'image', content: { content: { title: 'Preview me' } } },
+      }),
+    );
+    // The same render: the default square format, the same pixels.
+    expect(short.width).toBe(short.height);
+    expect(short.image).toBe(long.image);
+    // Render options sit beside the text.
+    const landscape = await dataOf<PreviewResult>(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: {
+          kind: 'image',
+          content: { title: 'Preview me', eyebrow: 'New', format: 'landscape', theme: 'dark' },
+        },
+      }),
+    );
+    expect(landscape.width / landscape.height).toBeCloseTo(1600 / 900, 1);
+
+    const both = await errorOf(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: { kind: 'image', content: { content: { title: 'a' }, title: 'b' } },
+      }),
+      400,
+    );
+    expect(both.details?.map((d) => d.path)).toEqual(['body.content.title']);
+    const none = await errorOf(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: { kind: 'image', content: { theme: 'dark' } },
+      }),
+      400,
+    );
+    expect(none.details?.map((d) => d.path)).toEqual(['body.content.title']);
+    const unknown = await errorOf(
+      await service.request('POST', `${ws.base}/visuals/preview`, {
+        token: ws.tokens.editor,
+        body: { kind: 'image', content: { title: 'a', colour: 'red' } },
+      }),
+      400,
+    );
+    expect(JSON.stringify(unknown.details)).toContain('colour');
+  });
+
   test('a preview’s bad input is a 400 naming the field under content; viewers are refused', async () => {
     const bad = await errorOf(
       await service.request('POST', `${ws.base}/visuals/preview`, {

@@ -36,6 +36,10 @@ const MAX_POSITION = 9223372036854775807n;
  */
 const HELD_BACK_POLL_MIN_MS = 5;
 const HELD_BACK_POLL_MAX_MS = 200;
+/** A live subscription's longest sleep without a notification (one lost by the database is found this late). */
+const DEFAULT_SAFETY_POLL_MS = 30_000;
+/** How soon a waiter looks again while the LISTEN connection is down: no other process's append can wake it. */
+const UNLISTENED_POLL_MS = 1_000;
 
 interface Position {
   tx: bigint;
@@ -136,7 +140,10 @@ export interface PostgresEventStoreOptions<DB> {
   db: Kysely<DB>;
   /** Connection string for the LISTEN connection that wakes readers on append. */
   url: string;
-  /** How long a live subscription sleeps between polls when no notification arrives. */
+  /**
+   * How long a live subscription sleeps between polls when no notification arrives: a safety net for a lost
+   * notification, since appends (this process's at once, others' by NOTIFY) wake it.
+   */
   pollIntervalMs?: number;
 }
 
@@ -170,7 +177,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
-    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_SAFETY_POLL_MS;
     this.listener = new PgListener(
       options.url,
       NOTIFY_CHANNEL,
@@ -182,6 +189,12 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         this.appended.wakeAll();
       },
       'event-store-listener',
+      // A new LISTEN connection (or a lost one): notifications sent while none listened are lost, so every
+      // reader reads again; a reader that finds the connection down reconnects (see waitForAppend).
+      () => {
+        this.unknownWakeSeq = ++this.appendSeq;
+        this.appended.wakeAll();
+      },
     );
   }
 
@@ -359,14 +372,19 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     let seen = this.appendSeq;
     const deadline = Date.now() + timeoutMs;
     if (this.closed || signal?.aborted) return;
-    await this.ensureListener().catch(() => undefined);
+    const listening = await this.ensureListener().then(
+      () => true,
+      () => false,
+    );
+    // Without a LISTEN connection only this process's appends would wake us: poll until it is back.
+    const pollMs = listening ? null : UNLISTENED_POLL_MS;
     for (;;) {
       // Aborted or closed while the listener connected: the abort event has already fired and will not again.
       if (this.closed || signal?.aborted) return;
       if (seen === this.appendSeq) {
         const left = deadline - Date.now();
         if (left <= 0) return;
-        await this.appended.wait(Math.min(left, this.heldBackPollMs() ?? left), signal);
+        await this.appended.wait(Math.min(left, this.heldBackPollMs() ?? left, pollMs ?? left), signal);
       }
       const now = this.appendSeq;
       // The timeout (or the held-back poll) ran out, or the waiter was stopped.

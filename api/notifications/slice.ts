@@ -30,6 +30,7 @@ export const notificationsSlice: Slice = {
           owner: ctx.owner,
           publicBaseUrl: ctx.publicBaseUrl,
           timezoneOf: (orgId) => effectiveTimezoneOf(ctx.readModels, orgId),
+          commits: ctx.projectionCommits,
         });
         await mailer.start();
         return mailer;

@@ -110,46 +110,62 @@ export class PublishingService {
     /** When the next sweep is due (wall clock, ms); 0 for at once. */
     let sweepAt = 0;
     let lastSweep = 0;
+    /**
+     * The wait for a commit, armed before a sweep reads (so a commit that lands during it counts) and kept across
+     * the lease renewals in between; null once it ended (a commit, or its own timeout): sweep then.
+     */
+    let committed: Promise<void> | null = null;
+    /** A commit (or the safety timeout) since the last sweep began to read. */
+    let woken = false;
     while (!signal.aborted) {
-      const stopWaiting = new AbortController();
-      const waitSignal = AbortSignal.any([signal, stopWaiting.signal]);
-      // Armed before the sweep reads, so a commit that lands during it wakes the next wait.
-      let woken = false;
-      const committed = sleeps
-        ? commits.wait(this.options.wakeOn ?? [], this.idleSweepMs, waitSignal).then(() => (woken = true))
-        : null;
+      if (sleeps && committed === null) {
+        committed = commits.wait(this.options.wakeOn ?? [], this.idleSweepMs, signal).then(() => {
+          committed = null;
+          woken = true;
+        });
+      }
       try {
         let wait: number;
         if (await this.lease()) {
-          if (Date.now() >= sweepAt) {
+          if (woken || Date.now() >= sweepAt) {
             const sinceLast = Date.now() - lastSweep;
             if (sinceLast < sweepIntervalMs) await sleep(sweepIntervalMs - sinceLast, signal);
             if (signal.aborted) break;
             lastSweep = Date.now();
+            woken = false;
             const now = this.options.now?.() ?? new Date();
             await this.sweepOnce(now);
             sweepAt = sleeps ? await this.nextSweepAt(now) : lastSweep + sweepIntervalMs;
+            // A commit during the sweep may have missed its read: sweep again.
+            if (woken) sweepAt = 0;
           }
           // The holder renews its lease twice per time to live, sweeping or not.
           wait = Math.min(sweepAt - Date.now(), ttl / 2);
         } else {
           // Standing by: try the lease again often enough to take over soon after the holder's lapses.
           wait = Math.max(sweepIntervalMs, Math.floor(ttl / 5));
+          // Commits are the holder's business; taking the lease, this one sweeps at once.
           sweepAt = 0;
+          woken = false;
         }
         failures = 0;
-        await Promise.race([sleep(Math.max(0, wait), waitSignal), ...(committed ? [committed] : [])]);
-        if (woken) sweepAt = 0;
+        if (wait > 0 && !woken) await this.sleepUnless(wait, committed, signal);
       } catch (error) {
         failures += 1;
         logger.error({ err: error, attempt: failures }, 'publishing sweep failed; retrying');
         await sleep(Math.min(10_000, sweepIntervalMs * 2 ** Math.min(failures, 6)), signal);
         sweepAt = 0;
-      } finally {
-        stopWaiting.abort();
-        await committed;
       }
     }
+    await committed;
+  }
+
+  /** Sleeps `ms`, or less when `ended` ends first (or the signal aborts). */
+  private async sleepUnless(ms: number, ended: Promise<void> | null, signal: AbortSignal): Promise<void> {
+    if (!ended) return sleep(ms, signal);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   private get idleSweepMs(): number {

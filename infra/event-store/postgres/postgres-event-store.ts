@@ -38,6 +38,8 @@ const HELD_BACK_POLL_MIN_MS = 5;
 const HELD_BACK_POLL_MAX_MS = 200;
 /** A live subscription's longest sleep without a notification (one lost by the database is found this late). */
 const DEFAULT_SAFETY_POLL_MS = 30_000;
+/** How soon a filtered reader reads after appends of other types only (to move its checkpoint past them). */
+const OTHER_TYPES_READ_MS = 1_000;
 /** How soon a waiter looks again while the LISTEN connection is down: no other process's append can wake it. */
 const UNLISTENED_POLL_MS = 1_000;
 
@@ -370,7 +372,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   async waitForAppend(timeoutMs: number, signal?: AbortSignal, filter?: EventFilter): Promise<void> {
     const types = filter?.eventTypes && filter.eventTypes.length > 0 ? filter.eventTypes : null;
     let seen = this.appendSeq;
-    const deadline = Date.now() + timeoutMs;
+    let deadline = Date.now() + timeoutMs;
+    /** Set once an append of other types was slept through: the reader reads by then all the same. */
+    let lazyDeadline: number | null = null;
     if (this.closed || signal?.aborted) return;
     const listening = await this.ensureListener().then(
       () => true,
@@ -391,6 +395,11 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
       if (now === seen || signal?.aborted || this.closed) return;
       if (types === null || this.unknownWakeSeq > seen) return;
       if (types.some((type) => (this.typeSeq.get(type) ?? 0) > seen)) return;
+      // Only other types: nothing to fold, but the reader's checkpoint should still pass them soon (a wait for
+      // every read model is held back by it otherwise), so it reads within OTHER_TYPES_READ_MS. Without appends
+      // there is nothing to pass, and no read.
+      lazyDeadline ??= Date.now() + OTHER_TYPES_READ_MS;
+      deadline = Math.min(deadline, lazyDeadline);
       seen = now;
     }
   }

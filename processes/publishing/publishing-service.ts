@@ -111,19 +111,21 @@ export class PublishingService {
     let sweepAt = 0;
     let lastSweep = 0;
     /**
-     * The wait for a commit, armed before a sweep reads (so a commit that lands during it counts) and kept across
-     * the lease renewals in between; null once it ended (a commit, or its own timeout): sweep then.
+     * The wait for a commit, always armed (re-armed the moment it ends), so a commit that lands while a sweep reads
+     * counts; kept across the lease renewals in between.
      */
     let committed: Promise<void> | null = null;
     /** A commit (or the safety timeout) since the last sweep began to read. */
     let woken = false;
+    const arm = (): void => {
+      if (!sleeps || signal.aborted) return;
+      committed = commits.wait(this.options.wakeOn ?? [], this.idleSweepMs, signal).then(() => {
+        woken = true;
+        arm();
+      });
+    };
+    arm();
     while (!signal.aborted) {
-      if (sleeps && committed === null) {
-        committed = commits.wait(this.options.wakeOn ?? [], this.idleSweepMs, signal).then(() => {
-          committed = null;
-          woken = true;
-        });
-      }
       try {
         let wait: number;
         if (await this.lease()) {
@@ -157,7 +159,11 @@ export class PublishingService {
         sweepAt = 0;
       }
     }
-    await committed;
+    while (committed) {
+      const last: Promise<void> = committed;
+      await last;
+      if (committed === last) break;
+    }
   }
 
   /** Sleeps `ms`, or less when `ended` ends first (or the signal aborts). */

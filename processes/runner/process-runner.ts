@@ -181,7 +181,9 @@ export class ProcessRunner {
         // Registered before reading, so an append committed after the read's snapshot still wakes us.
         const wakeEarly = new AbortController();
         const filter =
-          process.eventTypes && process.eventTypes.length > 0 ? { eventTypes: process.eventTypes } : undefined;
+          process.eventTypes && process.eventTypes.length > 0
+            ? { eventTypes: process.eventTypes }
+            : undefined;
         const wake = eventStore.waitForAppend(
           idleWaitMs,
           AbortSignal.any([wakeEarly.signal, leaseLost.signal, signal]),

@@ -9,7 +9,14 @@ import { projectionEngineMigrations } from '../../../projections/engine/migratio
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../../../projections/engine/runner.js';
 import { ProjectionCommits } from '../../../projections/engine/commits.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { appendEvents, catalog, countingProjection, serving, silentLogger, waitUntil } from './fixtures/support.js';
+import {
+  appendEvents,
+  catalog,
+  countingProjection,
+  serving,
+  silentLogger,
+  waitUntil,
+} from './fixtures/support.js';
 import type { ReadModels } from '../../../projections/read-models.js';
 
 const SAFETY_POLL_MS = 600_000;

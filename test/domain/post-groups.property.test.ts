@@ -1088,8 +1088,8 @@ function checkAcrossSteps(
 }
 
 describe('post group properties over random command sequences', () => {
-  /** Half the thorough count by default: enough sequences to reach every status and refusal checked below. */
-  const sequenceRuns = propertyRuns(300, 150);
+  /** The whole count by default: the coverage checks below need it (at half they can miss by chance). */
+  const sequenceRuns = propertyRuns(300, 300);
   test('approval invariants hold after every step, refusals change nothing, the model agrees', () => {
     const stats = newStats();
     // The coverage checks below were set for the thorough count; they scale with the runs made.

@@ -123,7 +123,8 @@ function runAs(): { uid: number; gid: number } | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (ours or another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,14 +4,14 @@
 // PostgreSQL is stopped (no postgres process, no postmaster.pid left). Once with SIGTERM, once with SIGINT.
 // The service is started as `node --import tsx api/main.ts` (the loader in-process, no launcher in between), so
 // the signals the test sends are the ones it gets, whatever `npm start` runs; the relay is the second signal.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { cleanUp, newUserSetup, type E2eSetup } from './support/service.js';
+import { alive } from '../../infra/db/embedded-postgres.js';
+import { cleanUp, newUserSetup, startService, type E2eSetup } from './support/service.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const unconfigured = ['DATABASE_URL', 'NATS_URL', 'BUS'];
 let machine: E2eSetup | undefined;
 let server: ChildProcess | null = null;
@@ -20,44 +20,6 @@ afterAll(async () => {
   if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGKILL');
   await cleanUp(machine, null);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function startDetached(setup: E2eSetup): Promise<{ child: ChildProcess; output: () => string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: setup.dataDir,
-    PORT: String(setup.port),
-    LOG_LEVEL: 'info',
-  };
-  for (const name of setup.unset) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
-    cwd: root,
-    env,
-    stdio: 'pipe',
-    detached: true,
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${setup.port}/healthz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return { child, output: () => output };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer /healthz:\n${output}`);
-}
 
 /**
  * A request that stays in flight until `finish` is called: a client registration whose JSON body arrives in two
@@ -88,7 +50,7 @@ function slowRequest(port: number): { finish(): void; status: Promise<number> } 
 
 async function stopAsAGroup(signal: NodeJS.Signals): Promise<void> {
   const setup = machine!;
-  const service = await startDetached(setup);
+  const service = await startService(setup, '/healthz', { detached: true });
   server = service.child;
   const pid = service.child.pid!;
   const pidFile = path.join(setup.dataDir, 'postgres', 'postmaster.pid');

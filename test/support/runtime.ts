@@ -33,23 +33,23 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(
-  options: {
-    env?: Record<string, string>;
-    background?: boolean;
-    projections?: RuntimeOptions['projections'];
-    /** Replaces the service's slices (api/slices.ts), e.g. to add one. */
-    slices?: RuntimeOptions['slices'];
-    /** Publishing seams; `{ sweep: false, work: false }` keeps post-now requests in `publishing`. */
-    publishing?: RuntimeOptions['publishing'];
-    /** The fetch policy of user-supplied URLs (RuntimeOptions.outbound). */
-    outbound?: RuntimeOptions['outbound'];
-    /** One short deadline for fetches of user-supplied URLs (RuntimeOptions.fetchTimeoutMs). */
-    fetchTimeoutMs?: number;
-    database?: TestDatabase<unknown>;
-    dataDir?: string;
-  } = {},
-): Promise<TestService> {
+export type TestServiceOptions = {
+  env?: Record<string, string>;
+  background?: boolean;
+  projections?: RuntimeOptions['projections'];
+  /** Replaces the service's slices (api/slices.ts), e.g. to add one. */
+  slices?: RuntimeOptions['slices'];
+  /** Publishing seams; `{ sweep: false, work: false }` keeps post-now requests in `publishing`. */
+  publishing?: RuntimeOptions['publishing'];
+  /** The fetch policy of user-supplied URLs (RuntimeOptions.outbound). */
+  outbound?: RuntimeOptions['outbound'];
+  /** One short deadline for fetches of user-supplied URLs (RuntimeOptions.fetchTimeoutMs). */
+  fetchTimeoutMs?: number;
+  database?: TestDatabase<unknown>;
+  dataDir?: string;
+};
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'sp-test-')));
   const env = loadEnv({
@@ -117,4 +117,20 @@ export async function eventCount(service: TestService): Promise<number> {
     'select count(*) as n from es_events',
   );
   return Number(page.rows[0]!.n);
+}
+
+/**
+ * Another instance of `service`'s deployment: the same database and data directory (so the same keys), no
+ * background work unless asked; for what one instance must see of another's, or a second instance with other seams.
+ */
+export function startAnotherInstance(
+  service: TestService,
+  options: Omit<TestServiceOptions, 'database' | 'dataDir'> = {},
+): Promise<TestService> {
+  return startTestService({
+    background: false,
+    ...options,
+    database: service.database,
+    dataDir: service.dataDir,
+  });
 }

@@ -11,7 +11,12 @@ import type { MediaLibrary } from '../../../commands/media/library.js';
 import { createMediaLibrary } from '../../../commands/media/media-library.js';
 import type { Caller } from '../../../domain/shared/caller.js';
 import { rolePermissions } from '../../../domain/workspaces/roles.js';
-import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import {
+  startAnotherInstance,
+  eventCount,
+  startTestService,
+  type TestService,
+} from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { maliciousSvg, pngOf, startSite, type ErrorBody, type LocalSite } from './support.js';
 
@@ -559,10 +564,7 @@ describe('SSRF battery on the logo download: what the link says by itself, or it
   test('a body slower than the deadline', async () => {
     // A second instance on the same database and keys whose downloads have a short deadline (the service's is
     // logoFetchTimeoutMs, 10 s): the same refusal without waiting the production limit.
-    const quick = await startTestService({
-      database: service.database,
-      dataDir: service.dataDir,
-      background: false,
+    const quick = await startAnotherInstance(service, {
       outbound: { allowPrivate: [site.origin], resolve },
       fetchTimeoutMs: 800,
     });

@@ -6,7 +6,12 @@ import type { LookupAddress } from 'node:dns';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectAssistant } from '../../support/assistant.js';
-import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
+import {
+  startAnotherInstance,
+  eventCount,
+  startTestService,
+  type TestService,
+} from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 import { maxAnswerBytes, pageTimeoutMs } from '../../../infra/brand/website-reader.js';
 import { pngOf, startSite, type ErrorBody, type LocalSite } from './support.js';
@@ -232,10 +237,7 @@ describe('SSRF battery on website reading', () => {
   test('a page slower than the deadline: reachable false', async () => {
     // A second instance on the same database and keys whose page fetches have a short deadline (the service's is
     // pageTimeoutMs, 10 s): the same answer without waiting the production limit.
-    const quick = await startTestService({
-      database: service.database,
-      dataDir: service.dataDir,
-      background: false,
+    const quick = await startAnotherInstance(service, {
       outbound: { allowPrivate: [site.origin], resolve },
       fetchTimeoutMs: 800,
     });

@@ -40,12 +40,19 @@ function childEnv(setup: E2eSetup): NodeJS.ProcessEnv {
   return env;
 }
 
-function spawnEntryPoint(setup: E2eSetup, script: string, args: readonly string[] = []): ChildProcess {
+function spawnEntryPoint(
+  setup: E2eSetup,
+  script: string,
+  args: readonly string[] = [],
+  options: { detached?: boolean } = {},
+): ChildProcess {
   // Node with tsx's loader directly (not the tsx CLI), so signals reach the service itself.
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: root,
     env: childEnv(setup),
     stdio: 'pipe',
+    // Its own process group, so a test can signal the group as systemd or a supervisor does.
+    ...(options.detached ? { detached: true } : {}),
   });
 }
 
@@ -55,10 +62,17 @@ export interface ServiceProcess {
   output(): string;
 }
 
-/** Starts `npm start`'s entry point and waits until `probe` answers 2xx; fails with its output otherwise. */
-export async function startService(setup: E2eSetup, probe: '/healthz' | '/readyz'): Promise<ServiceProcess> {
+/**
+ * Starts `npm start`'s entry point and waits until `probe` answers 2xx; fails with its output otherwise.
+ * `detached`: in a process group of its own.
+ */
+export async function startService(
+  setup: E2eSetup,
+  probe: '/healthz' | '/readyz',
+  options: { detached?: boolean } = {},
+): Promise<ServiceProcess> {
   let output = '';
-  const child = spawnEntryPoint(setup, 'api/main.ts');
+  const child = spawnEntryPoint(setup, 'api/main.ts', [], options);
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const deadline = Date.now() + 90_000;

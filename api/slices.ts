@@ -2,6 +2,7 @@
 // workers, and installs their routes in this order (the OpenAPI document lists paths in it); the environment
 // schema is composed from their settings (api/env.ts). A new slice is one module (api/<slice>/slice.ts) and one
 // line here; see docs/adding-a-slice.md.
+import { aiSlice } from './ai/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
@@ -47,6 +48,7 @@ export const slices = [
   analyticsSlice,
   notificationsSlice,
   billingSlice,
+  aiSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

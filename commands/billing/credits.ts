@@ -164,6 +164,11 @@ export interface ActualUse {
   credits?: number;
   model?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** Token counts known only after the call (an AI model's usage), for the usage row. */
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  totalTokens?: number | null;
+  creditsUsedMilli?: number | null;
 }
 
 export interface PaidCall<T> {
@@ -348,6 +353,18 @@ export class CreditsService {
       ...reservation.details,
       ...(actual.model !== undefined ? { model: optionalText(actual.model, 'model') } : {}),
       ...(actual.metadata !== undefined ? { metadata: actual.metadata } : {}),
+      ...(actual.inputTokens !== undefined
+        ? { inputTokens: optionalCount(actual.inputTokens, 'inputTokens') }
+        : {}),
+      ...(actual.outputTokens !== undefined
+        ? { outputTokens: optionalCount(actual.outputTokens, 'outputTokens') }
+        : {}),
+      ...(actual.totalTokens !== undefined
+        ? { totalTokens: optionalCount(actual.totalTokens, 'totalTokens') }
+        : {}),
+      ...(actual.creditsUsedMilli !== undefined
+        ? { creditsUsedMilli: optionalCount(actual.creditsUsedMilli, 'creditsUsedMilli') }
+        : {}),
     };
     const outcome = await this.charge(
       await this.subscription(reservation.orgId),

@@ -16,7 +16,9 @@ export const agentRunSchema = z
   .object({
     id: z.uuid(),
     orgId: z.uuid(),
-    jobType: z.string().openapi({ example: 'strategy.generate', description: 'See docs/decisions.md, "Agent runs"' }),
+    jobType: z
+      .string()
+      .openapi({ example: 'strategy.generate', description: 'See docs/decisions.md, "Agent runs"' }),
     status: z.enum(runStatuses),
     payload: json,
     resultSummary: json.nullable(),
@@ -24,7 +26,10 @@ export const agentRunSchema = z
     maxAttempts: z.number().int().min(1),
     idempotencyKey: z.string().nullable(),
     errorMessage: z.string().nullable(),
-    costCredits: z.number().nullable().openapi({ description: 'Credits charged (0 for the offline writer and failures)' }),
+    costCredits: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Credits charged (0 for the offline writer and failures)' }),
     estimatedCostMilliUsd: z
       .number()
       .nullable()
@@ -42,7 +47,9 @@ export const agentRunStepSchema = z
     id: z.uuid(),
     traceId: z.uuid(),
     parentStepId: z.uuid().nullable(),
-    role: z.string().openapi({ example: 'writer', description: '`writer` or `offline_writer` (docs/decisions.md)' }),
+    role: z
+      .string()
+      .openapi({ example: 'writer', description: '`writer` or `offline_writer` (docs/decisions.md)' }),
     kind: z.enum(stepKinds),
     status: z.enum(['running', 'succeeded', 'failed']),
     label: z.string().nullable(),

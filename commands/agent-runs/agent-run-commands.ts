@@ -35,9 +35,6 @@ export async function decideRun(
   });
 }
 
-export async function loadRun(
-  deps: Pick<CommandDeps, 'eventStore'>,
-  runId: string,
-): Promise<AgentRunState> {
+export async function loadRun(deps: Pick<CommandDeps, 'eventStore'>, runId: string): Promise<AgentRunState> {
   return (await loadAggregate(deps.eventStore, agentRunStream(runId), agentRunDecider)).state;
 }

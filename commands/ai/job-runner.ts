@@ -16,12 +16,13 @@ import {
   type AiJobRunner,
   type AiSource,
 } from '../../domain/ai/job.js';
-import { AppError, Conflict, InvalidFields, PaymentRequired } from '../../domain/shared/errors.js';
+import type { AppError } from '../../domain/shared/errors.js';
+import { Conflict, InvalidFields, PaymentRequired } from '../../domain/shared/errors.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { ModelError, noUsage, type LanguageModelPort, type TokenUsage } from '../../infra/ai/port.js';
 import type { ActualUse, PaidCall, SpendContext, SpendInput } from '../billing/credits.js';
 import type { CommandDeps, CommandMetadata } from '../shared/command-handler.js';
-import { decideRun, loadRun } from '../agent-runs/agent-run-commands.js';
+import { decideRun } from '../agent-runs/agent-run-commands.js';
 
 /** The one thing the runner needs of the credit ledger (CreditsService.withCredits). */
 export interface PaidCalls {
@@ -70,7 +71,10 @@ const sumUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
 });
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /** Why an attempt failed, as the run records it. */
 class AttemptFailure extends Error {
@@ -143,9 +147,13 @@ export class AgentJobRunner implements AiJobRunner {
     return this.options.model !== null;
   }
 
-  async run<Input, Output>(job: AiJob<Input, Output>, request: AiJobRequest<Input>): Promise<AiJobResult<Output>> {
+  async run<Input, Output>(
+    job: AiJob<Input, Output>,
+    request: AiJobRequest<Input>,
+  ): Promise<AiJobResult<Output>> {
     const { orgId } = request;
-    if (!uuidPattern.test(orgId)) throw new InvalidFields('Invalid orgId', [{ path: 'orgId', message: 'a uuid' }]);
+    if (!uuidPattern.test(orgId))
+      throw new InvalidFields('Invalid orgId', [{ path: 'orgId', message: 'a uuid' }]);
     const key = request.idempotencyKey ?? null;
     if (key !== null && (key.length === 0 || key.length > maxKeyLength))
       throw new InvalidFields('Invalid idempotency key', [
@@ -162,22 +170,29 @@ export class AgentJobRunner implements AiJobRunner {
     const deps = this.options.commands;
 
     let state: AgentRunState = (
-      await decideRun(deps, runId, {
-        type: 'QueueRun',
+      await decideRun(
+        deps,
         runId,
-        orgId,
-        jobType: job.jobType,
-        payload: request.payload ?? (isPlainObject(request.input) ? request.input : {}),
-        maxAttempts: this.maxAttempts,
-        idempotencyKey: key,
-        createdByUserId: request.userId,
-        now: metadata().now,
-      }, metadata(), { awaitReadModels: true })
+        {
+          type: 'QueueRun',
+          runId,
+          orgId,
+          jobType: job.jobType,
+          payload: request.payload ?? (isPlainObject(request.input) ? request.input : {}),
+          maxAttempts: this.maxAttempts,
+          idempotencyKey: key,
+          createdByUserId: request.userId,
+          now: metadata().now,
+        },
+        metadata(),
+        { awaitReadModels: true },
+      )
     ).state;
 
     for (;;) {
       if (state.status === 'succeeded') return this.answerOf(job, runId, state.success);
-      if (state.status === 'cancelled') throw new Conflict('The agent run was cancelled', 'agent_run_cancelled');
+      if (state.status === 'cancelled')
+        throw new Conflict('The agent run was cancelled', 'agent_run_cancelled');
       if (
         state.status === 'failed' &&
         (!passingFailures.includes(state.errorCode) || state.attemptCount >= state.maxAttempts)
@@ -223,7 +238,7 @@ export class AgentJobRunner implements AiJobRunner {
         state = done.state;
         if (state.status === 'succeeded') return this.answerOf(job, runId, state.success);
       } catch (error) {
-        const failure = failureOf(error, job as AiJob<unknown, unknown>);
+        const failure = failureOf(error, job);
         const retry =
           failure.code === 'ai_provider_timeout' ||
           failure.code === 'ai_provider_unavailable' ||
@@ -256,7 +271,10 @@ export class AgentJobRunner implements AiJobRunner {
   ): AiJobResult<Output> {
     const parsed = job.output.safeParse(success.result);
     if (!parsed.success)
-      throw aiJobError('job_failed', `The stored result of agent run ${runId} is no longer a valid ${job.outputName}`);
+      throw aiJobError(
+        'job_failed',
+        `The stored result of agent run ${runId} is no longer a valid ${job.outputName}`,
+      );
     return {
       output: parsed.data,
       source: success.source,
@@ -331,10 +349,19 @@ export class AgentJobRunner implements AiJobRunner {
       output = job.output.parse(job.heuristic(request.input));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.finishStep(runId, step, metadata, { status: 'failed', errorMessage: message.slice(0, 1000) });
-      throw new AttemptFailure('job_failed', `The offline writer of ${job.jobType} failed: ${message.slice(0, 500)}`);
+      await this.finishStep(runId, step, metadata, {
+        status: 'failed',
+        errorMessage: message.slice(0, 1000),
+      });
+      throw new AttemptFailure(
+        'job_failed',
+        `The offline writer of ${job.jobType} failed: ${message.slice(0, 500)}`,
+      );
     }
-    await this.finishStep(runId, step, metadata, { status: 'succeeded', output: clip(JSON.stringify(output)) });
+    await this.finishStep(runId, step, metadata, {
+      status: 'succeeded',
+      output: clip(JSON.stringify(output)),
+    });
     return { output, source: 'heuristic', providerModel: offlineModel, creditsUsed: 0 };
   }
 
@@ -376,7 +403,9 @@ export class AgentJobRunner implements AiJobRunner {
         return { output: answer.output, usage, rounds: round };
       } catch (error) {
         const failure =
-          error instanceof ModelError ? error : new ModelError('unavailable', error instanceof Error ? error.message : String(error));
+          error instanceof ModelError
+            ? error
+            : new ModelError('unavailable', error instanceof Error ? error.message : String(error));
         const spent = failure.details.usage ?? noUsage;
         usage = sumUsage(usage, spent);
         await this.finishStep(runId, step, metadata, {

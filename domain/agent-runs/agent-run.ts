@@ -51,7 +51,9 @@ export type AgentRunCommand =
       retry: boolean;
       now: string;
     }
-  | ({ type: 'SucceedRun' } & Omit<Success, 'runId' | 'completedAt' | 'estimatedCostMilliUsd'> & { now: string })
+  | ({ type: 'SucceedRun' } & Omit<Success, 'runId' | 'completedAt' | 'estimatedCostMilliUsd'> & {
+        now: string;
+      })
   /** The process manager's check: a running run whose lease has run out by `now` is failed (`worker_lost`). */
   | { type: 'ExpireLease'; now: string }
   | { type: 'CancelRun'; reason: string | null; now: string };
@@ -86,7 +88,8 @@ function started(state: AgentRunState): Exclude<AgentRunState, { status: 'none' 
 
 function running(state: AgentRunState): Extract<AgentRunState, { status: 'running' }> {
   const run = started(state);
-  if (run.status !== 'running') throw new Conflict(`The agent run is ${run.status}, not running`, 'agent_run_not_running');
+  if (run.status !== 'running')
+    throw new Conflict(`The agent run is ${run.status}, not running`, 'agent_run_not_running');
   return run;
 }
 
@@ -171,8 +174,7 @@ function decide(command: AgentRunCommand, state: AgentRunState): AgentRunEvent[]
             throw new Conflict('The agent run is in progress', 'agent_run_in_progress');
           // Its worker stopped: that attempt failed; take the run over when attempts remain.
           const lost = `The worker running attempt ${run.attemptCount} stopped (its lease ran out at ${run.leaseExpiresAt})`;
-          if (attempt > run.maxAttempts)
-            return failRun(run, 'worker_lost', lost, command.now);
+          if (attempt > run.maxAttempts) return failRun(run, 'worker_lost', lost, command.now);
           return [
             ...closeOpenSteps(run, lost, command.now),
             {
@@ -208,7 +210,11 @@ function decide(command: AgentRunCommand, state: AgentRunState): AgentRunEvent[]
       return [
         {
           type: 'AgentRunStepStarted',
-          data: { ...data, runId: run.runId, leaseExpiresAt: laterOf(run.leaseExpiresAt, data.leaseExpiresAt) },
+          data: {
+            ...data,
+            runId: run.runId,
+            leaseExpiresAt: laterOf(run.leaseExpiresAt, data.leaseExpiresAt),
+          },
         },
       ];
     }

@@ -100,10 +100,14 @@ export function classify(error: unknown, timeoutMs: number): ModelError {
   if (NoObjectGeneratedError.isInstance(error)) {
     const usage = usageOf(error.usage);
     if (error.finishReason === 'content-filter')
-      return new ModelError('refused', `The model declined: ${(error.text ?? '').slice(0, 300) || 'content filter'}`, {
-        usage,
-        text: error.text ?? null,
-      });
+      return new ModelError(
+        'refused',
+        `The model declined: ${(error.text ?? '').slice(0, 300) || 'content filter'}`,
+        {
+          usage,
+          text: error.text ?? null,
+        },
+      );
     const cause = error.cause instanceof Error ? `: ${error.cause.message.slice(0, 300)}` : '';
     return new ModelError('malformed', `The model's answer is not the structured output asked for${cause}`, {
       usage,
@@ -119,8 +123,12 @@ export function classify(error: unknown, timeoutMs: number): ModelError {
         retryAfterMs: retryAfterMsOf(error.responseHeaders),
       });
     if (status === 401 || status === 403)
-      return new ModelError('unavailable', `The model provider refused the service's credentials (${status})`);
-    if (status === 404) return new ModelError('unavailable', 'The model provider does not know the configured model (404)');
+      return new ModelError(
+        'unavailable',
+        `The model provider refused the service's credentials (${status})`,
+      );
+    if (status === 404)
+      return new ModelError('unavailable', 'The model provider does not know the configured model (404)');
     if (status !== undefined && status >= 400 && status < 500)
       return new ModelError('unavailable', `The model provider refused the request (${status})`);
     if (status !== undefined) return new ModelError('unavailable', `The model provider failed (${status})`);
@@ -159,7 +167,7 @@ export function createAiSdkModel(options: AiSdkModelOptions): LanguageModelPort 
         if (result.finishReason === 'content-filter')
           throw new ModelError('refused', `The model declined: ${result.text.slice(0, 300)}`, { usage });
         return {
-          output: result.output as Output,
+          output: result.output,
           text: result.text,
           reasoning: result.reasoningText ?? null,
           usage,

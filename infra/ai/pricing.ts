@@ -12,7 +12,10 @@ const known: [RegExp, ModelPrices][] = [
   [/^gpt-4\.1-nano/, { inputUsdPerMillion: 0.1, outputUsdPerMillion: 0.4 }],
   [/^gpt-4\.1/, { inputUsdPerMillion: 2, outputUsdPerMillion: 8 }],
   [/^claude-3-5-haiku|^claude-haiku-4/, { inputUsdPerMillion: 0.8, outputUsdPerMillion: 4 }],
-  [/^claude-3-7-sonnet|^claude-sonnet-4|^claude-3-5-sonnet/, { inputUsdPerMillion: 3, outputUsdPerMillion: 15 }],
+  [
+    /^claude-3-7-sonnet|^claude-sonnet-4|^claude-3-5-sonnet/,
+    { inputUsdPerMillion: 3, outputUsdPerMillion: 15 },
+  ],
 ];
 
 /** The list prices of `model`, or null when it is not one we know (a local model costs nothing we can tell). */

@@ -6,7 +6,14 @@ import { defineSettings, optionalString, optionalUrl, type SettingsOf } from '..
 export const aiProviders = ['openai', 'anthropic', 'openai-compatible'] as const;
 export type AiProviderName = (typeof aiProviders)[number];
 
-const optionalPrice = optionalString.pipe(z.string().optional().transform((v) => (v === undefined ? undefined : Number(v)))).pipe(z.number().min(0).max(1_000).optional());
+const optionalPrice = optionalString
+  .pipe(
+    z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined ? undefined : Number(v))),
+  )
+  .pipe(z.number().min(0).max(1_000).optional());
 
 export const aiSettings = defineSettings(
   {

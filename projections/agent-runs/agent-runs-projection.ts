@@ -56,7 +56,7 @@ export type AgentRunStepsTable = {
 export type AgentRunTables = { agent_runs: AgentRunsTable; agent_run_steps: AgentRunStepsTable };
 
 export const agentRunsProjection = defineProjection({
-  name: 'agent-runs',
+  name: 'agent_runs',
   version: 1,
   tables: ['agent_runs', 'agent_run_steps'],
   reads: [readsFrom(agentRunEventCodec)],

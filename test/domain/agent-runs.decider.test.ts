@@ -2,7 +2,12 @@
 // attempts back to queued until maxAttempts, steps and their lease (the heartbeat), a lost worker's run failed
 // or taken over, resuming a run failed for a passing reason, and every repeated command deciding nothing.
 import { describe, expect, test } from 'vitest';
-import { agentRunDecider, type AgentRunCommand, type AgentRunEvent } from '../../domain/agent-runs/agent-run.js';
+import {
+  agentRunDecider,
+  type AgentRunCommand,
+  type AgentRunEvent,
+  type RunFailureCode,
+} from '../../domain/agent-runs/agent-run.js';
 import { Conflict, NotFound } from '../../domain/shared/errors.js';
 import { deciderSpec } from '../support/decider-spec.js';
 
@@ -110,11 +115,16 @@ const succeed = (attempt = 1): AgentRunCommand => ({
   costCredits: 1,
   now: t1,
 });
-const failAttempt = (retry: boolean, attempt = 1): AgentRunCommand => ({
+const failAttempt = (
+  retry: boolean,
+  attempt = 1,
+  errorCode: RunFailureCode = 'ai_provider_timeout',
+  errorMessage = 'too slow',
+): AgentRunCommand => ({
   type: 'FailAttempt',
   attempt,
-  errorCode: 'ai_provider_timeout',
-  errorMessage: 'too slow',
+  errorCode,
+  errorMessage,
   retry,
   now: t1,
 });
@@ -133,19 +143,28 @@ describe('queueing', () => {
       .thenThrows(Conflict, /used for a test.write run/);
   });
   test('a run needs at least one attempt', () => {
-    spec.given([]).when({ ...queue, maxAttempts: 0 }).thenThrows(Conflict);
+    spec
+      .given([])
+      .when({ ...queue, maxAttempts: 0 })
+      .thenThrows(Conflict);
   });
 });
 
 describe('attempts', () => {
   test('queued → running', () => {
-    spec.given([queued]).when(start()).then([attemptStarted(1)]);
+    spec
+      .given([queued])
+      .when(start())
+      .then([attemptStarted(1)]);
   });
   test('a run that does not exist cannot start', () => {
     spec.given([]).when(start()).thenThrows(NotFound);
   });
   test('running with a live lease: another worker is refused', () => {
-    spec.given([queued, attemptStarted(1)]).when(start(t1)).thenThrows(Conflict, /in progress/);
+    spec
+      .given([queued, attemptStarted(1)])
+      .when(start(t1))
+      .thenThrows(Conflict, /in progress/);
   });
   test('running with a lease run out: the lost attempt fails (its open step closed) and the next starts', () => {
     const lost = `The worker running attempt 1 stopped (its lease ran out at ${leaseEnd})`;
@@ -168,13 +187,27 @@ describe('attempts', () => {
       .then([
         {
           type: 'AgentRunAttemptFailed',
-          data: { runId, attempt: 1, errorCode: 'ai_provider_timeout', errorMessage: 'too slow', failedAt: t1 },
+          data: {
+            runId,
+            attempt: 1,
+            errorCode: 'ai_provider_timeout',
+            errorMessage: 'too slow',
+            failedAt: t1,
+          },
         },
       ]);
   });
   test('the last attempt failing fails the run, whatever retry asks', () => {
     spec
-      .given([queued, attemptStarted(1), { type: 'AgentRunAttemptFailed', data: { runId, attempt: 1, errorCode: 'ai_provider_timeout', errorMessage: 'x', failedAt: t1 } }, attemptStarted(2)])
+      .given([
+        queued,
+        attemptStarted(1),
+        {
+          type: 'AgentRunAttemptFailed',
+          data: { runId, attempt: 1, errorCode: 'ai_provider_timeout', errorMessage: 'x', failedAt: t1 },
+        },
+        attemptStarted(2),
+      ])
       .when(failAttempt(true, 2))
       .then([
         {
@@ -193,7 +226,7 @@ describe('attempts', () => {
   test('a failure not worth retrying fails the run at once, with the cost of its steps', () => {
     spec
       .given([queued, attemptStarted(1), stepStarted(), stepFinished('failed', 2.5)])
-      .when({ ...failAttempt(false), errorCode: 'ai_output_invalid', errorMessage: 'bad' })
+      .when(failAttempt(false, 1, 'ai_output_invalid', 'bad'))
       .thenState((state) => {
         expect(state.status).toBe('failed');
         if (state.status === 'failed') {
@@ -203,12 +236,18 @@ describe('attempts', () => {
       });
   });
   test('a failure of an attempt that is not the current one decides nothing', () => {
-    spec.given([queued, attemptStarted(1)]).when(failAttempt(true, 3)).then([]);
+    spec
+      .given([queued, attemptStarted(1)])
+      .when(failAttempt(true, 3))
+      .then([]);
   });
   test('no attempts left: a queued run cannot start', () => {
-    const failed1: AgentRunEvent = { type: 'AgentRunAttemptFailed', data: { runId, attempt: 1, errorCode: 'ai_provider_timeout', errorMessage: 'x', failedAt: t1 } };
+    const failed1: AgentRunEvent = {
+      type: 'AgentRunAttemptFailed',
+      data: { runId, attempt: 1, errorCode: 'ai_provider_timeout', errorMessage: 'x', failedAt: t1 },
+    };
     spec
-      .given([{ ...queued, data: { ...queued.data, maxAttempts: 1 } } as AgentRunEvent, attemptStarted(1), failed1])
+      .given([{ ...queued, data: { ...queued.data, maxAttempts: 1 } }, attemptStarted(1), failed1])
       .when(start(t1))
       .thenThrows(Conflict, /attempts/);
   });
@@ -239,17 +278,41 @@ describe('steps', () => {
   test('a step cannot start on a run that is not running', () => {
     spec
       .given([queued])
-      .when({ type: 'StartStep', stepId, traceId, parentStepId: null, role: 'writer', kind: 'model_round', label: null, input: null, leaseExpiresAt: leaseEnd, startedAt: t0 })
+      .when({
+        type: 'StartStep',
+        stepId,
+        traceId,
+        parentStepId: null,
+        role: 'writer',
+        kind: 'model_round',
+        label: null,
+        input: null,
+        leaseExpiresAt: leaseEnd,
+        startedAt: t0,
+      })
       .thenThrows(Conflict, /not running/);
   });
   test('finishing a step records its tokens; finishing it again decides nothing', () => {
     const finish = { ...(stepFinished().data as object), type: 'FinishStep' } as AgentRunCommand;
-    spec.given([queued, attemptStarted(1), stepStarted()]).when(finish).then([stepFinished()]);
-    spec.given([queued, attemptStarted(1), stepStarted(), stepFinished()]).when(finish).then([]);
+    spec
+      .given([queued, attemptStarted(1), stepStarted()])
+      .when(finish)
+      .then([stepFinished()]);
+    spec
+      .given([queued, attemptStarted(1), stepStarted(), stepFinished()])
+      .when(finish)
+      .then([]);
   });
   test('finishing an unknown step is refused', () => {
-    const finish = { ...(stepFinished().data as object), type: 'FinishStep', stepId: traceId } as AgentRunCommand;
-    spec.given([queued, attemptStarted(1)]).when(finish).thenThrows(NotFound);
+    const finish = {
+      ...(stepFinished().data as object),
+      type: 'FinishStep',
+      stepId: traceId,
+    } as AgentRunCommand;
+    spec
+      .given([queued, attemptStarted(1)])
+      .when(finish)
+      .thenThrows(NotFound);
   });
 });
 
@@ -276,12 +339,24 @@ describe('ending', () => {
       ]);
   });
   test('succeeding again decides nothing; starting a succeeded run decides nothing', () => {
-    const done = agentRunDecider.decide(succeed(), [queued, attemptStarted(1)].reduce(agentRunDecider.evolve, agentRunDecider.initialState));
-    spec.given([queued, attemptStarted(1), ...done]).when(succeed()).then([]);
-    spec.given([queued, attemptStarted(1), ...done]).when(start(t1)).then([]);
+    const done = agentRunDecider.decide(
+      succeed(),
+      [queued, attemptStarted(1)].reduce(agentRunDecider.evolve, agentRunDecider.initialState),
+    );
+    spec
+      .given([queued, attemptStarted(1), ...done])
+      .when(succeed())
+      .then([]);
+    spec
+      .given([queued, attemptStarted(1), ...done])
+      .when(start(t1))
+      .then([]);
   });
   test('a stale attempt cannot succeed', () => {
-    spec.given([queued, attemptStarted(1)]).when(succeed(2)).thenThrows(Conflict);
+    spec
+      .given([queued, attemptStarted(1)])
+      .when(succeed(2))
+      .thenThrows(Conflict);
   });
   test('queued or running → cancelled, closing open steps; cancelling again decides nothing', () => {
     spec
@@ -291,19 +366,34 @@ describe('ending', () => {
         closedAsFailed('The run was cancelled', t1),
         { type: 'AgentRunCancelled', data: { runId, reason: 'no longer needed', cancelledAt: t1 } },
       ]);
-    const cancelled: AgentRunEvent = { type: 'AgentRunCancelled', data: { runId, reason: null, cancelledAt: t1 } };
+    const cancelled: AgentRunEvent = {
+      type: 'AgentRunCancelled',
+      data: { runId, reason: null, cancelledAt: t1 },
+    };
     spec.given([queued, cancelled]).when({ type: 'CancelRun', reason: null, now: t1 }).then([]);
-    spec.given([queued, cancelled]).when(start(t1)).thenThrows(Conflict, /cancelled/);
+    spec
+      .given([queued, cancelled])
+      .when(start(t1))
+      .thenThrows(Conflict, /cancelled/);
   });
   test('a finished run cannot be cancelled', () => {
-    const done = agentRunDecider.decide(succeed(), [queued, attemptStarted(1)].reduce(agentRunDecider.evolve, agentRunDecider.initialState));
-    spec.given([queued, attemptStarted(1), ...done]).when({ type: 'CancelRun', reason: null, now: t1 }).thenThrows(Conflict);
+    const done = agentRunDecider.decide(
+      succeed(),
+      [queued, attemptStarted(1)].reduce(agentRunDecider.evolve, agentRunDecider.initialState),
+    );
+    spec
+      .given([queued, attemptStarted(1), ...done])
+      .when({ type: 'CancelRun', reason: null, now: t1 })
+      .thenThrows(Conflict);
   });
 });
 
 describe('a lost worker', () => {
   test('before the lease runs out nothing happens', () => {
-    spec.given([queued, attemptStarted(1)]).when({ type: 'ExpireLease', now: t1 }).then([]);
+    spec
+      .given([queued, attemptStarted(1)])
+      .when({ type: 'ExpireLease', now: t1 })
+      .then([]);
   });
   test('a step renews the lease: expiry waits for it', () => {
     spec
@@ -328,12 +418,25 @@ describe('a lost worker', () => {
       { type: 'ExpireLease', now: afterLease },
       [queued, attemptStarted(1), stepStarted()].reduce(agentRunDecider.evolve, agentRunDecider.initialState),
     );
-    spec.given([queued, attemptStarted(1), stepStarted(), closed!, lost!]).when(start(afterLease)).then([attemptStarted(2, leaseEnd, afterLease)]);
+    spec
+      .given([queued, attemptStarted(1), stepStarted(), closed!, lost!])
+      .when(start(afterLease))
+      .then([attemptStarted(2, leaseEnd, afterLease)]);
     const invalid: AgentRunEvent = {
       type: 'AgentRunFailed',
-      data: { runId, attempt: 1, errorCode: 'ai_output_invalid', errorMessage: 'bad', estimatedCostMilliUsd: 0, completedAt: t1 },
+      data: {
+        runId,
+        attempt: 1,
+        errorCode: 'ai_output_invalid',
+        errorMessage: 'bad',
+        estimatedCostMilliUsd: 0,
+        completedAt: t1,
+      },
     };
-    spec.given([queued, attemptStarted(1), invalid]).when(start(t1)).thenThrows(Conflict, /failed: bad/);
+    spec
+      .given([queued, attemptStarted(1), invalid])
+      .when(start(t1))
+      .thenThrows(Conflict, /failed: bad/);
   });
   test('not running: expiry decides nothing', () => {
     spec.given([queued]).when({ type: 'ExpireLease', now: afterLease }).then([]);

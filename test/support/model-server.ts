@@ -56,7 +56,10 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-function openAiAnswer(body: Record<string, unknown>, reply: { content: string; usage?: { input: number; output: number } } | { refusal: string }) {
+function openAiAnswer(
+  body: Record<string, unknown>,
+  reply: { content: string; usage?: { input: number; output: number } } | { refusal: string },
+) {
   const usage = 'content' in reply ? (reply.usage ?? { input: 120, output: 40 }) : { input: 100, output: 8 };
   return {
     id: 'chatcmpl-local',
@@ -81,7 +84,10 @@ function openAiAnswer(body: Record<string, unknown>, reply: { content: string; u
   };
 }
 
-function anthropicAnswer(body: Record<string, unknown>, reply: { content: string; usage?: { input: number; output: number } } | { refusal: string }) {
+function anthropicAnswer(
+  body: Record<string, unknown>,
+  reply: { content: string; usage?: { input: number; output: number } } | { refusal: string },
+) {
   const usage = 'content' in reply ? (reply.usage ?? { input: 120, output: 40 }) : { input: 100, output: 8 };
   const tools = (body.tools as { name?: string }[] | undefined) ?? [];
   const viaTool = 'content' in reply && tools.some((t) => t.name === 'json');
@@ -91,7 +97,14 @@ function anthropicAnswer(body: Record<string, unknown>, reply: { content: string
     role: 'assistant',
     model: body.model,
     content: viaTool
-      ? [{ type: 'tool_use', id: 'toolu_local', name: 'json', input: JSON.parse((reply as { content: string }).content) as unknown }]
+      ? [
+          {
+            type: 'tool_use',
+            id: 'toolu_local',
+            name: 'json',
+            input: JSON.parse((reply as { content: string }).content) as unknown,
+          },
+        ]
       : [{ type: 'text', text: 'content' in reply ? reply.content : reply.refusal }],
     stop_reason: 'content' in reply ? (viaTool ? 'tool_use' : 'end_turn') : 'refusal',
     stop_sequence: null,
@@ -120,7 +133,9 @@ export async function startModelServer(): Promise<ModelServer> {
       res.end(JSON.stringify(reply.body ?? { error: { message: `status ${reply.status}`, type: 'error' } }));
       return;
     }
-    const json = call.path.endsWith('/messages') ? anthropicAnswer(call.body, reply) : openAiAnswer(call.body, reply);
+    const json = call.path.endsWith('/messages')
+      ? anthropicAnswer(call.body, reply)
+      : openAiAnswer(call.body, reply);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(json));
   }

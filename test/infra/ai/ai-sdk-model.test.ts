@@ -35,7 +35,11 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 const ask = (model: LanguageModelPort, scenario: string) =>
-  model.generate({ ...testJob.prompt({ topic: 'ports', scenario }), schema: testJob.output, schemaName: 'post' });
+  model.generate({
+    ...testJob.prompt({ topic: 'ports', scenario }),
+    schema: testJob.output,
+    schemaName: 'post',
+  });
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
   const error = await promise.then(
@@ -51,24 +55,27 @@ describe('the model port', () => {
     ['openai-compatible', () => compatible],
     ['openai', () => openai],
     ['anthropic', () => anthropic],
-  ])('%s: a structured output with its token usage, the schema sent with the request', async (name, model) => {
-    const before = server.requests.length;
-    const answer = await ask(model(), 'ok');
-    expect(answer.output).toEqual(JSON.parse(validPost('ports')));
-    expect(answer.usage).toMatchObject({ inputTokens: 321, outputTokens: 54, totalTokens: 375 });
-    const sent = server.requests.slice(before);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.text).toContain('Write a post about ports');
-    const body = JSON.stringify(sent[0]!.body);
-    expect(body).toContain('headline'); // the output schema goes with the request
-    if (name === 'anthropic') {
-      expect(sent[0]!.path).toBe('/v1/messages');
-      expect(sent[0]!.headers['x-api-key']).toBe('sk-local');
-    } else {
-      expect(sent[0]!.path).toBe('/v1/chat/completions');
-      expect(sent[0]!.headers.authorization).toBe('Bearer sk-local');
-    }
-  });
+  ])(
+    '%s: a structured output with its token usage, the schema sent with the request',
+    async (name, model) => {
+      const before = server.requests.length;
+      const answer = await ask(model(), 'ok');
+      expect(answer.output).toEqual(JSON.parse(validPost('ports')));
+      expect(answer.usage).toMatchObject({ inputTokens: 321, outputTokens: 54, totalTokens: 375 });
+      const sent = server.requests.slice(before);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.text).toContain('Write a post about ports');
+      const body = JSON.stringify(sent[0]!.body);
+      expect(body).toContain('headline'); // the output schema goes with the request
+      if (name === 'anthropic') {
+        expect(sent[0]!.path).toBe('/v1/messages');
+        expect(sent[0]!.headers['x-api-key']).toBe('sk-local');
+      } else {
+        expect(sent[0]!.path).toBe('/v1/chat/completions');
+        expect(sent[0]!.headers.authorization).toBe('Bearer sk-local');
+      }
+    },
+  );
 
   test('a refusal is `refused`', async () => {
     expect((await failure(ask(compatible, 'refusal'))).reason).toBe('refused');
@@ -118,6 +125,13 @@ describe('the model port', () => {
   });
 
   test('the estimated cost follows the model list price', () => {
-    expect(compatible.costMilliUsd({ inputTokens: 1_000_000, outputTokens: 0, reasoningTokens: 0, totalTokens: 0 })).toBe(150);
+    expect(
+      compatible.costMilliUsd({
+        inputTokens: 1_000_000,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        totalTokens: 0,
+      }),
+    ).toBe(150);
   });
 });

@@ -22,8 +22,9 @@ export const aiSlice = defineSlice({
     {
       name: 'agent-run-lease-expiry',
       async start(ctx) {
+        const { credits, now } = ctx.use(billingServices);
         return startLeaseExpiry(
-          { commands: ctx.commands, readModels: ctx.readModels, now: ctx.use(billingServices).now },
+          { commands: ctx.commands, readModels: ctx.readModels, credits, now },
           ctx.logger,
         );
       },

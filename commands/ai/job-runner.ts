@@ -55,6 +55,9 @@ export interface JobRunnerOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** The credit ledger key of a run's charge: one per run, so a retried attempt or a replay never pays twice. */
+export const runCreditKey = (runId: string) => `agent-run:${runId}`;
+
 /** Prompts and answers kept in a step (the whole prompt is sent; the record keeps this much of each part). */
 const maxRecordedChars = 20_000;
 const maxKeyLength = 200;
@@ -298,8 +301,7 @@ export class AgentJobRunner implements AiJobRunner {
     const paid = await this.options.credits.withCredits(
       {
         orgId: request.orgId,
-        // One charge per run: a retried attempt or a replay never pays twice.
-        key: `agent-run:${runId}`,
+        key: runCreditKey(runId),
         actionKey: job.creditAction,
         metricKey: job.creditAction,
         feature: job.jobType,

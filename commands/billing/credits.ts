@@ -380,7 +380,10 @@ export class CreditsService {
   }
 
   /** Gives a reservation's credits back (the paid call failed); nothing when it was settled or released. */
-  async release(reservation: CreditReservation, reason: 'failed' | 'expired' = 'failed'): Promise<void> {
+  async release(
+    reservation: Pick<CreditReservation, 'orgId' | 'key' | 'context' | 'charged'>,
+    reason: 'failed' | 'expired' = 'failed',
+  ): Promise<void> {
     if (reservation.charged) return;
     const { orgId, key } = reservation;
     const subscription = await this.subscription(orgId);

@@ -3,6 +3,8 @@
 // open steps closed, so no run stays running for ever. Its credits were only held (reserved), never charged,
 // and the hold lapses on its own (CREDIT_RESERVATION_TTL_MS). The same idempotency key resumes the run with its
 // next attempt while attempts remain. Deciding ExpireLease twice changes nothing, so instances may all run it.
+// The credits the lost attempt held are released at once (a run that was charged already keeps its charge: the
+// hold is gone, and a retry with the same key is not charged again).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../infra/logging/logger.js';
@@ -10,15 +12,20 @@ import type { ReadModels } from '../../projections/read-models.js';
 import { runsWithExpiredLeases } from '../../projections/agent-runs/queries.js';
 import { decideRun } from '../../commands/agent-runs/agent-run-commands.js';
 import type { CommandDeps } from '../../commands/shared/command-handler.js';
+import type { CreditsService } from '../../commands/billing/credits.js';
+import { runCreditKey } from '../../commands/ai/job-runner.js';
+
+export interface LeaseExpiryDeps {
+  commands: CommandDeps;
+  readModels: Kysely<ReadModels>;
+  credits: Pick<CreditsService, 'release'>;
+}
 
 /** How often the process manager looks for lost runs. */
 export const leaseExpiryIntervalMs = 15_000;
 
 /** Fails every running run whose lease ran out by `now`; returns the ids of those it failed. */
-export async function expireLostRuns(
-  deps: { commands: CommandDeps; readModels: Kysely<ReadModels> },
-  now: Date,
-): Promise<string[]> {
+export async function expireLostRuns(deps: LeaseExpiryDeps, now: Date): Promise<string[]> {
   const expired = await runsWithExpiredLeases(deps.readModels, now);
   const failed: string[] = [];
   for (const run of expired) {
@@ -29,13 +36,18 @@ export async function expireLostRuns(
       { orgId: run.orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() },
       { awaitReadModels: true },
     );
-    if (outcome.events.length > 0) failed.push(run.id);
+    if (outcome.events.length === 0) continue;
+    failed.push(run.id);
+    await deps.credits.release(
+      { orgId: run.orgId, key: runCreditKey(run.id), context: {}, charged: null },
+      'expired',
+    );
   }
   return failed;
 }
 
 export function startLeaseExpiry(
-  deps: { commands: CommandDeps; readModels: Kysely<ReadModels>; now: () => Date },
+  deps: LeaseExpiryDeps & { now: () => Date },
   logger: Pick<Logger, 'warn' | 'info'>,
   intervalMs = leaseExpiryIntervalMs,
 ): { stop(): Promise<void> } {

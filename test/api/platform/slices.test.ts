@@ -148,6 +148,7 @@ describe('slices fit together', () => {
       'billing_subscriptions',
       'billing_history',
       'credits',
+      'agent_runs',
     ]);
     expect(composed.processManagers.map((p) => p.name)).toEqual([
       'account-removal',

@@ -73,11 +73,22 @@ const sumUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
   totalTokens: a.totalTokens + b.totalTokens,
 });
 
+/** The most of a payload a run keeps (its events are read whole); a larger one is kept as its field names. */
+const maxPayloadChars = 16_000;
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' &&
   value !== null &&
   !Array.isArray(value) &&
   Object.getPrototypeOf(value) === Object.prototype;
+
+/** The run's payload as GET agent-runs shows it: the given one or the input, bounded. */
+export function payloadOf(request: AiJobRequest<unknown>): Record<string, unknown> {
+  const payload = request.payload ?? (isPlainObject(request.input) ? request.input : {});
+  const size = JSON.stringify(payload).length;
+  if (size <= maxPayloadChars) return payload;
+  return { truncated: true, size, fields: Object.keys(payload).slice(0, 100) };
+}
 
 /** Why an attempt failed, as the run records it. */
 class AttemptFailure extends Error {
@@ -181,7 +192,7 @@ export class AgentJobRunner implements AiJobRunner {
           runId,
           orgId,
           jobType: job.jobType,
-          payload: request.payload ?? (isPlainObject(request.input) ? request.input : {}),
+          payload: payloadOf(request),
           maxAttempts: this.maxAttempts,
           idempotencyKey: key,
           createdByUserId: request.userId,

@@ -66,6 +66,19 @@ describe('without a model provider', () => {
     ]);
   });
 
+  test('a large input is kept in the run as its field names, not whole', async () => {
+    const topic = 'x'.repeat(20_000);
+    const terse = { ...testJob, heuristic: () => ({ headline: 'Long reads', body: 'A summary.' }) };
+    const result = await holder.runner!.run(terse, { orgId: ws.orgId, userId: null, input: { topic } });
+    const runs = await service.request('GET', `/v1/orgs/${ws.orgId}/agent-runs`, { token: ws.tokens.viewer });
+    const { items } = ((await runs.json()) as { data: { items: { id: string; payload: unknown }[] } }).data;
+    expect(items.find((r) => r.id === result.runId)?.payload).toEqual({
+      truncated: true,
+      size: JSON.stringify({ topic }).length,
+      fields: ['topic'],
+    });
+  });
+
   test('an offline writer that breaks its own schema fails the run with a 503 job_failed', async () => {
     const broken = { ...testJob, jobType: 'test.broken', heuristic: () => ({ headline: '', body: '' }) };
     const error = await holder

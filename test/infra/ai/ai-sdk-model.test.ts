@@ -77,8 +77,17 @@ describe('the model port', () => {
     },
   );
 
-  test('a refusal is `refused`', async () => {
+  test('a refusal is `refused`, from OpenAI-shaped and Anthropic-shaped providers', async () => {
     expect((await failure(ask(compatible, 'refusal'))).reason).toBe('refused');
+    expect((await failure(ask(anthropic, 'refusal'))).reason).toBe('refused');
+  });
+
+  test('Anthropic-shaped: a 429 with Retry-After and a timeout are classified alike', async () => {
+    const busy = await failure(ask(anthropic, 'busy'));
+    expect(busy.reason).toBe('rate_limited');
+    expect(busy.details.retryAfterMs).toBe(7000);
+    expect((await failure(ask(anthropic, 'slow'))).reason).toBe('timeout');
+    expect((await failure(ask(anthropic, 'malformed'))).reason).toBe('malformed');
   });
 
   test('no answer within the timeout is `timeout`', async () => {

@@ -8,7 +8,7 @@ import { billingServices } from '../billing/services.js';
 import { provide } from '../shared/provider.js';
 import { defineSlice } from '../shared/slice.js';
 import { agentRunOperations } from './operations.js';
-import { buildJobRunner } from './runner-of.js';
+import { buildJobRunner, leaseMsOf } from './runner-of.js';
 import { aiJobsService } from './services.js';
 
 export const aiSlice = defineSlice({
@@ -24,7 +24,7 @@ export const aiSlice = defineSlice({
       async start(ctx) {
         const { credits, now } = ctx.use(billingServices);
         return startLeaseExpiry(
-          { commands: ctx.commands, readModels: ctx.readModels, credits, now },
+          { commands: ctx.commands, readModels: ctx.readModels, credits, now, leaseMs: leaseMsOf(ctx.env) },
           ctx.logger,
         );
       },

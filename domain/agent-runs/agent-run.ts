@@ -54,8 +54,11 @@ export type AgentRunCommand =
   | ({ type: 'SucceedRun' } & Omit<Success, 'runId' | 'completedAt' | 'estimatedCostMilliUsd'> & {
         now: string;
       })
-  /** The process manager's check: a running run whose lease has run out by `now` is failed (`worker_lost`). */
-  | { type: 'ExpireLease'; now: string }
+  /**
+   * The process manager's check: a running run whose lease has run out by `now` is failed (`worker_lost`), and
+   * so is a queued one waiting since `staleQueuedBefore` or earlier (its process stopped between attempts).
+   */
+  | { type: 'ExpireLease'; now: string; staleQueuedBefore?: string }
   | { type: 'CancelRun'; reason: string | null; now: string };
 
 export interface AgentRunFacts {
@@ -73,7 +76,7 @@ export interface AgentRunFacts {
 
 export type AgentRunState =
   | { status: 'none' }
-  | (AgentRunFacts & { status: 'queued' })
+  | (AgentRunFacts & { status: 'queued'; queuedSince: string })
   | (AgentRunFacts & { status: 'running'; workerId: string; leaseExpiresAt: string })
   | (AgentRunFacts & { status: 'succeeded'; success: Success })
   | (AgentRunFacts & { status: 'failed'; errorCode: RunFailureCode; errorMessage: string })
@@ -265,6 +268,17 @@ function decide(command: AgentRunCommand, state: AgentRunState): AgentRunEvent[]
       ];
     }
     case 'ExpireLease': {
+      if (
+        state.status === 'queued' &&
+        command.staleQueuedBefore !== undefined &&
+        Date.parse(state.queuedSince) <= Date.parse(command.staleQueuedBefore)
+      )
+        return failRun(
+          state,
+          'worker_lost',
+          `The run waited for its attempt ${state.attemptCount + 1} since ${state.queuedSince} and no worker took it; retry with the same idempotency key to resume`,
+          command.now,
+        );
       if (state.status !== 'running') return [];
       if (Date.parse(command.now) < Date.parse(state.leaseExpiresAt)) return [];
       return failRun(
@@ -311,6 +325,7 @@ function evolve(state: AgentRunState, event: AgentRunEvent): AgentRunState {
     const d = event.data;
     return {
       status: 'queued',
+      queuedSince: d.queuedAt,
       runId: d.runId,
       orgId: d.orgId,
       jobType: d.jobType,
@@ -347,7 +362,7 @@ function evolve(state: AgentRunState, event: AgentRunEvent): AgentRunState {
         estimatedCostMilliUsd: base.estimatedCostMilliUsd + event.data.estimatedCostMilliUsd,
       };
     case 'AgentRunAttemptFailed':
-      return { ...base, status: 'queued' };
+      return { ...base, status: 'queued', queuedSince: event.data.failedAt };
     case 'AgentRunSucceeded':
       return { ...base, status: 'succeeded', success: event.data };
     case 'AgentRunFailed':

@@ -1,5 +1,6 @@
 // The agent runs' process manager: a run left `running` by a worker that stopped (killed, crashed, its host
-// gone) holds a lease renewed by each step; once the lease has run out the run is failed as `worker_lost`, its
+// gone) holds a lease renewed by each step; once the lease has run out the run is failed as `worker_lost` (so is
+// a run left `queued` between two attempts for longer than a lease), its
 // open steps closed, so no run stays running for ever. Its credits were only held (reserved), never charged,
 // and the hold lapses on its own (CREDIT_RESERVATION_TTL_MS). The same idempotency key resumes the run with its
 // next attempt while attempts remain. Deciding ExpireLease twice changes nothing, so instances may all run it.
@@ -19,6 +20,8 @@ export interface LeaseExpiryDeps {
   commands: CommandDeps;
   readModels: Kysely<ReadModels>;
   credits: Pick<CreditsService, 'release'>;
+  /** A queued run untouched this long has no worker (the lease a step gives, AI_RUN_LEASE_SECONDS). */
+  leaseMs: number;
 }
 
 /** How often the process manager looks for lost runs. */
@@ -26,13 +29,14 @@ export const leaseExpiryIntervalMs = 15_000;
 
 /** Fails every running run whose lease ran out by `now`; returns the ids of those it failed. */
 export async function expireLostRuns(deps: LeaseExpiryDeps, now: Date): Promise<string[]> {
-  const expired = await runsWithExpiredLeases(deps.readModels, now);
+  const staleQueuedBefore = new Date(now.getTime() - deps.leaseMs);
+  const expired = await runsWithExpiredLeases(deps.readModels, now, staleQueuedBefore);
   const failed: string[] = [];
   for (const run of expired) {
     const outcome = await decideRun(
       deps.commands,
       run.id,
-      { type: 'ExpireLease', now: now.toISOString() },
+      { type: 'ExpireLease', now: now.toISOString(), staleQueuedBefore: staleQueuedBefore.toISOString() },
       { orgId: run.orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() },
       { awaitReadModels: true },
     );

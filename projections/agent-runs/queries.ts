@@ -117,19 +117,27 @@ export async function listAgentRunSteps(
   return { items: rows.map(stepView) };
 }
 
-/** Running runs whose lease ran out by `now` (their worker stopped): the process manager fails them. */
+/**
+ * Running runs whose lease ran out by `now`, and queued ones untouched since `staleQueuedBefore` (their worker
+ * stopped): the process manager fails them.
+ */
 export async function runsWithExpiredLeases(
   db: Kysely<ReadModels>,
   now: Date,
+  staleQueuedBefore: Date,
   limit = 200,
 ): Promise<{ id: string; orgId: string }[]> {
   const rows = await db
     .withTables<AgentRunTables>()
     .selectFrom('agent_runs')
     .select(['id', 'org_id'])
-    .where('status', '=', 'running')
-    .where('lease_expires_at', '<=', now.toISOString())
-    .orderBy('lease_expires_at')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<=', now.toISOString())]),
+        eb.and([eb('status', '=', 'queued'), eb('updated_at', '<=', staleQueuedBefore.toISOString())]),
+      ]),
+    )
+    .orderBy('updated_at')
     .limit(limit)
     .execute();
   return rows.map((r) => ({ id: r.id, orgId: r.org_id }));

@@ -438,7 +438,39 @@ describe('a lost worker', () => {
       .when(start(t1))
       .thenThrows(Conflict, /failed: bad/);
   });
-  test('not running: expiry decides nothing', () => {
+  test('queued: expiry decides nothing unless the run has waited since the stale bound', () => {
     spec.given([queued]).when({ type: 'ExpireLease', now: afterLease }).then([]);
+    spec
+      .given([queued])
+      .when({ type: 'ExpireLease', now: afterLease, staleQueuedBefore: '2026-11-29T09:59:00.000Z' })
+      .then([]);
+  });
+  test('a run left queued between attempts (its process stopped) fails as worker_lost', () => {
+    spec
+      .given([queued])
+      .when({ type: 'ExpireLease', now: afterLease, staleQueuedBefore: t1 })
+      .then([
+        {
+          type: 'AgentRunFailed',
+          data: {
+            runId,
+            attempt: 0,
+            errorCode: 'worker_lost',
+            errorMessage: `The run waited for its attempt 1 since ${t0} and no worker took it; retry with the same idempotency key to resume`,
+            estimatedCostMilliUsd: 0,
+            completedAt: afterLease,
+          },
+        },
+      ]);
+  });
+  test('a finished run: expiry decides nothing', () => {
+    const cancelled: AgentRunEvent = {
+      type: 'AgentRunCancelled',
+      data: { runId, reason: null, cancelledAt: t1 },
+    };
+    spec
+      .given([queued, cancelled])
+      .when({ type: 'ExpireLease', now: afterLease, staleQueuedBefore: afterLease })
+      .then([]);
   });
 });

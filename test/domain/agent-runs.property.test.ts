@@ -86,7 +86,11 @@ const command: fc.Arbitrary<(minute: number) => AgentRunCommand> = fc.oneof(
     costCredits: 1,
     now: at(m),
   })),
-  fc.constant((m: number) => ({ type: 'ExpireLease' as const, now: at(m) })),
+  fc.integer({ min: 0, max: 3 }).map((stale) => (m: number) => ({
+    type: 'ExpireLease' as const,
+    now: at(m),
+    staleQueuedBefore: at(m - stale),
+  })),
   fc.constant((m: number) => ({ type: 'CancelRun' as const, reason: null, now: at(m) })),
 );
 

@@ -114,7 +114,12 @@ test('a run whose worker is SIGKILLed mid-call ends failed, never stuck running,
   const failed = (await waitUntil(
     async () => {
       await expireLostRuns(
-        { commands: service.runtime.commands, readModels: service.runtime.readModels, credits },
+        {
+          commands: service.runtime.commands,
+          readModels: service.runtime.readModels,
+          credits,
+          leaseMs: leaseSeconds * 1000,
+        },
         new Date(),
       );
       const run = await runOfKey('killed');

@@ -350,6 +350,18 @@ describe('a job with a model', () => {
       { what: 'a running step' },
     ))!;
     expect(inProgress.kind).toBe('model_round');
+    // The same key while it runs (another request, another process) is a 409, and makes no second call.
+    const calls = server.requests.length;
+    const twin = await failureOf(
+      runner().run(testJob, {
+        orgId: ws.orgId,
+        userId: null,
+        input: { topic: 't', scenario: 'gated' },
+        idempotencyKey: 'gated',
+      }),
+    );
+    expect(twin).toMatchObject({ status: 409, code: 'agent_run_in_progress' });
+    expect(server.requests.length).toBe(calls);
     // The credits are held while the call is made: not left to spend, not yet charged.
     expect((await credits.summaryOf(ws.orgId)).creditBalance.total).toBe(heldFrom - cost);
     release();

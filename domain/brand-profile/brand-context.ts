@@ -2,7 +2,7 @@
 // the only way from a profile to a prompt, and it leaves out every private and restricted knowledge item and every
 // guardrail. Guardrails still act, after the fact: checkOutput finds generated text that touches a guardrail or
 // repeats a private item, without the guardrail's words ever being sent to a model.
-import type { BrandContext } from '../ai/brand-context.js';
+import type { BrandContext, OutputFinding } from '../ai/brand-context.js';
 import type { BrandKitState } from '../brand/brand-kit.js';
 import type { BrandProfileFields, Disclosure, Guardrail, KnowledgeItem, PreferenceSignal } from './brand-profile.js';
 
@@ -59,13 +59,7 @@ export function brandContextOf(
   };
 }
 
-/** What checkOutput found: which guardrail or private item the text touches (by id; its text is not repeated). */
-export interface OutputFinding {
-  kind: 'guardrail' | 'private_knowledge';
-  id: string;
-  /** The words of the text that matched (already in the generated text, so nothing new is disclosed). */
-  matched: string[];
-}
+export type { OutputFinding } from '../ai/brand-context.js';
 
 // Words that say what a rule does rather than what it is about.
 const ruleWords = new Set(

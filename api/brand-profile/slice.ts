@@ -1,0 +1,24 @@
+// The brand-profile slice (issue 27): the workspace's brand profile (`brandProfile-<orgId>` streams, read from the
+// stream), the preference signals learned from review (a read model of post-group events), the get, update and
+// from-website operations, and the 'brand context' service prompts are grounded in.
+import { preferenceSignalsProjection } from '../../projections/brand-profile/preference-signals-projection.js';
+import { aiJobsService, brandContextService } from '../ai/services.js';
+import { brandServices } from '../brand/services.js';
+import { provide } from '../shared/provider.js';
+import { defineSlice } from '../shared/slice.js';
+import { buildInterimAiJobs } from './interim-ai-jobs.js';
+import { brandProfileOperations } from './operations.js';
+import { brandProfileServices, buildBrandContext, buildBrandProfileServices } from './services.js';
+
+export const brandProfileSlice = defineSlice({
+  name: 'brand-profile',
+  requires: [brandServices],
+  projections: [preferenceSignalsProjection],
+  provides: [
+    // INTERIM — REMOVED AT MERGE: the ai slice provides 'ai jobs'; then add aiJobsService to `requires` above.
+    provide(aiJobsService, { build: buildInterimAiJobs }),
+    provide(brandProfileServices, { requires: [brandServices, aiJobsService], build: buildBrandProfileServices }),
+    provide(brandContextService, { requires: [brandServices], build: buildBrandContext }),
+  ],
+  operations: [brandProfileOperations],
+});

@@ -89,8 +89,8 @@ function termsOf(text: string): { phrases: string[]; words: string[] } {
 function touches(output: string, rule: string): string[] {
   const text = normalise(output);
   const { phrases, words } = termsOf(rule);
-  const hitPhrases = phrases.filter((p) => text.includes(p));
-  if (hitPhrases.length > 0) return hitPhrases;
+  // A rule that quotes what it is about is about exactly that.
+  if (phrases.length > 0) return phrases.filter((p) => text.includes(p));
   if (words.length === 0) return [];
   const present = new Set(wordsOf(output));
   const hits = words.filter((w) => present.has(w));
@@ -101,8 +101,8 @@ function touches(output: string, rule: string): string[] {
 
 /**
  * Checks generated text against the profile's guardrails and its private and restricted knowledge, after the
- * fact: a guardrail is touched by any of its quoted phrases, or by enough of its distinctive words; a private item
- * by enough of its distinctive words. What to do with a finding (hold the draft for review, say why) is the
+ * fact: a guardrail that quotes phrases is touched by any of them (and only by them); another guardrail, and a
+ * private item, by enough of its distinctive words (one of a rule of one or two, else half and at least two). What to do with a finding (hold the draft for review, say why) is the
  * caller's; the guardrails themselves never reach a prompt.
  */
 export function checkOutput(

@@ -125,7 +125,9 @@ const genericHeadings = new Set(
     'company', 'product', 'legal', 'follow me', 'follow us', 'latest posts', 'recent posts', 'links',
   ],
 );
-const isGeneric = (text: string) => genericHeadings.has(text.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').trim());
+const isGeneric = (text: string) =>
+  genericHeadings.has(text.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').trim()) ||
+  /^(join|subscribe|latest|recent|follow|get in touch|contact|sign up|read|more|see all)\b/i.test(text.trim());
 
 function nameOf(home: SitePage | undefined): string | null {
   if (!home) return null;
@@ -151,14 +153,18 @@ const stopwords = new Set(
     'start started started started sign log login contact pricing plan plans month monthly yearly price cookie ' +
     'cookies privacy terms rights reserved copyright menu skip content main click here email subscribe join ' +
     'know knows actually really matter matters because faster always never ever much many lots well even still ' +
-    'into onto them then than there their theirs yours ours shows show without within across minutes hours'
+    'into onto them then than there their theirs yours ours shows show without within across minutes hours ' +
+    'write writes wrote writing build builds building built small large big thing share shares'
   ).split(/\s+/),
 );
 
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [];
 
 function topicsOf(pages: SitePage[], nameWords: Set<string>): string[] {
+  // Counted by a plain stem (agencies and agency are one topic), shown in the form seen most.
   const counts = new Map<string, number>();
+  const forms = new Map<string, Map<string, number>>();
+  const stem = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
   for (const page of pages) {
     if (page.kind === 'pricing') continue;
     // Headings count twice: a site heads its pages with what it is about.
@@ -167,15 +173,21 @@ function topicsOf(pages: SitePage[], nameWords: Set<string>): string[] {
     for (const text of texts)
       for (const word of wordsOf(text)) {
         const w = word.replace(/['’]s$/, '').replace(/-+$/, '');
-        if (w.length < 4 || stopwords.has(w) || nameWords.has(w) || /\d/.test(w)) continue;
-        counts.set(w, (counts.get(w) ?? 0) + 1);
+        if (w.length < 4 || stopwords.has(w) || stopwords.has(stem(w)) || nameWords.has(w) || /\d/.test(w)) continue;
+        const key = stem(w);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        const seen = forms.get(key) ?? new Map<string, number>();
+        seen.set(w, (seen.get(w) ?? 0) + 1);
+        forms.set(key, seen);
       }
   }
+  const shown = (key: string) =>
+    [...(forms.get(key) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? key;
   return [...counts.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, 6)
-    .map(([w]) => w);
+    .map(([key]) => shown(key));
 }
 
 const offers: [RegExp, string][] = [
@@ -216,6 +228,11 @@ function audiencesOf(texts: string[]): string[] {
       const phrase = words.join(' ').replace(/[’']s$/, '');
       // A phrase naming people or organisations: plural or a known role word.
       if (words.length === 0 || phrase.length < 4) continue;
+      // "for six years", "for a few weeks": a time, not an audience.
+      if (/^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|many|several|over|about)\b/i.test(phrase)) continue;
+      if (/\b(years?|months?|weeks?|days?|hours?|minutes?)$/i.test(phrase)) continue;
+      // A word that names nobody in particular.
+      if (/^(people|folks|everyone|anyone|you|teams|businesses|companies|users)$/i.test(phrase)) continue;
       if (!/s$|people|folk|team|staff|founder|maker|owner|business|company|organi[sz]ation|creator|writer|developer|marketer|leader|you$/i.test(phrase)) continue;
       found.push(phrase.charAt(0).toUpperCase() + phrase.slice(1));
     }

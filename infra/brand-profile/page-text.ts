@@ -110,7 +110,11 @@ function plansOf(doc: Document): SitePage['plans'] {
       .map((n) => n.textContent ?? '')
       .join(' ');
     const price = pricePattern.exec(own)?.[0];
-    if (price) current.price = squash(price);
+    if (!price) continue;
+    // `<span>€12</span> per month`: the price's period may follow in the parent's text.
+    const parent = (el as unknown as { parentElement: Element | null }).parentElement;
+    const wider = pricePattern.exec(squash(parent?.textContent))?.[0];
+    current.price = squash(wider && wider.startsWith(price.trim()) ? wider : price);
   }
   return plans.filter((p) => p.price !== null).slice(0, maxPlans);
 }

@@ -37,8 +37,20 @@ export interface SiteRead {
   pages: SitePage[];
 }
 
-const aboutPath = /(^|\/)(about|about-us|about-me|company|who-we-are|our-story|story|team|me)(\/|$|\.html?$)/i;
-const pricingPath = /(^|\/)(pricing|prices|plans|plans-and-pricing|tarifs|preise)(\/|$|\.html?$)/i;
+const aboutPage = /^(about|about-us|about-me|company|who-we-are|our-story|story|team|me)(\.html?)?$/i;
+const pricingPage = /^(pricing|prices|plans|plans-and-pricing|tarifs|preise)(\.html?)?$/i;
+
+/**
+ * Whether the path is a site's page of that kind: `/pricing`, `/en/pricing`, `/company/about`; not an article
+ * deeper in the site that happens to be about pricing (`/blog/pricing`).
+ */
+function isPage(pathname: string, page: RegExp): boolean {
+  const segments = pathname.split('/').filter((s) => s.length > 0);
+  const last = segments[segments.length - 1];
+  if (last === undefined || !page.test(last)) return false;
+  if (segments.length === 1) return true;
+  return segments.length === 2 && /^([a-z]{2}(-[a-z]{2})?|company)$/i.test(segments[0]!);
+}
 
 /** The about and pricing pages the home page links to, on the same site (host, www. aside). */
 export function linkedPages(home: string, links: readonly PageLink[]): { kind: SitePageKind; url: string }[] {
@@ -51,9 +63,9 @@ export function linkedPages(home: string, links: readonly PageLink[]): { kind: S
     url.search = '';
     if (url.pathname === base.pathname || url.pathname === '/') continue;
     const text = link.text.toLowerCase();
-    if (!found.has('about') && (aboutPath.test(url.pathname) || /^about\b/.test(text)))
+    if (!found.has('about') && (isPage(url.pathname, aboutPage) || /^about\b/.test(text)))
       found.set('about', url.toString());
-    else if (!found.has('pricing') && (pricingPath.test(url.pathname) || /^(pricing|plans)\b/.test(text)))
+    else if (!found.has('pricing') && (isPage(url.pathname, pricingPage) || /^(pricing|plans)$/.test(text)))
       found.set('pricing', url.toString());
   }
   return [...found].map(([kind, url]) => ({ kind, url }));

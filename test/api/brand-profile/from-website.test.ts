@@ -120,14 +120,14 @@ describe('POST ORG/brand/profile/from-website', () => {
       meta: { confirmedAt: null, lastInferredAt: expect.any(String) },
     });
     expect(p.businessOutline.overview).toContain('founded in 2019');
-    expect(p.businessOutline.productsOrServices).toEqual(['Starter plan ($29)', 'Team plan ($99/month)']);
+    expect(p.businessOutline.productsOrServices).toEqual(['Starter plan ($29/month)', 'Team plan ($99/month)']);
     expect(p.businessOutline.targetAudience).toContain('B2B SaaS teams');
     expect(p.businessOutline.valueProposition).toBe('See which features your customers actually use');
     expect(p.businessOutline.differentiators).toEqual(['Dashboards without SQL', 'Privacy-first analytics with no cookies']);
     const plans = p.knowledgeItems.find((k) => k.text.startsWith('Plans:'));
     expect(plans).toMatchObject({
       kind: 'fact',
-      text: 'Plans: Starter ($29), Team ($99/month)',
+      text: 'Plans: Starter ($29/month), Team ($99/month)',
       disclosure: 'public',
       confirmed: false,
       provenance: { origin: 'inferred', sourceType: 'website', sourceUrl: `${site.origin}/pricing`, confidence: 'high' },

@@ -19,7 +19,7 @@ export const brandProfileOperations = operationGroup(
   (ctx) => ctx.use(brandProfileServices),
   [
     operation({
-      name: 'get_brand_profile',
+      name: 'getBrandProfile',
       kind: 'read',
       method: 'get',
       path,
@@ -33,7 +33,7 @@ export const brandProfileOperations = operationGroup(
       run: (deps, { caller }, { orgId }) => getBrandProfile(deps, caller, { orgId }),
     }),
     operation({
-      name: 'update_brand_profile',
+      name: 'updateBrandProfile',
       kind: 'write',
       method: 'patch',
       path,
@@ -55,7 +55,7 @@ export const brandProfileOperations = operationGroup(
         ),
     }),
     operation({
-      name: 'infer_brand_profile_from_website',
+      name: 'inferBrandProfileFromWebsite',
       kind: 'write',
       method: 'post',
       path: `${path}/from-website`,

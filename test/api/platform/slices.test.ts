@@ -141,6 +141,7 @@ describe('slices fit together', () => {
       'tags',
       'post_groups',
       'media',
+      'brand_preference_signals',
       'scheduling_profiles',
       'social_accounts',
       'post_metrics',
@@ -200,6 +201,8 @@ describe('what slices provide and require', () => {
     before('renderer', 'brand');
     before('billing', 'visuals');
     before('brand', 'visuals');
+    before('brand', 'brand context');
+    before('ai jobs', 'brand profile');
     before('mailer', 'invitations');
     expect(new Set(order).size).toBe(order.length);
   });

@@ -24,7 +24,8 @@ export const brandProfileOperations = operationGroup(
       method: 'get',
       path,
       tags: ['brand'],
-      summary: "The workspace's brand profile, with the brand kit's colours, fonts and logo and every preference signal",
+      summary:
+        "The workspace's brand profile, with the brand kit's colours, fonts and logo and every preference signal",
       params: orgParams,
       output: brandProfileSchema,
       outputDescription: 'The brand profile (the empty profile before the first edit or inference)',

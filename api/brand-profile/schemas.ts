@@ -101,7 +101,7 @@ export const brandProfileSchema = z
   .openapi('BrandProfile', {
     description:
       "The workspace's brand profile. The colours, fonts and logo (colorPalette, primaryFont, secondaryFont, " +
-      'backgroundColor, logoUrl, logoAsset, kitUpdatedAt) are the brand kit\'s, read from it. A workspace without ' +
+      "backgroundColor, logoUrl, logoAsset, kitUpdatedAt) are the brand kit's, read from it. A workspace without " +
       'a profile answers the empty profile (empty texts and lists, brandType unknown, meta dates null).',
   });
 
@@ -111,7 +111,11 @@ export const updateBrandProfileBody = z
     tagline: nullableText(1000).optional(),
     mission: nullableText().optional(),
     voice: voice.partial().strict().optional().openapi({ description: 'Omitted parts stay' }),
-    businessOutline: businessOutline.partial().strict().optional().openapi({ description: 'Omitted parts stay' }),
+    businessOutline: businessOutline
+      .partial()
+      .strict()
+      .optional()
+      .openapi({ description: 'Omitted parts stay' }),
     brandType: z.enum(brandTypes).optional(),
     identity: nullableText().optional(),
     expertise: list().optional(),
@@ -160,7 +164,7 @@ export const updateBrandProfileBody = z
   .openapi({
     description:
       "Any brand-profile fields: omitted fields stay, null clears a nullable one. The kit's facts are edited on " +
-      'the brand kit (a value equal to the kit\'s is accepted, another refused).',
+      "the brand kit (a value equal to the kit's is accepted, another refused).",
   });
 
 export const fromWebsiteBody = z

@@ -17,7 +17,10 @@ export const brandProfileSlice = defineSlice({
   provides: [
     // INTERIM — REMOVED AT MERGE: the ai slice provides 'ai jobs'; then add aiJobsService to `requires` above.
     provide(aiJobsService, { build: buildInterimAiJobs }),
-    provide(brandProfileServices, { requires: [brandServices, aiJobsService], build: buildBrandProfileServices }),
+    provide(brandProfileServices, {
+      requires: [brandServices, aiJobsService],
+      build: buildBrandProfileServices,
+    }),
     provide(brandContextService, { requires: [brandServices], build: buildBrandContext }),
   ],
   operations: [brandProfileOperations],

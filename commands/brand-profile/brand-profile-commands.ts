@@ -23,7 +23,11 @@ export async function loadBrandProfile(
   deps: Pick<CommandDeps, 'eventStore'>,
   orgId: string,
 ): Promise<{ state: BrandProfileState; revision: number | null }> {
-  const { state, revision } = await loadAggregate(deps.eventStore, brandProfileStream(orgId), brandProfileDecider);
+  const { state, revision } = await loadAggregate(
+    deps.eventStore,
+    brandProfileStream(orgId),
+    brandProfileDecider,
+  );
   return { state, revision };
 }
 

@@ -41,7 +41,11 @@ import type { ReadModels } from '../../projections/read-models.js';
 import type { BrandKitReader } from '../brand/brand-kit-port.js';
 import type { CommandMetadata, SideWriteOf } from '../shared/command-handler.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
-import { handleBrandProfileCommand, loadBrandProfile, type BrandProfileOutcome } from './brand-profile-commands.js';
+import {
+  handleBrandProfileCommand,
+  loadBrandProfile,
+  type BrandProfileOutcome,
+} from './brand-profile-commands.js';
 
 export interface BrandProfileDeps extends WriteDeps {
   readModels: Kysely<ReadModels>;
@@ -208,7 +212,12 @@ export function normaliseEdit(
     const own: PreferenceSignal[] = [];
     edit.preferenceSignals.forEach((s, i) => {
       if (s.kind === 'explicit') {
-        own.push({ ...s, id: s.id?.trim() || context.newId(), signal: s.signal.trim(), lastSeenAt: s.lastSeenAt ?? context.now });
+        own.push({
+          ...s,
+          id: s.id?.trim() || context.newId(),
+          signal: s.signal.trim(),
+          lastSeenAt: s.lastSeenAt ?? context.now,
+        });
         return;
       }
       // A learned signal sent back as it was read is left to its count; one the service never learned is refused.
@@ -282,7 +291,8 @@ export interface FromWebsiteResult {
   pages: { url: string; kind: SitePageKind; title: string | null }[];
 }
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 const clipList = (values: string[]) =>
   values
     .map((v) => v.trim())
@@ -306,7 +316,8 @@ export function inferredChanges(
   pages: readonly SitePage[],
   context: { now: string; newId: () => string },
 ): Omit<BrandProfileChanges, 'knowledgeItems'> & { knowledgeItems: KnowledgeItem[] } {
-  const nullable = (value: string | null, max: number) => (value && value.trim() ? clip(value.trim(), max) : null);
+  const nullable = (value: string | null, max: number) =>
+    value && value.trim() ? clip(value.trim(), max) : null;
   const pricing = pages.find((p) => p.kind === 'pricing')?.url;
   return {
     websiteUrl,
@@ -357,14 +368,17 @@ export function inferredChanges(
 /** The errors of reading a site, in the API's terms (the field is `websiteUrl`). */
 function siteError(error: unknown): unknown {
   if (error instanceof WebsiteRefused)
-    return new ValidationError(error.message, 'website_refused', [{ path: 'websiteUrl', message: error.message }]);
+    return new ValidationError(error.message, 'website_refused', [
+      { path: 'websiteUrl', message: error.message },
+    ]);
   if (error instanceof SiteUnreachable)
     return new Unprocessable(
       `${error.message}: it did not answer, answered an error, or is not an HTML page`,
       'website_unreachable',
       [{ path: 'websiteUrl', message: 'the website could not be read' }],
     );
-  if (error instanceof WebsiteParseFailed) return new ServiceUnavailable(error.message, 'website_reader_busy');
+  if (error instanceof WebsiteParseFailed)
+    return new ServiceUnavailable(error.message, 'website_reader_busy');
   return error;
 }
 
@@ -377,7 +391,10 @@ export async function inferBrandProfileFromWebsite(
   caller: Caller,
   input: { orgId: string; websiteUrl: string },
   metadata: CommandMetadata,
-  options: { idempotencyKey?: string | null; sideWrite?: SideWriteOf<BrandProfileOutcome & { result: FromWebsiteResult }> } = {},
+  options: {
+    idempotencyKey?: string | null;
+    sideWrite?: SideWriteOf<BrandProfileOutcome & { result: FromWebsiteResult }>;
+  } = {},
 ): Promise<FromWebsiteResult> {
   authorize(caller, writing(input.orgId));
   const { orgId } = input;
@@ -387,7 +404,8 @@ export async function inferBrandProfileFromWebsite(
       policy: deps.outbound,
       ...(deps.parser ? { parser: deps.parser } : {}),
       ...(deps.fetchTimeoutMs ? { timeoutMs: deps.fetchTimeoutMs } : {}),
-      onUnreadable: (url, reason) => deps.logger?.info({ orgId, url, err: reason }, 'brand profile page could not be read'),
+      onUnreadable: (url, reason) =>
+        deps.logger?.info({ orgId, url, err: reason }, 'brand profile page could not be read'),
     });
   } catch (error) {
     throw siteError(error);
@@ -415,7 +433,10 @@ export async function inferBrandProfileFromWebsite(
     {
       type: 'InferBrandProfile',
       orgId,
-      inferred: inferredChanges(run.output, site.websiteUrl, site.pages, { now: metadata.now, newId: randomUUID }),
+      inferred: inferredChanges(run.output, site.websiteUrl, site.pages, {
+        now: metadata.now,
+        newId: randomUUID,
+      }),
       websiteUrl: site.websiteUrl,
       source: run.source,
       providerModel: run.providerModel,
@@ -445,4 +466,3 @@ export async function brandProfileFromWebsite(
     }),
   );
 }
-

@@ -4,10 +4,13 @@
 // repeats a private item, without the guardrail's words ever being sent to a model.
 import type { BrandContext, OutputFinding } from '../ai/brand-context.js';
 import type { BrandKitState } from '../brand/brand-kit.js';
-import type { BrandProfileFields, Disclosure, Guardrail, KnowledgeItem, PreferenceSignal } from './brand-profile.js';
+import type { BrandProfileFields, Disclosure, KnowledgeItem, PreferenceSignal } from './brand-profile.js';
 
 /** The disclosure an item has: its own, or the profile's when it has none. */
-export function disclosureOf(item: Pick<KnowledgeItem, 'disclosure'>, profile: Pick<BrandProfileFields, 'profileDisclosure'>): Disclosure {
+export function disclosureOf(
+  item: Pick<KnowledgeItem, 'disclosure'>,
+  profile: Pick<BrandProfileFields, 'profileDisclosure'>,
+): Disclosure {
   return item.disclosure ?? profile.profileDisclosure;
 }
 
@@ -64,7 +67,7 @@ export type { OutputFinding } from '../ai/brand-context.js';
 // Words that say what a rule does rather than what it is about.
 const ruleWords = new Set(
   (
-    'never always avoid dont don\'t do not no mention mentions mentioning talk about discuss say write post share ' +
+    "never always avoid dont don't do not no mention mentions mentioning talk about discuss say write post share " +
     'reveal disclose publish use any our the a an and or of to in on for with from by is are be it its this that ' +
     'these those we us you your they their them should must may can will would could about until before after ' +
     'yet publicly public private internal confidential'
@@ -110,7 +113,7 @@ export function checkOutput(
   profile: Pick<BrandProfileFields, 'guardrails' | 'knowledgeItems' | 'profileDisclosure'>,
 ): OutputFinding[] {
   const findings: OutputFinding[] = [];
-  for (const guardrail of profile.guardrails as Guardrail[]) {
+  for (const guardrail of profile.guardrails) {
     const matched = touches(output, guardrail.text);
     if (matched.length > 0) findings.push({ kind: 'guardrail', id: guardrail.id, matched });
   }

@@ -274,7 +274,7 @@ export function effectiveChanges(
       changed.push(key);
     }
   }
-  return { changes: out as BrandProfileChanges, changed };
+  return { changes: out, changed };
 }
 
 function applyChanges<S extends BrandProfileFields>(state: S, changes: BrandProfileChanges): S {
@@ -298,7 +298,10 @@ function decideEdit(
     });
   // A confirmed profile stays confirmed through its person's own edits; confirming it again changes nothing.
   if (command.confirm && state.confirmedAt === null)
-    events.push({ type: 'BrandProfileConfirmed', data: { orgId: command.orgId, by: command.by, at: command.now } });
+    events.push({
+      type: 'BrandProfileConfirmed',
+      data: { orgId: command.orgId, by: command.by, at: command.now },
+    });
   return events;
 }
 
@@ -310,7 +313,7 @@ function decideInfer(
   const proposed: BrandProfileChanges = {};
   for (const key of profileFields) {
     if (key === 'knowledgeItems' || state.editedFields.includes(key)) continue;
-    const value = fields[key as Exclude<ProfileField, 'knowledgeItems'>];
+    const value = fields[key];
     if (value !== undefined) (proposed as Record<string, unknown>)[key] = value;
   }
   // Kept: whatever a person wrote, imported or confirmed; replaced: the last inference's unconfirmed items.

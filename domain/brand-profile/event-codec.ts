@@ -89,7 +89,12 @@ export type BrandProfileChanges = z.output<typeof profileChanges>;
 
 const schemas = {
   /** A person's edit (PATCH): the fields it changed. */
-  BrandProfileEdited: z.object({ orgId: z.string(), changes: profileChanges, by: z.string(), at: z.string() }),
+  BrandProfileEdited: z.object({
+    orgId: z.string(),
+    changes: profileChanges,
+    by: z.string(),
+    at: z.string(),
+  }),
   /** A person confirmed the profile as the brand's context (`confirmBrandContext`). */
   BrandProfileConfirmed: z.object({ orgId: z.string(), by: z.string(), at: z.string() }),
   /** The profile inferred from a website: the fields it set (never those a person edited), unconfirmed. */

@@ -117,17 +117,53 @@ const uniq = (values: string[]) => {
 const genericTitles = new Set(['home', 'homepage', 'welcome', 'index', 'start', 'main']);
 
 /** Headings that name a part of a page rather than something the brand offers or says. */
-const genericHeadings = new Set(
-  [
-    'pricing', 'plans', 'prices', 'faq', 'faqs', 'frequently asked questions', 'questions', 'contact', 'contact us',
-    'about', 'about us', 'about me', 'blog', 'news', 'features', 'compare plans', 'compare', 'testimonials',
-    'customers', 'newsletter', 'subscribe', 'sign up', 'get started', 'menu', 'navigation', 'footer', 'resources',
-    'company', 'product', 'legal', 'follow me', 'follow us', 'latest posts', 'recent posts', 'links',
-  ],
-);
+const genericHeadings = new Set([
+  'pricing',
+  'plans',
+  'prices',
+  'faq',
+  'faqs',
+  'frequently asked questions',
+  'questions',
+  'contact',
+  'contact us',
+  'about',
+  'about us',
+  'about me',
+  'blog',
+  'news',
+  'features',
+  'compare plans',
+  'compare',
+  'testimonials',
+  'customers',
+  'newsletter',
+  'subscribe',
+  'sign up',
+  'get started',
+  'menu',
+  'navigation',
+  'footer',
+  'resources',
+  'company',
+  'product',
+  'legal',
+  'follow me',
+  'follow us',
+  'latest posts',
+  'recent posts',
+  'links',
+]);
 const isGeneric = (text: string) =>
-  genericHeadings.has(text.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, '').trim()) ||
-  /^(join|subscribe|latest|recent|follow|get in touch|contact|sign up|read|more|see all)\b/i.test(text.trim());
+  genericHeadings.has(
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} ]/gu, '')
+      .trim(),
+  ) ||
+  /^(join|subscribe|latest|recent|follow|get in touch|contact|sign up|read|more|see all)\b/i.test(
+    text.trim(),
+  );
 
 function nameOf(home: SitePage | undefined): string | null {
   if (!home) return null;
@@ -173,7 +209,8 @@ function topicsOf(pages: SitePage[], nameWords: Set<string>): string[] {
     for (const text of texts)
       for (const word of wordsOf(text)) {
         const w = word.replace(/['’]s$/, '').replace(/-+$/, '');
-        if (w.length < 4 || stopwords.has(w) || stopwords.has(stem(w)) || nameWords.has(w) || /\d/.test(w)) continue;
+        if (w.length < 4 || stopwords.has(w) || stopwords.has(stem(w)) || nameWords.has(w) || /\d/.test(w))
+          continue;
         const key = stem(w);
         counts.set(key, (counts.get(key) ?? 0) + 1);
         const seen = forms.get(key) ?? new Map<string, number>();
@@ -182,7 +219,9 @@ function topicsOf(pages: SitePage[], nameWords: Set<string>): string[] {
       }
   }
   const shown = (key: string) =>
-    [...(forms.get(key) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? key;
+    [...(forms.get(key) ?? new Map<string, number>()).entries()].sort(
+      (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+    )[0]?.[0] ?? key;
   return [...counts.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -218,22 +257,35 @@ const audienceStop = new Set(
 function audiencesOf(texts: string[]): string[] {
   const found: string[] = [];
   for (const text of texts) {
-    for (const match of text.matchAll(/\b(?:for|helps?|helping|built for|made for)\s+([^.,;:!?()\n]{3,80})/gi)) {
+    for (const match of text.matchAll(
+      /\b(?:for|helps?|helping|built for|made for)\s+([^.,;:!?()\n]{3,80})/gi,
+    )) {
       const words: string[] = [];
       for (const word of match[1]!.trim().split(/\s+/)) {
         if (audienceStop.has(word.toLowerCase()) || words.length >= 5) break;
         words.push(word);
       }
-      while (words.length > 0 && /^(?:the|a|an|you|your|every|all|any|anyone|everyone)$/i.test(words[0]!)) words.shift();
+      while (words.length > 0 && /^(?:the|a|an|you|your|every|all|any|anyone|everyone)$/i.test(words[0]!))
+        words.shift();
       const phrase = words.join(' ').replace(/[’']s$/, '');
       // A phrase naming people or organisations: plural or a known role word.
       if (words.length === 0 || phrase.length < 4) continue;
       // "for six years", "for a few weeks": a time, not an audience.
-      if (/^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|many|several|over|about)\b/i.test(phrase)) continue;
+      if (
+        /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|many|several|over|about)\b/i.test(
+          phrase,
+        )
+      )
+        continue;
       if (/\b(years?|months?|weeks?|days?|hours?|minutes?)$/i.test(phrase)) continue;
       // A word that names nobody in particular.
       if (/^(people|folks|everyone|anyone|you|teams|businesses|companies|users)$/i.test(phrase)) continue;
-      if (!/s$|people|folk|team|staff|founder|maker|owner|business|company|organi[sz]ation|creator|writer|developer|marketer|leader|you$/i.test(phrase)) continue;
+      if (
+        !/s$|people|folk|team|staff|founder|maker|owner|business|company|organi[sz]ation|creator|writer|developer|marketer|leader|you$/i.test(
+          phrase,
+        )
+      )
+        continue;
       found.push(phrase.charAt(0).toUpperCase() + phrase.slice(1));
     }
   }
@@ -245,10 +297,19 @@ function brandTypeOf(pages: SitePage[]): 'personal' | 'business' | 'unknown' {
     .map((p) => [p.title, p.description, ...p.headings.map((h) => h.text), ...p.paragraphs].join(' '))
     .join(' ');
   const words = wordsOf(text);
-  const singular = words.filter((w) => w === 'i' || w === "i'm" || w === 'i’m' || w === 'my' || w === 'me').length;
-  const plural = words.filter((w) => w === 'we' || w === 'our' || w === "we're" || w === 'we’re' || w === 'us').length;
-  const personalWords = (text.match(/\b(about me|my name|portfolio|personal site|hi,? i'm|i'm a|i am a|freelance|indie)\b/gi) ?? []).length;
-  const businessWords = (text.match(/\b(customers|clients|enterprise|company|inc\.?|ltd|gmbh|llc|our team|startups|teams)\b/gi) ?? []).length;
+  const singular = words.filter(
+    (w) => w === 'i' || w === "i'm" || w === 'i’m' || w === 'my' || w === 'me',
+  ).length;
+  const plural = words.filter(
+    (w) => w === 'we' || w === 'our' || w === "we're" || w === 'we’re' || w === 'us',
+  ).length;
+  const personalWords = (
+    text.match(/\b(about me|my name|portfolio|personal site|hi,? i'm|i'm a|i am a|freelance|indie)\b/gi) ?? []
+  ).length;
+  const businessWords = (
+    text.match(/\b(customers|clients|enterprise|company|inc\.?|ltd|gmbh|llc|our team|startups|teams)\b/gi) ??
+    []
+  ).length;
   const hasPlans = pages.some((p) => p.plans.length > 0);
   const personal = singular + 3 * personalWords;
   const business = plural + 2 * businessWords + (hasPlans ? 3 : 0);
@@ -281,20 +342,34 @@ export function inferProfileOffline(input: InferBrandProfileInput): InferredProf
 
   const overviewSentences = about
     ? sentencesOf(about.paragraphs.join(' ')).slice(0, 2)
-    : [home?.description, ...(home?.paragraphs.slice(0, 1) ?? [])].filter((s): s is string => !!s).flatMap((s) => sentencesOf(s)).slice(0, 2);
+    : [home?.description, ...(home?.paragraphs.slice(0, 1) ?? [])]
+        .filter((s): s is string => !!s)
+        .flatMap((s) => sentencesOf(s))
+        .slice(0, 2);
   const overview = clip(uniq(overviewSentences).join(' '), 600);
 
   const plans = pricing?.plans.filter((p) => !isGeneric(p.name) && p.name.split(/\s+/).length <= 4) ?? [];
-  const allText = input.pages.flatMap((p) => [p.title ?? '', p.description ?? '', ...p.headings.map((h) => h.text), ...p.paragraphs]);
-  const offered = offers.filter(([pattern]) => allText.some((t) => pattern.test(t))).map(([, label]) => label);
+  const allText = input.pages.flatMap((p) => [
+    p.title ?? '',
+    p.description ?? '',
+    ...p.headings.map((h) => h.text),
+    ...p.paragraphs,
+  ]);
+  const offered = offers
+    .filter(([pattern]) => allText.some((t) => pattern.test(t)))
+    .map(([, label]) => label);
   const productsOrServices = uniq([
     ...plans.map((p) => (p.price ? `${p.name} plan (${p.price})` : `${p.name} plan`)),
     ...offered,
   ]).slice(0, 8);
 
-  const audienceTexts = [home?.description, h1, about?.description, ...(home?.paragraphs.slice(0, 3) ?? []), ...(about?.paragraphs.slice(0, 3) ?? [])].filter(
-    (t): t is string => !!t,
-  );
+  const audienceTexts = [
+    home?.description,
+    h1,
+    about?.description,
+    ...(home?.paragraphs.slice(0, 3) ?? []),
+    ...(about?.paragraphs.slice(0, 3) ?? []),
+  ].filter((t): t is string => !!t);
   const targetAudience = audiencesOf(audienceTexts);
 
   const valueProposition = h1 && h1 !== name ? clip(h1, 300) : (tagline ?? '');
@@ -312,7 +387,9 @@ export function inferProfileOffline(input: InferBrandProfileInput): InferredProf
   const exclamations = (bodyText.match(/!/g) ?? []).length;
   const energetic = exclamations >= 3 && exclamations * 200 > bodyText.length;
   const sentenceWords = sentencesOf(bodyText).map((s) => s.split(/\s+/).length);
-  const averageWords = sentenceWords.length ? sentenceWords.reduce((a, b) => a + b, 0) / sentenceWords.length : 0;
+  const averageWords = sentenceWords.length
+    ? sentenceWords.reduce((a, b) => a + b, 0) / sentenceWords.length
+    : 0;
 
   const tone =
     brandType === 'personal'
@@ -321,7 +398,11 @@ export function inferProfileOffline(input: InferBrandProfileInput): InferredProf
         ? `Clear, confident and helpful${energetic ? ', upbeat' : ''}`
         : 'Clear and friendly';
   const personalityTraits = [
-    ...(brandType === 'personal' ? ['Authentic', 'Approachable'] : brandType === 'business' ? ['Professional', 'Helpful'] : ['Friendly']),
+    ...(brandType === 'personal'
+      ? ['Authentic', 'Approachable']
+      : brandType === 'business'
+        ? ['Professional', 'Helpful']
+        : ['Friendly']),
     ...(energetic ? ['Energetic'] : []),
     ...(plans.some((p) => p.price) ? ['Transparent'] : []),
   ];
@@ -334,7 +415,9 @@ export function inferProfileOffline(input: InferBrandProfileInput): InferredProf
     averageWords > 0 && averageWords <= 16
       ? 'Keep sentences short and concrete'
       : 'One idea per post, with a concrete example',
-    ...(targetAudience.length > 0 ? [`Speak to ${targetAudience[0]!.toLowerCase()} and their problems first`] : []),
+    ...(targetAudience.length > 0
+      ? [`Speak to ${targetAudience[0]!.toLowerCase()} and their problems first`]
+      : []),
   ];
 
   const facts: InferredProfile['facts'] = [];
@@ -349,7 +432,8 @@ export function inferProfileOffline(input: InferBrandProfileInput): InferredProf
       sourceUrl: pricing.url,
       confidence: plans.every((p) => p.price) ? 'high' : 'medium',
     });
-  for (const topic of topics.slice(0, 3)) facts.push({ kind: 'topic', text: topic, sourceUrl: homeUrl, confidence: 'low' });
+  for (const topic of topics.slice(0, 3))
+    facts.push({ kind: 'topic', text: topic, sourceUrl: homeUrl, confidence: 'low' });
 
   return {
     brandType,

@@ -50,7 +50,8 @@ export function editSignals(before: string, after: string): string[] {
   if (count(before, hashtag) > 0 && count(after, hashtag) < count(before, hashtag))
     signals.push('Prefers fewer hashtags');
   if (count(before, emoji) > 0 && count(after, emoji) === 0) signals.push('Prefers posts without emoji');
-  if (count(before, /!/g) >= 2 && count(after, /!/g) === 0) signals.push('Prefers a calmer tone without exclamation marks');
+  if (count(before, /!/g) >= 2 && count(after, /!/g) === 0)
+    signals.push('Prefers a calmer tone without exclamation marks');
   return signals;
 }
 
@@ -74,7 +75,9 @@ export function approvalSignals(posts: readonly string[], topic: string | null):
 
 /** A learned signal's id: the same for the same workspace, kind and signal (a name-based UUID). */
 export function learnedSignalId(orgId: string, kind: LearnedKind, signal: string): string {
-  const hash = createHash('sha1').update(`brand-preference\u0000${orgId}\u0000${kind}\u0000${signal}`).digest();
+  const hash = createHash('sha1')
+    .update(`brand-preference\u0000${orgId}\u0000${kind}\u0000${signal}`)
+    .digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
@@ -101,7 +104,10 @@ export function learnedSignal(
  * The profile's signals: its own (explicit ones, set by a person) and the learned ones. A person's own signal with
  * the same words as a learned one stands for it (their word over the count).
  */
-export function mergeSignals(own: readonly PreferenceSignal[], learned: readonly PreferenceSignal[]): PreferenceSignal[] {
+export function mergeSignals(
+  own: readonly PreferenceSignal[],
+  learned: readonly PreferenceSignal[],
+): PreferenceSignal[] {
   const ownWords = new Set(own.map((s) => s.signal.trim().toLowerCase()));
   return [...own, ...learned.filter((s) => !ownWords.has(s.signal.trim().toLowerCase()))];
 }

@@ -29,7 +29,10 @@ export interface BrandProfileView extends Omit<BrandProfileFields, 'preferenceSi
 export type KitFacts = Pick<BrandKitState, 'colors' | 'headingFont' | 'bodyFont' | 'logo' | 'updatedAt'>;
 
 const latest = (...times: (string | null)[]): string | null =>
-  times.reduce<string | null>((a, b) => (b !== null && (a === null || Date.parse(b) > Date.parse(a)) ? b : a), null);
+  times.reduce<string | null>(
+    (a, b) => (b !== null && (a === null || Date.parse(b) > Date.parse(a)) ? b : a),
+    null,
+  );
 
 /**
  * The profile of `state` with the kit's facts and the learned signals. `meta.lastRefreshedAt` is the last time the

@@ -62,7 +62,11 @@ export class PageTextParser {
       if (code === 'ERR_WORKER_OUT_OF_MEMORY')
         throw new WebsiteParseFailed('memory', 'The page is too large or too complex to read', error);
       if ((error as Error).message === 'Task queue is at limit')
-        throw new WebsiteParseFailed('busy', 'Too many websites are being read right now; try again shortly', error);
+        throw new WebsiteParseFailed(
+          'busy',
+          'Too many websites are being read right now; try again shortly',
+          error,
+        );
       throw new WebsiteParseFailed('error', 'The page could not be read', error);
     }
   }

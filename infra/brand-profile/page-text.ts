@@ -35,6 +35,12 @@ const { JSDOM } = require('jsdom') as {
   ) => { window: { document: Document; close(): void } };
 };
 
+// Readability's typings name the DOM's types, which this project does not load: typed here for jsdom's.
+const ReadabilityOnJsdom = Readability as unknown as new (
+  document: Document,
+  options: { serializer: (node: Node) => Element; charThreshold: number },
+) => { parse(): { content: Element | null | undefined } | null };
+
 export interface PageTextInput {
   body: Uint8Array;
   contentType: string;
@@ -65,7 +71,8 @@ const maxParagraphChars = 600;
 const maxScannedElements = 20_000;
 
 const squash = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 
 const pricePattern =
   /(?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:\/|per)\s?(?:mo|month|yr|year|user|seat)\b)?)|(?:\d[\d,.]*\s?(?:€|EUR|USD|GBP)(?:\s?(?:\/|per)\s?(?:mo|month|yr|year|user|seat)\b)?)/i;
@@ -196,8 +203,8 @@ export function extractPageText(input: PageTextInput): PageText {
     const fallbackText = doc.body ? blockText(doc.body) : '';
 
     // Readability changes the document it reads: everything else was taken first.
-    const article = new Readability<Element>(doc as never, {
-      serializer: (node) => node as unknown as Element,
+    const article = new ReadabilityOnJsdom(doc, {
+      serializer: (node) => node as Element,
       charThreshold: 200,
     }).parse();
     const paragraphs = article?.content ? paragraphsIn(article.content) : [];

@@ -84,7 +84,8 @@ export async function readSite(input: string, options: ReadSiteOptions = {}): Pr
   try {
     checkUrl(url, policy);
   } catch (error) {
-    if (error instanceof UnsafeUrlError) throw new WebsiteRefused(`The website cannot be read: ${error.message}`);
+    if (error instanceof UnsafeUrlError)
+      throw new WebsiteRefused(`The website cannot be read: ${error.message}`);
     throw error;
   }
   const parser = options.parser ?? sharedPageTextParser();
@@ -101,7 +102,11 @@ export async function readSite(input: string, options: ReadSiteOptions = {}): Pr
       },
     });
     const type = mediaTypeOf(response.contentType);
-    if (response.status < 200 || response.status > 299 || (type !== 'text/html' && type !== 'application/xhtml+xml')) {
+    if (
+      response.status < 200 ||
+      response.status > 299 ||
+      (type !== 'text/html' && type !== 'application/xhtml+xml')
+    ) {
       await response.body.cancel();
       throw new Error(`answered ${response.status} ${type}`);
     }

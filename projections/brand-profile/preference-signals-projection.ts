@@ -14,7 +14,12 @@ import { readsFrom } from '../engine/event-sources.js';
 import { defineProjection, type ReadModelTransaction } from '../engine/projection.js';
 
 /** Types, not interfaces, so `withTables` takes them. */
-export type BrandSignalPostsTable = { post_id: string; org_id: string; group_id: string; content_text: string };
+export type BrandSignalPostsTable = {
+  post_id: string;
+  org_id: string;
+  group_id: string;
+  content_text: string;
+};
 export type BrandSignalGroupsTable = { group_id: string; org_id: string; topic: string | null };
 export type BrandSignalOccurrencesTable = {
   org_id: string;
@@ -119,7 +124,11 @@ export const preferenceSignalsProjection = defineProjection({
       case 'PostGroupUpdated': {
         const topic = event.data.changes.topic;
         if (topic !== undefined)
-          await db.updateTable('brand_signal_groups').set({ topic }).where('group_id', '=', d.groupId).execute();
+          await db
+            .updateTable('brand_signal_groups')
+            .set({ topic })
+            .where('group_id', '=', d.groupId)
+            .execute();
         return;
       }
       case 'PostEdited': {
@@ -131,7 +140,8 @@ export const preferenceSignalsProjection = defineProjection({
           .where('post_id', '=', event.data.postId)
           .executeTakeFirst();
         // Folding this event again finds the text it left, the same as the edit's: no signal twice.
-        if (row && !d.assistant) await record(db, d.orgId, event.id, d.at, 'edit', editSignals(row.content_text, text));
+        if (row && !d.assistant)
+          await record(db, d.orgId, event.id, d.at, 'edit', editSignals(row.content_text, text));
         await db
           .insertInto('brand_signal_posts')
           .values({ post_id: event.data.postId, org_id: d.orgId, group_id: d.groupId, content_text: text })
@@ -145,7 +155,11 @@ export const preferenceSignalsProjection = defineProjection({
         const posts =
           ids.length === 0
             ? []
-            : await db.selectFrom('brand_signal_posts').select('content_text').where('post_id', 'in', ids).execute();
+            : await db
+                .selectFrom('brand_signal_posts')
+                .select('content_text')
+                .where('post_id', 'in', ids)
+                .execute();
         const group = await db
           .selectFrom('brand_signal_groups')
           .select('topic')

@@ -3,8 +3,14 @@
 // and pricing pages found from the home page's links, and the profile inferred. Its outputs are also the readable
 // examples in docs/examples/offline-brand-profile.md; `UPDATE_EXAMPLES=1` rewrites that file from them.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import prettier from 'prettier';
 import { describe, expect, test } from 'vitest';
-import { inferProfileOffline, type SitePage, type SitePageKind } from '../../domain/brand-profile/infer-job.js';
+import {
+  inferProfileOffline,
+  type SitePage,
+  type SitePageKind,
+} from '../../domain/brand-profile/infer-job.js';
 import { extractPageText } from '../../infra/brand-profile/page-text.js';
 import { linkedPages } from '../../infra/brand-profile/site-reader.js';
 
@@ -12,7 +18,10 @@ const docPath = new URL('../../docs/examples/offline-brand-profile.md', import.m
 const update = process.env.UPDATE_EXAMPLES === '1';
 
 /** Reads a fixture site as the site reader would: home first, then the about and pricing pages it links to. */
-function readFixture(site: string, origin: string): { pages: SitePage[]; found: { kind: SitePageKind; url: string }[] } {
+function readFixture(
+  site: string,
+  origin: string,
+): { pages: SitePage[]; found: { kind: SitePageKind; url: string }[] } {
   const read = (path: string, kind: SitePageKind, url: string) =>
     extractPageText({
       body: readFileSync(new URL(`./fixtures/${site}/${path}.html`, import.meta.url)),
@@ -67,7 +76,9 @@ describe('the offline writer', () => {
       // A belief the about page states is the closest it comes to a mission.
       mission: 'I believe small, calm businesses are underrated.',
     });
-    expect(creatorProfile.productsOrServices).toEqual(expect.arrayContaining(['Newsletter', 'Courses', 'Coaching']));
+    expect(creatorProfile.productsOrServices).toEqual(
+      expect.arrayContaining(['Newsletter', 'Courses', 'Coaching']),
+    );
     expect(creatorProfile.targetAudience).toContain('Indie hackers');
     expect(creatorProfile.targetAudience).not.toContain('Six years');
     expect(creatorProfile.differentiators).toEqual([]);
@@ -75,8 +86,11 @@ describe('the offline writer', () => {
     expect(creatorProfile.topics).toEqual(expect.arrayContaining(['newsletter', 'bootstrapping']));
   });
 
-  test('both are the examples in docs/examples/offline-brand-profile.md', () => {
-    const expected = examplesDocument();
+  test('both are the examples in docs/examples/offline-brand-profile.md', async () => {
+    // As the repository formats it (npm run format).
+    const file = fileURLToPath(docPath);
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    const expected = await prettier.format(examplesDocument(), { ...options, filepath: file });
     if (update) writeFileSync(docPath, expected);
     expect(readFileSync(docPath, 'utf8')).toBe(expected);
   });
@@ -84,7 +98,13 @@ describe('the offline writer', () => {
 
 function examplesDocument(): string {
   const block = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-  const section = (title: string, site: string, origin: string, read: typeof saas, profile: typeof saasProfile) =>
+  const section = (
+    title: string,
+    site: string,
+    origin: string,
+    read: typeof saas,
+    profile: typeof saasProfile,
+  ) =>
     [
       `## ${title}`,
       '',

@@ -17,7 +17,10 @@ beforeAll(async () => {
     type: 'text/html',
     body: '<title>Home</title><a href="/about">About</a> <a href="/plans">Plans</a> <a href="/blog/pricing">Pricing essay</a>',
   });
-  site.routes.set('/about', { type: 'text/html', body: '<title>About</title><p>We are a small team of careful people.</p>' });
+  site.routes.set('/about', {
+    type: 'text/html',
+    body: '<title>About</title><p>We are a small team of careful people.</p>',
+  });
   site.routes.set('/plans', { status: 500, type: 'text/html', body: 'oops' });
   site.routes.set('/slow', { type: 'text/html', trickleMs: 200 });
 });
@@ -40,14 +43,23 @@ describe('readSite', () => {
     expect(site.hits).toEqual(['/', '/about', '/plans']);
     // Two pages parsed by the pool's thread (the failed one never reached it), none on this one.
     expect(parser.completed - before).toBe(2);
-    const result = await parser.run({ body: new TextEncoder().encode('<p>x</p>'), contentType: 'text/html', url: 'http://x.test/', kind: 'home' });
+    const result = await parser.run({
+      body: new TextEncoder().encode('<p>x</p>'),
+      contentType: 'text/html',
+      url: 'http://x.test/',
+      kind: 'home',
+    });
     expect(result.threadId).not.toBe(threadId);
   });
 
   test('the home page is required; a slow one meets its deadline', async () => {
-    await expect(readSite(`${site.origin}/missing`, { policy: policy(), parser })).rejects.toThrow(SiteUnreachable);
+    await expect(readSite(`${site.origin}/missing`, { policy: policy(), parser })).rejects.toThrow(
+      SiteUnreachable,
+    );
     const started = Date.now();
-    await expect(readSite(`${site.origin}/slow`, { policy: policy(), parser, timeoutMs: 500 })).rejects.toThrow(SiteUnreachable);
+    await expect(
+      readSite(`${site.origin}/slow`, { policy: policy(), parser, timeoutMs: 500 }),
+    ).rejects.toThrow(SiteUnreachable);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 });

@@ -17,7 +17,10 @@ const now = '2026-11-22T10:00:00.000Z';
 const later = '2026-11-22T11:00:00.000Z';
 const spec = deciderSpec(brandProfileDecider);
 
-const edit = (changes: Extract<BrandProfileCommand, { type: 'EditBrandProfile' }>['changes'], confirm = false): BrandProfileCommand => ({
+const edit = (
+  changes: Extract<BrandProfileCommand, { type: 'EditBrandProfile' }>['changes'],
+  confirm = false,
+): BrandProfileCommand => ({
   type: 'EditBrandProfile',
   orgId,
   changes,
@@ -25,19 +28,32 @@ const edit = (changes: Extract<BrandProfileCommand, { type: 'EditBrandProfile' }
   by: 'u1',
   now,
 });
-const edited = (changes: Extract<BrandProfileEvent, { type: 'BrandProfileEdited' }>['data']['changes'], at = now): BrandProfileEvent => ({
+const edited = (
+  changes: Extract<BrandProfileEvent, { type: 'BrandProfileEdited' }>['data']['changes'],
+  at = now,
+): BrandProfileEvent => ({
   type: 'BrandProfileEdited',
   data: { orgId, changes, by: 'u1', at },
 });
-const confirmed = (at = now): BrandProfileEvent => ({ type: 'BrandProfileConfirmed', data: { orgId, by: 'u1', at } });
-const item = (id: string, text: string, origin: KnowledgeItem['provenance']['origin'], extra: Partial<KnowledgeItem> = {}): KnowledgeItem => ({
+const confirmed = (at = now): BrandProfileEvent => ({
+  type: 'BrandProfileConfirmed',
+  data: { orgId, by: 'u1', at },
+});
+const item = (
+  id: string,
+  text: string,
+  origin: KnowledgeItem['provenance']['origin'],
+  extra: Partial<KnowledgeItem> = {},
+): KnowledgeItem => ({
   id,
   kind: 'fact',
   text,
   provenance: { origin },
   ...extra,
 });
-const infer = (inferred: Extract<BrandProfileCommand, { type: 'InferBrandProfile' }>['inferred']): BrandProfileCommand => ({
+const infer = (
+  inferred: Extract<BrandProfileCommand, { type: 'InferBrandProfile' }>['inferred'],
+): BrandProfileCommand => ({
   type: 'InferBrandProfile',
   orgId,
   inferred,
@@ -52,9 +68,18 @@ const infer = (inferred: Extract<BrandProfileCommand, { type: 'InferBrandProfile
 
 describe('edit', () => {
   test('records the fields it changes; the same edit again records nothing', () => {
-    spec.given([]).when(edit({ tagline: 'Hi', topics: ['a'] })).then([edited({ tagline: 'Hi', topics: ['a'] })]);
-    spec.given([edited({ tagline: 'Hi', topics: ['a'] })]).when(edit({ tagline: 'Hi', topics: ['a'] })).then([]);
-    spec.given([edited({ tagline: 'Hi' })]).when(edit({ tagline: null })).then([edited({ tagline: null })]);
+    spec
+      .given([])
+      .when(edit({ tagline: 'Hi', topics: ['a'] }))
+      .then([edited({ tagline: 'Hi', topics: ['a'] })]);
+    spec
+      .given([edited({ tagline: 'Hi', topics: ['a'] })])
+      .when(edit({ tagline: 'Hi', topics: ['a'] }))
+      .then([]);
+    spec
+      .given([edited({ tagline: 'Hi' })])
+      .when(edit({ tagline: null }))
+      .then([edited({ tagline: null })]);
   });
 
   test('every bad field at once, named in the profile’s terms', () => {
@@ -74,7 +99,11 @@ describe('edit', () => {
     const refusal = (() => {
       try {
         brandProfileDecider.decide(
-          edit({ websiteUrl: 'javascript:alert(1)', tagline: 'x'.repeat(201), topics: Array<string>(51).fill('t') }),
+          edit({
+            websiteUrl: 'javascript:alert(1)',
+            tagline: 'x'.repeat(201),
+            topics: Array<string>(51).fill('t'),
+          }),
           brandProfileDecider.initialState,
         );
       } catch (error) {
@@ -109,7 +138,11 @@ describe('infer', () => {
       confirmed(),
     ];
     const events = brandProfileDecider.decide(
-      infer({ tagline: 'Their words', identity: 'Acme', knowledgeItems: [item('n', 'New fact', 'inferred')] }),
+      infer({
+        tagline: 'Their words',
+        identity: 'Acme',
+        knowledgeItems: [item('n', 'New fact', 'inferred')],
+      }),
       fold(brandProfileDecider, history),
     );
     expect(events).toHaveLength(1);
@@ -119,13 +152,24 @@ describe('infer', () => {
     expect(event.data.changes.identity).toBe('Acme');
     expect(event.data.changes.knowledgeItems?.map((k) => k.id)).toEqual(['u', 'i2', 'n']);
     const state = fold(brandProfileDecider, [...history, event]);
-    expect(state).toMatchObject({ tagline: 'Our words', identity: 'Acme', confirmedAt: null, lastInferredAt: later });
+    expect(state).toMatchObject({
+      tagline: 'Our words',
+      identity: 'Acme',
+      confirmedAt: null,
+      lastInferredAt: later,
+    });
   });
 
   test('an inference that changes nothing keeps the confirmation and records when it ran', () => {
     const history = [edited({ identity: 'Acme' }), confirmed()];
-    const events = brandProfileDecider.decide(infer({ identity: 'Acme', knowledgeItems: [] }), fold(brandProfileDecider, history));
+    const events = brandProfileDecider.decide(
+      infer({ identity: 'Acme', knowledgeItems: [] }),
+      fold(brandProfileDecider, history),
+    );
     expect(events.map((e) => e.type)).toEqual(['BrandProfileInferred']);
-    expect(fold(brandProfileDecider, [...history, ...events])).toMatchObject({ confirmedAt: now, lastInferredAt: later });
+    expect(fold(brandProfileDecider, [...history, ...events])).toMatchObject({
+      confirmedAt: now,
+      lastInferredAt: later,
+    });
   });
 });

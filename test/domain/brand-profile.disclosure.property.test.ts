@@ -33,9 +33,12 @@ const profileArb = fc
       }),
       { maxLength: 12 },
     ),
-    guardrails: fc.array(fc.record({ text: secretText, disclosure: fc.constantFrom('private', 'restricted' as const) }), {
-      maxLength: 5,
-    }),
+    guardrails: fc.array(
+      fc.record({ text: secretText, disclosure: fc.constantFrom('private', 'restricted' as const) }),
+      {
+        maxLength: 5,
+      },
+    ),
     tagline: fc.option(publicText, { nil: null }),
     identity: fc.option(publicText, { nil: null }),
     topics: publicList,
@@ -89,7 +92,9 @@ describe('brandContextOf', () => {
         expect(JSON.stringify(context)).not.toContain(marker);
         const publicItems = profile.knowledgeItems.filter((k) => disclosureOf(k, profile) === 'public');
         expect(context.knowledge).toEqual(publicItems.map((k) => ({ kind: k.kind, text: k.text })));
-        expect(context.preferences).toEqual(profile.preferenceSignals.filter((s) => s.promoted).map((s) => s.signal));
+        expect(context.preferences).toEqual(
+          profile.preferenceSignals.filter((s) => s.promoted).map((s) => s.signal),
+        );
         expect(context.confirmed).toBe(profile.confirmedAt !== null);
       }),
       { numRuns: propertyRuns(2000) },
@@ -120,10 +125,20 @@ describe('checkOutput', () => {
     ...emptyBrandProfile,
     guardrails: [
       { id: 'g1', text: 'Never mention "Project Falcon" before launch', disclosure: 'restricted' as const },
-      { id: 'g2', text: "Don't discuss our pricing negotiations with Globex", disclosure: 'private' as const },
+      {
+        id: 'g2',
+        text: "Don't discuss our pricing negotiations with Globex",
+        disclosure: 'private' as const,
+      },
     ],
     knowledgeItems: [
-      { id: 'k1', kind: 'fact' as const, text: 'Series B closes in March', provenance: { origin: 'user' as const }, disclosure: 'private' as const },
+      {
+        id: 'k1',
+        kind: 'fact' as const,
+        text: 'Series B closes in March',
+        provenance: { origin: 'user' as const },
+        disclosure: 'private' as const,
+      },
       { id: 'k2', kind: 'fact' as const, text: 'Founded in 2019', provenance: { origin: 'user' as const } },
     ],
   };

@@ -68,7 +68,12 @@ afterAll(async () => {
   await site.close();
 });
 
-const fromWebsite = (ws: TestWorkspace, websiteUrl: unknown, role: keyof TestWorkspace['tokens'] = 'owner', headers?: Record<string, string>) =>
+const fromWebsite = (
+  ws: TestWorkspace,
+  websiteUrl: unknown,
+  role: keyof TestWorkspace['tokens'] = 'owner',
+  headers?: Record<string, string>,
+) =>
   service.request('POST', `/v1/orgs/${ws.orgId}/brand/profile/from-website`, {
     token: ws.tokens[role],
     body: { websiteUrl },
@@ -82,8 +87,20 @@ interface Result {
     identity: string | null;
     mission: string | null;
     brandType: string;
-    businessOutline: { overview: string; productsOrServices: string[]; targetAudience: string[]; valueProposition: string; differentiators: string[] };
-    knowledgeItems: Array<{ kind: string; text: string; provenance: Record<string, unknown>; disclosure: string; confirmed: boolean }>;
+    businessOutline: {
+      overview: string;
+      productsOrServices: string[];
+      targetAudience: string[];
+      valueProposition: string;
+      differentiators: string[];
+    };
+    knowledgeItems: Array<{
+      kind: string;
+      text: string;
+      provenance: Record<string, unknown>;
+      disclosure: string;
+      confirmed: boolean;
+    }>;
     meta: { confirmedAt: string | null; lastInferredAt: string | null };
   };
   source: string;
@@ -100,7 +117,12 @@ describe('POST ORG/brand/profile/from-website', () => {
     const res = await fromWebsite(ws, `${site.origin}/`);
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Result };
-    expect(data).toMatchObject({ source: 'heuristic', providerModel: 'offline', creditsUsed: 0, runId: expect.any(String) });
+    expect(data).toMatchObject({
+      source: 'heuristic',
+      providerModel: 'offline',
+      creditsUsed: 0,
+      runId: expect.any(String),
+    });
     expect(data.pages).toEqual([
       { url: `${site.origin}/`, kind: 'home', title: 'Home | Acme Analytics' },
       { url: `${site.origin}/company/about`, kind: 'about', title: 'About Acme Analytics' },
@@ -120,26 +142,39 @@ describe('POST ORG/brand/profile/from-website', () => {
       meta: { confirmedAt: null, lastInferredAt: expect.any(String) },
     });
     expect(p.businessOutline.overview).toContain('founded in 2019');
-    expect(p.businessOutline.productsOrServices).toEqual(['Starter plan ($29/month)', 'Team plan ($99/month)']);
+    expect(p.businessOutline.productsOrServices).toEqual([
+      'Starter plan ($29/month)',
+      'Team plan ($99/month)',
+    ]);
     expect(p.businessOutline.targetAudience).toContain('B2B SaaS teams');
     expect(p.businessOutline.valueProposition).toBe('See which features your customers actually use');
-    expect(p.businessOutline.differentiators).toEqual(['Dashboards without SQL', 'Privacy-first analytics with no cookies']);
+    expect(p.businessOutline.differentiators).toEqual([
+      'Dashboards without SQL',
+      'Privacy-first analytics with no cookies',
+    ]);
     const plans = p.knowledgeItems.find((k) => k.text.startsWith('Plans:'));
     expect(plans).toMatchObject({
       kind: 'fact',
       text: 'Plans: Starter ($29/month), Team ($99/month)',
       disclosure: 'public',
       confirmed: false,
-      provenance: { origin: 'inferred', sourceType: 'website', sourceUrl: `${site.origin}/pricing`, confidence: 'high' },
+      provenance: {
+        origin: 'inferred',
+        sourceType: 'website',
+        sourceUrl: `${site.origin}/pricing`,
+        confidence: 'high',
+      },
     });
     for (const item of p.knowledgeItems) expect(item.provenance.origin).toBe('inferred');
 
     // Read back as saved.
-    const read = await service.request('GET', `/v1/orgs/${ws.orgId}/brand/profile`, { token: ws.tokens.viewer });
+    const read = await service.request('GET', `/v1/orgs/${ws.orgId}/brand/profile`, {
+      token: ws.tokens.viewer,
+    });
     expect(((await read.json()) as { data: unknown }).data).toEqual(data.profile);
   });
 
-  test("fields a person set stay; a confirmed profile the inference changed is no longer confirmed", async () => {
+  test('fields a person set stay; a confirmed profile the inference changed is no longer confirmed', async () => {
     const ws = await createTestWorkspace(service);
     await service.request('PATCH', `/v1/orgs/${ws.orgId}/brand/profile`, {
       token: ws.tokens.owner,
@@ -153,7 +188,10 @@ describe('POST ORG/brand/profile/from-website', () => {
     const { profile } = ((await res.json()) as { data: Result }).data;
     expect(profile.tagline).toBe('Our own words');
     expect(profile.identity).toBe('Acme Analytics');
-    expect(profile.knowledgeItems[0]).toMatchObject({ text: 'We never sell data', provenance: { origin: 'user' } });
+    expect(profile.knowledgeItems[0]).toMatchObject({
+      text: 'We never sell data',
+      provenance: { origin: 'user' },
+    });
     expect(profile.meta.confirmedAt).toBeNull();
 
     // Inferring again replaces the last inference's items rather than piling them up.
@@ -175,14 +213,26 @@ describe('POST ORG/brand/profile/from-website', () => {
   test('private addresses: a literal is refused (400); behind a name or a redirect, unreadable (422); nothing saved', async () => {
     const ws = await createTestWorkspace(service);
     const before = await eventCount(service);
-    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/', 'http://localhost/', 'ftp://acme.example/', 'not a url']) {
+    for (const url of [
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/',
+      'http://localhost/',
+      'ftp://acme.example/',
+      'not a url',
+    ]) {
       const res = await fromWebsite(ws, url);
       expect(res.status, url).toBe(400);
       const body = (await res.json()) as ErrorBody;
       expect(body.code, url).toBe('website_refused');
       expect(body.details?.[0]?.path).toBe('body.websiteUrl');
     }
-    for (const url of ['http://internal.example/', `${site.origin}/to-metadata`, `${site.origin}/json`, `${site.origin}/missing`, 'http://no-such-host.example/']) {
+    for (const url of [
+      'http://internal.example/',
+      `${site.origin}/to-metadata`,
+      `${site.origin}/json`,
+      `${site.origin}/missing`,
+      'http://no-such-host.example/',
+    ]) {
       const res = await fromWebsite(ws, url);
       expect(res.status, url).toBe(422);
       const body = (await res.json()) as ErrorBody;

@@ -37,12 +37,15 @@ interface Signal {
 }
 
 async function signals(api: WorkspaceClient): Promise<Signal[]> {
-  const res = await service.request('GET', `/v1/orgs/${api.ws.orgId}/brand/profile`, { token: api.ws.tokens.viewer });
+  const res = await service.request('GET', `/v1/orgs/${api.ws.orgId}/brand/profile`, {
+    token: api.ws.tokens.viewer,
+  });
   return (await data<{ preferenceSignals: Signal[] }>(res)).preferenceSignals;
 }
 const find = (all: Signal[], signal: string) => all.find((s) => s.signal === signal);
 
-const longText = 'We shipped the new scheduler today, with smarter slots, fewer clicks and a calendar that finally shows every channel at once. Read on for what changed and why it matters.';
+const longText =
+  'We shipped the new scheduler today, with smarter slots, fewer clicks and a calendar that finally shows every channel at once. Read on for what changed and why it matters.';
 
 async function draft(api: WorkspaceClient, topic: string, text: string) {
   return api.draft({ title: 'Post', topic, posts: [{ platform: 'linkedin', contentText: text }] });
@@ -83,18 +86,28 @@ describe('preference signals learned from review', () => {
     for (let i = 0; i < promotionThreshold; i++) {
       const drafted = await draft(api, 'Product  Launch', longText);
       const postId = drafted.posts[0]!.id;
-      const res = await api.call('PATCH', `/posts/${postId}`, { as: 'editor', body: { contentText: `Scheduler ${i} is live.` } });
+      const res = await api.call('PATCH', `/posts/${postId}`, {
+        as: 'editor',
+        body: { contentText: `Scheduler ${i} is live.` },
+      });
       expect(res.status).toBe(200);
       await api.approve(drafted.group.id, { autoSchedule: false });
     }
     const all = await signals(api);
-    expect(find(all, 'Prefers shorter posts')).toMatchObject({ kind: 'edit', occurrences: 3, promoted: true });
+    expect(find(all, 'Prefers shorter posts')).toMatchObject({
+      kind: 'edit',
+      occurrences: 3,
+      promoted: true,
+    });
     expect(find(all, 'Approves short posts (up to 280 characters)')).toMatchObject({
       kind: 'approval',
       occurrences: 3,
       promoted: true,
     });
-    expect(find(all, 'Approves posts about product launch')).toMatchObject({ kind: 'approval', occurrences: 3 });
+    expect(find(all, 'Approves posts about product launch')).toMatchObject({
+      kind: 'approval',
+      occurrences: 3,
+    });
     expect(all.every((s) => s.kind !== 'reject')).toBe(true);
 
     // Sent back as read, learned signals are left to their count; a person's own signal with the same words
@@ -104,14 +117,25 @@ describe('preference signals learned from review', () => {
       body: {
         preferenceSignals: [
           ...all,
-          { signal: 'Prefers shorter posts', kind: 'explicit', promoted: false, lastSeenAt: '2026-01-01T00:00:00Z' },
+          {
+            signal: 'Prefers shorter posts',
+            kind: 'explicit',
+            promoted: false,
+            lastSeenAt: '2026-01-01T00:00:00Z',
+          },
         ],
       },
     });
     expect(res.status).toBe(200);
     const after = await signals(api);
     expect(after.filter((s) => s.signal === 'Prefers shorter posts')).toEqual([
-      { id: expect.any(String), signal: 'Prefers shorter posts', kind: 'explicit', promoted: false, lastSeenAt: '2026-01-01T00:00:00Z' },
+      {
+        id: expect.any(String),
+        signal: 'Prefers shorter posts',
+        kind: 'explicit',
+        promoted: false,
+        lastSeenAt: '2026-01-01T00:00:00Z',
+      },
     ]);
     const context = await contexts.forOrg(api.ws.orgId);
     expect(context!.preferences).not.toContain('Prefers shorter posts');

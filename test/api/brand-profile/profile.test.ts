@@ -27,20 +27,37 @@ afterAll(async () => service.stop());
 
 const profilePath = (ws: TestWorkspace) => `/v1/orgs/${ws.orgId}/brand/profile`;
 type Profile = Record<string, unknown> & {
-  meta: { schemaVersion: number; confirmedAt: string | null; lastInferredAt: string | null; lastRefreshedAt: string | null };
+  meta: {
+    schemaVersion: number;
+    confirmedAt: string | null;
+    lastInferredAt: string | null;
+    lastRefreshedAt: string | null;
+  };
   knowledgeItems: Array<{ id: string; text: string; provenance: { origin: string }; disclosure?: string }>;
   guardrails: Array<{ id: string; text: string; disclosure: string }>;
   preferenceSignals: Array<{ id: string; signal: string; kind: string }>;
   voice: { tone: string; personalityTraits: string[]; writingGuidelines: string[]; bannedPhrases: string[] };
 };
 
-async function getProfile(ws: TestWorkspace, role: keyof TestWorkspace['tokens'] = 'owner'): Promise<Profile> {
+async function getProfile(
+  ws: TestWorkspace,
+  role: keyof TestWorkspace['tokens'] = 'owner',
+): Promise<Profile> {
   const res = await service.request('GET', profilePath(ws), { token: ws.tokens[role] });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Profile }).data;
 }
-const patch = (ws: TestWorkspace, body: unknown, role: keyof TestWorkspace['tokens'] = 'owner', headers?: Record<string, string>) =>
-  service.request('PATCH', profilePath(ws), { token: ws.tokens[role], body, ...(headers ? { headers } : {}) });
+const patch = (
+  ws: TestWorkspace,
+  body: unknown,
+  role: keyof TestWorkspace['tokens'] = 'owner',
+  headers?: Record<string, string>,
+) =>
+  service.request('PATCH', profilePath(ws), {
+    token: ws.tokens[role],
+    body,
+    ...(headers ? { headers } : {}),
+  });
 
 describe('GET ORG/brand/profile', () => {
   test('a workspace without a profile answers the empty profile', async () => {
@@ -54,7 +71,13 @@ describe('GET ORG/brand/profile', () => {
       tagline: null,
       mission: null,
       voice: { tone: '', personalityTraits: [], writingGuidelines: [], bannedPhrases: [] },
-      businessOutline: { overview: '', productsOrServices: [], targetAudience: [], valueProposition: '', differentiators: [] },
+      businessOutline: {
+        overview: '',
+        productsOrServices: [],
+        targetAudience: [],
+        valueProposition: '',
+        differentiators: [],
+      },
       backgroundColor: null,
       logoAsset: null,
       kitUpdatedAt: null,
@@ -93,7 +116,12 @@ describe('PATCH ORG/brand/profile', () => {
       guardrails: [{ text: 'Never mention Project Falcon', disclosure: 'restricted' }],
       knowledgeItems: [
         { kind: 'fact', text: 'Founded in 2019', disclosure: 'public' },
-        { kind: 'fact', text: 'Series B closes in March', disclosure: 'private', durability: 'time_sensitive' },
+        {
+          kind: 'fact',
+          text: 'Series B closes in March',
+          disclosure: 'private',
+          durability: 'time_sensitive',
+        },
       ],
       preferenceSignals: [{ signal: 'No puns', kind: 'explicit' }],
       profileDisclosure: 'public',
@@ -103,13 +131,24 @@ describe('PATCH ORG/brand/profile', () => {
     expect(saved).toMatchObject({
       websiteUrl: 'https://acme.example',
       tagline: 'Rockets that land',
-      voice: { tone: 'Dry and precise', personalityTraits: ['Precise'], writingGuidelines: [], bannedPhrases: ['game-changer'] },
-      businessOutline: { overview: 'Reusable rockets', targetAudience: ['Satellite operators'], productsOrServices: [] },
+      voice: {
+        tone: 'Dry and precise',
+        personalityTraits: ['Precise'],
+        writingGuidelines: [],
+        bannedPhrases: ['game-changer'],
+      },
+      businessOutline: {
+        overview: 'Reusable rockets',
+        targetAudience: ['Satellite operators'],
+        productsOrServices: [],
+      },
       brandType: 'business',
       topics: ['launches', 'reusability'],
       meta: { schemaVersion: 1, confirmedAt: null },
     });
-    expect(saved.guardrails).toEqual([{ id: expect.any(String), text: 'Never mention Project Falcon', disclosure: 'restricted' }]);
+    expect(saved.guardrails).toEqual([
+      { id: expect.any(String), text: 'Never mention Project Falcon', disclosure: 'restricted' },
+    ]);
     expect(saved.knowledgeItems.map((k) => [k.text, k.provenance.origin])).toEqual([
       ['Founded in 2019', 'user'],
       ['Series B closes in March', 'user'],
@@ -121,7 +160,11 @@ describe('PATCH ORG/brand/profile', () => {
     expect(await getProfile(ws, 'viewer')).toEqual(saved);
 
     // A partial voice keeps the rest; null clears; the ids sent back keep the items.
-    const again = await patch(ws, { voice: { tone: 'Warm' }, tagline: null, knowledgeItems: saved.knowledgeItems.slice(0, 1) });
+    const again = await patch(ws, {
+      voice: { tone: 'Warm' },
+      tagline: null,
+      knowledgeItems: saved.knowledgeItems.slice(0, 1),
+    });
     const after = ((await again.json()) as { data: Profile }).data;
     expect(after.voice).toEqual({ ...saved.voice, tone: 'Warm' });
     expect(after.tagline).toBeNull();
@@ -129,13 +172,17 @@ describe('PATCH ORG/brand/profile', () => {
 
     // The brand context leaves out the private item and the guardrail.
     const context = await contexts.forOrg(ws.orgId);
-    expect(context).toMatchObject({ name: 'Acme Rockets', websiteUrl: 'https://acme.example', confirmed: false });
+    expect(context).toMatchObject({
+      name: 'Acme Rockets',
+      websiteUrl: 'https://acme.example',
+      confirmed: false,
+    });
     expect(JSON.stringify(context)).not.toContain('Project Falcon');
     expect(context!.knowledge).toEqual([{ kind: 'fact', text: 'Founded in 2019' }]);
     // …and the guardrail acts on generated text after the fact.
-    expect(
-      await contexts.checkOutput!(ws.orgId, 'Big news about Project Falcon!'),
-    ).toEqual([{ kind: 'guardrail', id: saved.guardrails[0]!.id, matched: ['project', 'falcon'] }]);
+    expect(await contexts.checkOutput!(ws.orgId, 'Big news about Project Falcon!')).toEqual([
+      { kind: 'guardrail', id: saved.guardrails[0]!.id, matched: ['project', 'falcon'] },
+    ]);
   });
 
   test('confirmBrandContext sets meta.confirmedAt; confirming again keeps it', async () => {
@@ -154,7 +201,10 @@ describe('PATCH ORG/brand/profile', () => {
     const ws = await createTestWorkspace(service);
     const kit = await service.request('PATCH', `/v1/orgs/${ws.orgId}/brand/kit`, {
       token: ws.tokens.owner,
-      body: { colors: { primary: '#e4572e', accent: '#17a398', background: '#ffffff' }, headingFont: 'Inter' },
+      body: {
+        colors: { primary: '#e4572e', accent: '#17a398', background: '#ffffff' },
+        headingFont: 'Inter',
+      },
     });
     expect(kit.status).toBe(200);
     const profile = await getProfile(ws);
@@ -190,9 +240,7 @@ describe('PATCH ORG/brand/profile', () => {
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as ErrorBody;
-    expect(body.details?.map((d) => d.path).sort()).toEqual(
-      ['body.preferenceSignals.0.kind'],
-    );
+    expect(body.details?.map((d) => d.path).sort()).toEqual(['body.preferenceSignals.0.kind']);
     const second = await patch(ws, {
       websiteUrl: 'ftp://acme.example',
       tagline: 'x'.repeat(201),
@@ -222,10 +270,20 @@ describe('PATCH ORG/brand/profile', () => {
     expect((await patch(ws, { tagline: 'x' }, 'viewer')).status).toBe(403);
     expect((await patch(ws, { tagline: 'x' }, 'reviewer')).status).toBe(403);
     const key = { 'Idempotency-Key': 'profile-edit-1' };
-    const first = await patch(ws, { guardrails: [{ text: 'No politics', disclosure: 'private' }] }, 'editor', key);
+    const first = await patch(
+      ws,
+      { guardrails: [{ text: 'No politics', disclosure: 'private' }] },
+      'editor',
+      key,
+    );
     expect(first.status).toBe(200);
     const before = await eventCount(service);
-    const replay = await patch(ws, { guardrails: [{ text: 'No politics', disclosure: 'private' }] }, 'editor', key);
+    const replay = await patch(
+      ws,
+      { guardrails: [{ text: 'No politics', disclosure: 'private' }] },
+      'editor',
+      key,
+    );
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await replay.json()).toEqual(await first.json());
     expect(await eventCount(service)).toBe(before);

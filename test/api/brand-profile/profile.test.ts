@@ -197,6 +197,35 @@ describe('PATCH ORG/brand/profile', () => {
     expect((await contexts.forOrg(ws.orgId))?.confirmed).toBe(true);
   });
 
+  test("onboarding's brand step: detected once a profile exists, done once it is confirmed", async () => {
+    const ws = await createTestWorkspace(service);
+    const onboarding = async () => {
+      const res = await service.request('GET', `/v1/orgs/${ws.orgId}/onboarding`, {
+        token: ws.tokens.viewer,
+      });
+      return (
+        (await res.json()) as {
+          data: {
+            brandProfileDetected: boolean;
+            brandConfirmed: boolean;
+            steps: { key: string; completed: boolean }[];
+          };
+        }
+      ).data;
+    };
+    const brandStep = (s: Awaited<ReturnType<typeof onboarding>>) =>
+      s.steps.find((x) => x.key === 'brand')?.completed;
+    expect(await onboarding()).toMatchObject({ brandProfileDetected: false, brandConfirmed: false });
+    await patch(ws, { tagline: 'Hello' });
+    const detected = await onboarding();
+    expect(detected).toMatchObject({ brandProfileDetected: true, brandConfirmed: false });
+    expect(brandStep(detected)).toBe(false);
+    await patch(ws, { confirmBrandContext: true });
+    const confirmed = await onboarding();
+    expect(confirmed).toMatchObject({ brandProfileDetected: true, brandConfirmed: true });
+    expect(brandStep(confirmed)).toBe(true);
+  });
+
   test("the kit's colours, fonts and logo are the kit's: shown, and an edit that differs is refused", async () => {
     const ws = await createTestWorkspace(service);
     const kit = await service.request('PATCH', `/v1/orgs/${ws.orgId}/brand/kit`, {

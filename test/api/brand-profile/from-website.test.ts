@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { maxSitePageBytes } from '../../../infra/brand-profile/site-reader.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
-import { startSite, type ErrorBody, type LocalSite } from '../brand/support.js';
+import { pngOf, startSite, type ErrorBody, type LocalSite } from '../brand/support.js';
 
 let service: TestService;
 let site: LocalSite;
@@ -62,6 +62,7 @@ beforeAll(async () => {
   });
   site.routes.set('/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/' } });
   site.routes.set('/json', { type: 'application/json', body: '{}' });
+  site.routes.set('/logo.png', { type: 'image/png', body: pngOf(400, 200) });
 });
 afterAll(async () => {
   await service.stop();
@@ -197,6 +198,27 @@ describe('POST ORG/brand/profile/from-website', () => {
     // Inferring again replaces the last inference's items rather than piling them up.
     const again = ((await (await fromWebsite(ws, `${site.origin}/`)).json()) as { data: Result }).data;
     expect(again.profile.knowledgeItems.length).toBe(profile.knowledgeItems.length);
+  });
+
+  test("the kit's logo is the profile's logoUrl and logoAsset", async () => {
+    const ws = await createTestWorkspace(service);
+    const kit = await service.request('PATCH', `/v1/orgs/${ws.orgId}/brand/kit`, {
+      token: ws.tokens.owner,
+      body: { logo: { url: `${site.origin}/logo.png` } },
+    });
+    expect(kit.status).toBe(200);
+    const logo = ((await kit.json()) as { data: { kit: { logo: { assetId: string; url: string } } } }).data
+      .kit.logo;
+    const { profile } = (
+      (await (await fromWebsite(ws, `${site.origin}/`)).json()) as {
+        data: { profile: Record<string, unknown> };
+      }
+    ).data;
+    expect(profile).toMatchObject({
+      logoUrl: logo.url,
+      logoAsset: { assetId: logo.assetId, contentType: 'image/png', width: 400, height: 200 },
+      kitUpdatedAt: expect.any(String),
+    });
   });
 
   test('a huge page is read up to the byte limit', async () => {

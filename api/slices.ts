@@ -6,6 +6,7 @@ import { aiSlice } from './ai/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
+import { brandProfileSlice } from './brand-profile/slice.js';
 import { authSlice } from './auth/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { mcpSlice } from './mcp/slice.js';
@@ -38,6 +39,7 @@ export const slices = [
   postGroupsSlice,
   mediaSlice,
   brandSlice,
+  brandProfileSlice,
   visualsSlice,
   schedulingSlice,
   xPostsSlice,

@@ -34,7 +34,23 @@ export interface BrandContext {
   confirmed: boolean;
 }
 
+/**
+ * What checking generated text found (added by the brand-profile slice): a guardrail it touches or a private or
+ * restricted knowledge item it repeats, by id; `matched` are words of the generated text, so nothing is disclosed.
+ */
+export interface OutputFinding {
+  kind: 'guardrail' | 'private_knowledge';
+  id: string;
+  matched: string[];
+}
+
 /** Reads a workspace's brand context (null when it has no brand profile yet). */
 export interface BrandContextReader {
   forOrg(orgId: string): Promise<BrandContext | null>;
+  /**
+   * Checks generated text against the workspace's guardrails and private knowledge, after the fact (guardrails
+   * never reach a prompt): empty when nothing is touched. Optional so that other readers (test doubles) need not
+   * implement it; the brand-profile slice's reader does.
+   */
+  checkOutput?(orgId: string, text: string): Promise<OutputFinding[]>;
 }

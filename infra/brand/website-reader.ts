@@ -94,7 +94,7 @@ export interface ReadWebsiteOptions {
 }
 
 /** The first `limit` bytes of a body; the rest is never read (the connection is closed). */
-async function readPrefix(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+export async function readPrefix(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const out = new Uint8Array(limit);
   let size = 0;
   const reader = body.getReader();

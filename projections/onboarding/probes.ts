@@ -2,8 +2,8 @@
 // for: facts are never stored, so they cannot drift from the state they describe.
 //
 // A slice that brings a fact adds its probe to the onboarding slice's extension point (api/onboarding/probes.ts,
-// `contributes: [contribute(onboardingProbes, probe)]` in its slice module): social accounts, post groups and
-// billing do; a fact no probe answers (brandProfileDetected, brandConfirmed, strategyReady) reads false and its
+// `contributes: [contribute(onboardingProbes, probe)]` in its slice module): social accounts, post groups, billing
+// and the brand profile do; a fact no probe answers (strategyReady, until the strategy slice's) reads false and its
 // step as not done.
 import type { Kysely } from 'kysely';
 import { noFacts, type OnboardingFacts } from '../../domain/onboarding/onboarding.js';

@@ -141,6 +141,8 @@ describe('slices fit together', () => {
       'tags',
       'post_groups',
       'media',
+      'brand_profile_status',
+      'brand_preference_signals',
       'scheduling_profiles',
       'social_accounts',
       'post_metrics',
@@ -201,6 +203,8 @@ describe('what slices provide and require', () => {
     before('renderer', 'brand');
     before('billing', 'visuals');
     before('brand', 'visuals');
+    before('brand', 'brand context');
+    before('ai jobs', 'brand profile');
     before('mailer', 'invitations');
     expect(new Set(order).size).toBe(order.length);
   });
@@ -261,7 +265,7 @@ describe('what slices provide and require', () => {
         events.push(`reader sees ${ctx.use(second)}`);
         // Every slice's entries for a point, in slice order (the service's own slices add none to this one).
         expect(ctx.contributions(tips)).toEqual(['from notes', 'from notes again', 'from reader']);
-        expect(ctx.contributions(onboardingProbes)).toHaveLength(3);
+        expect(ctx.contributions(onboardingProbes)).toHaveLength(4);
         expect(() => ctx.use(first)).toThrow('Slice "reader" uses the "first" service without requiring it');
         return [];
       },

@@ -21,6 +21,7 @@ import type { Slice } from './shared/slice.js';
 import { signInSlice } from './sign-in/slice.js';
 import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
+import { strategySlice } from './strategy/slice.js';
 import { tagsSlice } from './tags/slice.js';
 import { usersSlice } from './users/slice.js';
 import { visualsSlice } from './visuals/slice.js';
@@ -39,6 +40,7 @@ export const slices = [
   brandSlice,
   visualsSlice,
   schedulingSlice,
+  strategySlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -1,0 +1,279 @@
+// Content strategy use cases for a caller (a member, or an assistant reading with get_strategy): read the strategy
+// shown (active, else the draft), its versions, edit, confirm, generate (an AI job: the model, or the offline
+// writer), add a priority, decide a recommendation. Every write decides against `strategy-<orgId>` through the
+// write pipeline and answers the version it wrote.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { BrandContextReader } from '../../domain/ai/brand-context.js';
+import type { AiJobRunner } from '../../domain/ai/job.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { deterministicUuid } from '../../domain/shared/ids.js';
+import { platforms, type Platform } from '../../domain/shared/platforms.js';
+import {
+  contentOfGenerated,
+  generateStrategyJob,
+  type StrategyGenerateInput,
+} from '../../domain/strategy/generate-job.js';
+import {
+  activeVersionOf,
+  shownVersionOf,
+  strategyCategory,
+  strategyDecider,
+  versionHistoryOf,
+  type StrategyChanges,
+  type StrategyCommand,
+  type StrategyState,
+  type StrategyVersion,
+} from '../../domain/strategy/strategy.js';
+import { strategyView, type StrategyView } from '../../domain/strategy/views.js';
+import { streamName } from '../../infra/event-store/port.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import { handleCommand, loadAggregate, type CommandDeps } from '../shared/command-handler.js';
+import { deterministicEventIds } from '../shared/ids.js';
+import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
+
+export interface StrategyDeps extends WriteDeps {
+  readModels: Kysely<ReadModels>;
+  /** Runs the strategy.generate job (the ai slice's `ai jobs` service). */
+  aiJobs: AiJobRunner;
+  /** The workspace's public brand context (the brand-profile slice's `brand context` service). */
+  brandContext: BrandContextReader;
+}
+
+export const strategyStream = (orgId: string) => streamName(strategyCategory, orgId);
+/** One strategy per workspace: its id never changes across versions. */
+export const strategyIdOf = (orgId: string) => deterministicUuid('strategy', orgId);
+
+const reading = (orgId: string) => ({ orgId, permission: 'workspace:read', scope: 'mcp:read' }) as const;
+/** Owners and admins; no tool edits the strategy, so assistants may not. */
+const managing = (orgId: string) => ({ orgId, permission: 'strategy:manage', scope: null }) as const;
+
+async function loadStrategy(deps: Pick<CommandDeps, 'eventStore'>, orgId: string): Promise<StrategyState> {
+  return (await loadAggregate(deps.eventStore, strategyStream(orgId), strategyDecider)).state;
+}
+
+function viewOf(state: StrategyState, version: StrategyVersion | null, now: string): StrategyView | null {
+  return state.status === 'exists' && version ? strategyView(state, version, now) : null;
+}
+
+/** GET: the active version; with none, the draft waiting to be confirmed; null when the workspace has neither. */
+export async function getStrategy(
+  deps: Pick<StrategyDeps, 'commands'>,
+  caller: Caller,
+  input: { orgId: string },
+  now: string,
+): Promise<StrategyView | null> {
+  authorize(caller, reading(input.orgId));
+  const state = await loadStrategy(deps.commands, input.orgId);
+  return viewOf(state, shownVersionOf(state), now);
+}
+
+/** Every version, newest first (at most `limit`). */
+export async function listStrategyVersions(
+  deps: Pick<StrategyDeps, 'commands'>,
+  caller: Caller,
+  input: { orgId: string; limit?: number },
+  now: string,
+): Promise<StrategyView[]> {
+  authorize(caller, reading(input.orgId));
+  const state = await loadStrategy(deps.commands, input.orgId);
+  if (state.status !== 'exists') return [];
+  return versionHistoryOf(state)
+    .slice(0, input.limit ?? 20)
+    .map((v) => strategyView(state, v, now));
+}
+
+type Acting = Pick<StrategyCommand, 'orgId' | 'strategyId' | 'idSeed' | 'by' | 'now'>;
+
+/**
+ * Decides one command (its id seed from the Idempotency-Key when there is one) and answers the version `answer`
+ * picks from the state after it; the answer is recorded with the append under the key.
+ */
+async function writeStrategy(
+  deps: WriteDeps,
+  caller: Caller,
+  orgId: string,
+  request: WriteRequest,
+  command: (acting: Acting, step: { idempotencySeed: string | undefined }) => Promise<StrategyCommand>,
+  answer: (state: StrategyState) => StrategyVersion | null,
+): Promise<Written<StrategyView>> {
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
+    const acting: Acting = {
+      orgId,
+      strategyId: strategyIdOf(orgId),
+      idSeed: idempotencySeed ?? randomUUID(),
+      by: caller.userId,
+      now: metadata.now,
+    };
+    const decided = await command(acting, { idempotencySeed });
+    const view = (state: StrategyState) => {
+      const shown = viewOf(state, answer(state), metadata.now);
+      // decide refused the command already when there is nothing to answer; reaching this is a broken invariant.
+      if (!shown) throw new Error(`Strategy of ${orgId} missing after ${decided.type}`);
+      return shown;
+    };
+    const outcome = await handleCommand(deps.commands, {
+      stream: strategyStream(orgId),
+      decider: strategyDecider,
+      command: decided,
+      metadata: { ...metadata, orgId },
+      eventId: deterministicEventIds(idempotencySeed, 'strategy'),
+      sideWrite: record ? (trx, o) => record(trx, view(o.state)) : undefined,
+    });
+    return view(outcome.state);
+  });
+}
+
+/** PATCH: edits the version GET shows; with none, starts a draft from the body. */
+export async function updateStrategy(
+  deps: StrategyDeps,
+  caller: Caller,
+  input: { orgId: string; changes: StrategyChanges },
+  request: WriteRequest,
+): Promise<Written<StrategyView>> {
+  authorize(caller, managing(input.orgId));
+  return writeStrategy(
+    deps,
+    caller,
+    input.orgId,
+    request,
+    async (acting) => ({ type: 'EditStrategy', ...acting, changes: input.changes }),
+    shownVersionOf,
+  );
+}
+
+/** Confirm: the draft (with `updates`) becomes the active version; without a draft, the active one is confirmed. */
+export async function confirmStrategy(
+  deps: StrategyDeps,
+  caller: Caller,
+  input: { orgId: string; updates?: StrategyChanges },
+  request: WriteRequest,
+): Promise<Written<StrategyView>> {
+  authorize(caller, managing(input.orgId));
+  return writeStrategy(
+    deps,
+    caller,
+    input.orgId,
+    request,
+    async (acting) => ({
+      type: 'ConfirmStrategy',
+      ...acting,
+      ...(input.updates ? { updates: input.updates } : {}),
+    }),
+    activeVersionOf,
+  );
+}
+
+/** What the generator is told of the workspace: its name, its connected platforms and its public brand context. */
+export async function strategyInputOf(
+  deps: Pick<StrategyDeps, 'readModels' | 'brandContext'>,
+  orgId: string,
+  goal: string | null,
+): Promise<StrategyGenerateInput> {
+  const [workspace, accounts, brand] = await Promise.all([
+    deps.readModels.selectFrom('workspaces').select('name').where('id', '=', orgId).executeTakeFirst(),
+    deps.readModels
+      .selectFrom('social_accounts')
+      .select('platform')
+      .distinct()
+      .where('org_id', '=', orgId)
+      .where('deleted', '=', false)
+      .where('status', '=', 'connected')
+      .execute(),
+    deps.brandContext.forOrg(orgId),
+  ]);
+  const connected = new Set(accounts.map((a) => a.platform));
+  return {
+    goal,
+    brand,
+    workspaceName: workspace?.name ?? 'This workspace',
+    connectedPlatforms: platforms.filter((p): p is Platform => connected.has(p)),
+  };
+}
+
+/** Generate: the strategy.generate job writes a new version, a draft (default) or, with replaceActive, the active one. */
+export async function generateStrategy(
+  deps: StrategyDeps,
+  caller: Caller,
+  input: { orgId: string; goal?: string; replaceActive?: boolean },
+  request: WriteRequest,
+): Promise<Written<StrategyView>> {
+  authorize(caller, managing(input.orgId));
+  const goal = input.goal?.trim() ? input.goal.trim() : null;
+  const replaceActive = input.replaceActive ?? false;
+  return writeStrategy(
+    deps,
+    caller,
+    input.orgId,
+    request,
+    async (acting, { idempotencySeed }) => {
+      const jobInput = await strategyInputOf(deps, input.orgId, goal);
+      // Inside the write: a replay of the Idempotency-Key answers the first result without a second run.
+      const result = await deps.aiJobs.run(generateStrategyJob, {
+        orgId: input.orgId,
+        input: jobInput,
+        userId: caller.userId,
+        idempotencyKey: idempotencySeed ?? null,
+        payload: { goal, replaceActive },
+      });
+      return {
+        type: 'GenerateStrategy',
+        ...acting,
+        content: contentOfGenerated(result.output, { goal, idSeed: result.runId, now: acting.now }),
+        source: result.source,
+        providerModel: result.providerModel,
+        agentRunId: result.runId,
+        replaceActive,
+      };
+    },
+    (state) => (state.status === 'exists' ? (state.versions[state.latest] ?? null) : null),
+  );
+}
+
+/** Adds a time-bounded priority to the version GET shows. */
+export async function addStrategyPriority(
+  deps: StrategyDeps,
+  caller: Caller,
+  input: { orgId: string; text: string; startsAt?: string; endsAt?: string | null },
+  request: WriteRequest,
+): Promise<Written<StrategyView>> {
+  authorize(caller, managing(input.orgId));
+  return writeStrategy(
+    deps,
+    caller,
+    input.orgId,
+    request,
+    async (acting) => ({
+      type: 'AddStrategyPriority',
+      ...acting,
+      priorityId: deterministicUuid(acting.idSeed, 'priority'),
+      text: input.text,
+      startsAt: input.startsAt ? new Date(input.startsAt).toISOString() : acting.now,
+      endsAt: input.endsAt ? new Date(input.endsAt).toISOString() : null,
+    }),
+    shownVersionOf,
+  );
+}
+
+/** Accepts or rejects a recommendation of the version GET shows. */
+export async function decideStrategyRecommendation(
+  deps: StrategyDeps,
+  caller: Caller,
+  input: { orgId: string; recommendationId: string; decision: 'accepted' | 'rejected' },
+  request: WriteRequest,
+): Promise<Written<StrategyView>> {
+  authorize(caller, managing(input.orgId));
+  return writeStrategy(
+    deps,
+    caller,
+    input.orgId,
+    request,
+    async (acting) => ({
+      type: 'DecideStrategyRecommendation',
+      ...acting,
+      recommendationId: input.recommendationId,
+      decision: input.decision,
+    }),
+    shownVersionOf,
+  );
+}

@@ -66,9 +66,11 @@ export const strategyOperations = operationGroup(
           'content type: educational, opinion, personal, community, promotional), positioning angles, opportunities, ' +
           'time-bounded priorities (status expired once past endsAt), guardrail notes and recommendations. It is the ' +
           'active version; when none is active yet, the draft waiting for confirmation (status draft); null when the ' +
-          'workspace has no strategy. Use it to choose topics and formats that fit the plan. Read-only.',
+          'workspace has no strategy. Answers { strategy }. Use it to choose topics and formats that fit the plan. Read-only.',
         hints: { readOnlyHint: true, openWorldHint: false },
-        summary: (s) =>
+        // Structured content is an object: the strategy (or null) under `strategy`.
+        answer: async (_deps, _call, _input, strategy) => ({ strategy }),
+        summary: ({ strategy: s }) =>
           s === null
             ? 'The workspace has no content strategy yet.'
             : `Strategy version ${s.version} (${s.status}${s.meta.confirmedAt ? ', confirmed' : ''}): ${s.primaryObjective || 'no objective'}; ` +

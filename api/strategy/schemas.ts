@@ -82,11 +82,9 @@ export const strategySchema = z
       confirmedBy: z.uuid().nullable(),
       lastEditedAt: z.string().nullable(),
       lastSuggestedAt: z.string().nullable(),
-      source: z
-        .enum(strategySources)
-        .openapi({
-          description: '`ai` (a model), `heuristic` (the offline writer) or `user` (written by a person)',
-        }),
+      source: z.enum(strategySources).openapi({
+        description: '`ai` (a model), `heuristic` (the offline writer) or `user` (written by a person)',
+      }),
       providerModel: z.string().nullable().openapi({ description: '`provider:model`, `offline`, or null' }),
       agentRunId: z.string().nullable(),
       supersededAt: z.string().nullable(),

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { BrandContextReader } from '../../domain/ai/brand-context.js';
 import type { AiJobRunner } from '../../domain/ai/job.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { InvalidFields, Unprocessable } from '../../domain/shared/errors.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import { platforms, type Platform } from '../../domain/shared/platforms.js';
 import {
@@ -150,18 +151,31 @@ export async function confirmStrategy(
   request: WriteRequest,
 ): Promise<Written<StrategyView>> {
   authorize(caller, managing(input.orgId));
-  return writeStrategy(
-    deps,
-    caller,
-    input.orgId,
-    request,
-    async (acting) => ({
-      type: 'ConfirmStrategy',
-      ...acting,
-      ...(input.updates ? { updates: input.updates } : {}),
-    }),
-    activeVersionOf,
+  return underUpdates(() =>
+    writeStrategy(
+      deps,
+      caller,
+      input.orgId,
+      request,
+      async (acting) => ({
+        type: 'ConfirmStrategy',
+        ...acting,
+        ...(input.updates ? { updates: input.updates } : {}),
+      }),
+      activeVersionOf,
+    ),
   );
+}
+
+/** Confirm's fields are sent under `updates`: its refusals name them there (`updates.contentMix`). */
+async function underUpdates<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if ((error instanceof InvalidFields || error instanceof Unprocessable) && error.details)
+      throw error.withDetails(error.details.map((d) => ({ ...d, path: `updates.${d.path}` })));
+    throw error;
+  }
 }
 
 /** What the generator is told of the workspace: its name, its connected platforms and its public brand context. */

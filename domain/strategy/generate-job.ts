@@ -392,13 +392,19 @@ export function contentOfGenerated(
     sourceGoal: context.goal,
     primaryObjective: generated.primaryObjective,
     targetAudience: generated.targetAudience,
-    pillars: generated.pillars.map((p, i) => ({
-      id: id('pillar', String(i)),
-      name: p.name,
-      description: p.description,
-      priority: i + 1,
-      keywords: p.keywords,
-    })),
+    // A model may name one pillar twice: the first one stays.
+    pillars: generated.pillars
+      .filter(
+        (p, i, all) =>
+          all.findIndex((q) => q.name.trim().toLowerCase() === p.name.trim().toLowerCase()) === i,
+      )
+      .map((p, i) => ({
+        id: id('pillar', String(i)),
+        name: p.name,
+        description: p.description,
+        priority: i + 1,
+        keywords: p.keywords,
+      })),
     channelPriorities: generated.channelPriorities.map((c, i) => ({ ...c, priority: i + 1 })),
     contentMix: generated.contentMix,
     positioningAngles: generated.positioningAngles,

@@ -157,9 +157,11 @@ function uniqueByKey<T extends { name: string }>(items: readonly T[]): T[] {
   });
 }
 
-function pillarsOf(input: StrategyGenerateInput, audience: string): GeneratedStrategy['pillars'] {
+function pillarsOf(input: StrategyGenerateInput): GeneratedStrategy['pillars'] {
   const b = input.brand;
-  const who = audience.length > 60 ? 'your audience' : lowerFirst(audience);
+  // The first audience the outline names, said once per pillar; the whole audience is the strategy's own field.
+  const first = b?.businessOutline.targetAudience.map(clean).find(Boolean);
+  const who = first && first.length <= 48 ? lowerFirst(first) : 'your audience';
   const candidates = uniqueByKey([
     ...(b?.topics ?? []).map((t) => ({
       name: upperFirst(clean(t)),
@@ -287,7 +289,7 @@ function guardrailsOf(brand: BrandContext | null): string[] {
   if (!brand) return ['No brand profile yet: check every claim before publishing.'];
   return [
     ...(brand.voice.tone ? [`Keep the tone ${lowerFirst(brand.voice.tone)}.`] : []),
-    ...brand.voice.writingGuidelines.map((g) => upperFirst(clean(g))),
+    ...brand.voice.writingGuidelines.map((g) => upperFirst(clean(g)).replace(/([^.!?])$/, '$1.')),
     ...brand.voice.bannedPhrases.map((p) => `Never write "${p}".`),
     ...(brand.confirmed
       ? []
@@ -309,10 +311,17 @@ function opportunitiesOf(
       rationale: 'In the brand profile but not a pillar yet: try a few posts and see how they land.',
     })),
     ...b.knowledge
+      .filter((k) => k.kind === 'topic')
+      .map((k) => ({ theme: upperFirst(clean(k.text)), rationale: 'A topic the brand is known for.' })),
+    ...b.knowledge
       .filter((k) => k.kind === 'claim' || k.kind === 'fact')
       .map((k) => ({
-        theme: `Back up: ${lowerFirst(firstSentence(k.text))}`,
-        rationale: 'A public fact of the brand that a story or a data post could make concrete.',
+        // Quoted as written: a fact may open with a name that must keep its capital.
+        theme: `${k.kind === 'claim' ? 'Prove' : 'Show'} it: ${firstSentence(k.text)}`,
+        rationale:
+          k.kind === 'claim'
+            ? 'A public claim of the brand: a customer story or the data behind it makes it believable.'
+            : 'A public fact of the brand that a how-to or a demo post could make concrete.',
       })),
   ].slice(0, 5);
 }
@@ -356,7 +365,7 @@ function recommendationsOf(input: StrategyGenerateInput): GeneratedStrategy['rec
 /** The offline writer: deterministic, grounded in the goal and the brand context only. */
 export function writeStrategyOffline(input: StrategyGenerateInput): GeneratedStrategy {
   const targetAudience = audienceOf(input);
-  const pillars = pillarsOf(input, targetAudience);
+  const pillars = pillarsOf(input);
   return {
     primaryObjective: objectiveOf(input, targetAudience),
     targetAudience,

@@ -33,10 +33,10 @@ const operation = operationsWith<SchedulerDeps>();
 const base = '/v1/orgs/{orgId}/marketing/scheduler';
 
 export const schedulingOperations = operationGroup(
-  ({ services, contributions }) => ({
-    ...services,
-    history: historySourceOf(services.readModels),
-    strategyTargets: targetsFrom(services.readModels, contributions(coverageTargets)),
+  (ctx) => ({
+    ...ctx.services,
+    history: historySourceOf(ctx.services.readModels),
+    strategyTargets: targetsFrom(ctx.services.readModels, ctx.contributions(coverageTargets)),
   }),
   [
     operation({

@@ -10,13 +10,15 @@ import { contribute } from '../shared/service.js';
 import { defineSlice } from '../shared/slice.js';
 import { interimProviders } from './interim-providers.js';
 import { strategyOperations } from './operations.js';
+import { strategyDraftsProvider } from './services.js';
 
 export const strategySlice = defineSlice({
   name: 'strategy',
   projections: [strategiesProjection],
   requires: [aiJobsService, brandContextService],
-  // INTERIM, removed at merge with the ai and brand-profile slices (api/strategy/interim-providers.ts).
-  provides: interimProviders,
+  // The drafts other slices save (onboarding from a website); interimProviders are INTERIM, removed at merge with
+  // the ai and brand-profile slices (api/strategy/interim-providers.ts).
+  provides: [strategyDraftsProvider, ...interimProviders],
   contributes: [
     contribute(onboardingProbes, strategyProbe),
     contribute(coverageTargets, activeChannelTargets),

@@ -17,6 +17,7 @@ import {
 } from '../../domain/strategy/generate-job.js';
 import {
   activeVersionOf,
+  generatedBy,
   shownVersionOf,
   strategyCategory,
   strategyDecider,
@@ -29,7 +30,13 @@ import {
 import { strategyView, type StrategyView } from '../../domain/strategy/views.js';
 import { streamName } from '../../infra/event-store/port.js';
 import type { ReadModels } from '../../projections/read-models.js';
-import { handleCommand, loadAggregate, type CommandDeps } from '../shared/command-handler.js';
+import {
+  handleCommand,
+  loadAggregate,
+  type CommandDeps,
+  type CommandMetadata,
+  type SideWriteDb,
+} from '../shared/command-handler.js';
 import { deterministicEventIds } from '../shared/ids.js';
 import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 
@@ -86,43 +93,63 @@ export async function listStrategyVersions(
 
 type Acting = Pick<StrategyCommand, 'orgId' | 'strategyId' | 'idSeed' | 'by' | 'now'>;
 
-/**
- * Decides one command (its id seed from the Idempotency-Key when there is one) and answers the version `answer`
- * picks from the state after it; the answer is recorded with the append under the key.
- */
+interface DecideOptions {
+  /** Seeds ids and event ids, so a retried request decides the same (the Idempotency-Key's). */
+  idempotencySeed?: string | undefined;
+  /** Stores the answer with the append (the idempotency record). */
+  record?: ((trx: SideWriteDb, view: StrategyView) => Promise<void>) | undefined;
+}
+
+/** Decides one command and answers the version `answer` picks from the state after it. */
+async function decideStrategy(
+  deps: Pick<WriteDeps, 'commands'>,
+  orgId: string,
+  metadata: CommandMetadata,
+  command: (acting: Acting) => Promise<StrategyCommand>,
+  answer: (state: StrategyState, command: StrategyCommand) => StrategyVersion | null,
+  options: DecideOptions = {},
+): Promise<StrategyView> {
+  const { idempotencySeed, record } = options;
+  const acting: Acting = {
+    orgId,
+    strategyId: strategyIdOf(orgId),
+    idSeed: idempotencySeed ?? randomUUID(),
+    by: metadata.userId ?? null,
+    now: metadata.now,
+  };
+  const decided = await command(acting);
+  const view = (state: StrategyState) => {
+    const shown = viewOf(state, answer(state, decided), metadata.now);
+    // decide refused the command already when there is nothing to answer; reaching this is a broken invariant.
+    if (!shown) throw new Error(`Strategy of ${orgId} missing after ${decided.type}`);
+    return shown;
+  };
+  const outcome = await handleCommand(deps.commands, {
+    stream: strategyStream(orgId),
+    decider: strategyDecider,
+    command: decided,
+    metadata: { ...metadata, orgId },
+    eventId: deterministicEventIds(idempotencySeed, 'strategy'),
+    sideWrite: record ? (trx, o) => record(trx, view(o.state)) : undefined,
+  });
+  return view(outcome.state);
+}
+
+/** A caller's write: through the write pipeline (Idempotency-Key, metadata), then `decideStrategy`. */
 async function writeStrategy(
   deps: WriteDeps,
   caller: Caller,
   orgId: string,
   request: WriteRequest,
   command: (acting: Acting, step: { idempotencySeed: string | undefined }) => Promise<StrategyCommand>,
-  answer: (state: StrategyState) => StrategyVersion | null,
+  answer: (state: StrategyState, command: StrategyCommand) => StrategyVersion | null,
 ): Promise<Written<StrategyView>> {
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {
-    const acting: Acting = {
-      orgId,
-      strategyId: strategyIdOf(orgId),
-      idSeed: idempotencySeed ?? randomUUID(),
-      by: caller.userId,
-      now: metadata.now,
-    };
-    const decided = await command(acting, { idempotencySeed });
-    const view = (state: StrategyState) => {
-      const shown = viewOf(state, answer(state), metadata.now);
-      // decide refused the command already when there is nothing to answer; reaching this is a broken invariant.
-      if (!shown) throw new Error(`Strategy of ${orgId} missing after ${decided.type}`);
-      return shown;
-    };
-    const outcome = await handleCommand(deps.commands, {
-      stream: strategyStream(orgId),
-      decider: strategyDecider,
-      command: decided,
-      metadata: { ...metadata, orgId },
-      eventId: deterministicEventIds(idempotencySeed, 'strategy'),
-      sideWrite: record ? (trx, o) => record(trx, view(o.state)) : undefined,
-    });
-    return view(outcome.state);
-  });
+  return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) =>
+    decideStrategy(deps, orgId, metadata, (acting) => command(acting, { idempotencySeed }), answer, {
+      idempotencySeed,
+      record,
+    }),
+  );
 }
 
 /** PATCH: edits the version GET shows; with none, starts a draft from the body. */
@@ -205,6 +232,35 @@ export async function strategyInputOf(
   };
 }
 
+/** The version the command's agent run generated (the same run again generates nothing new). */
+const generatedVersionOf = (state: StrategyState, command: StrategyCommand) =>
+  command.type === 'GenerateStrategy' ? generatedBy(state, command.agentRunId) : null;
+
+/** The GenerateStrategy command: the strategy.generate job run through the `ai jobs` service. */
+async function generateCommand(
+  deps: Pick<StrategyDeps, 'readModels' | 'brandContext' | 'aiJobs'>,
+  acting: Acting,
+  input: { goal: string | null; replaceActive: boolean; idempotencyKey: string | null },
+): Promise<StrategyCommand> {
+  const jobInput = await strategyInputOf(deps, acting.orgId, input.goal);
+  const result = await deps.aiJobs.run(generateStrategyJob, {
+    orgId: acting.orgId,
+    input: jobInput,
+    userId: acting.by,
+    idempotencyKey: input.idempotencyKey,
+    payload: { goal: input.goal, replaceActive: input.replaceActive },
+  });
+  return {
+    type: 'GenerateStrategy',
+    ...acting,
+    content: contentOfGenerated(result.output, { goal: input.goal, idSeed: result.runId, now: acting.now }),
+    source: result.source,
+    providerModel: result.providerModel,
+    agentRunId: result.runId,
+    replaceActive: input.replaceActive,
+  };
+}
+
 /** Generate: the strategy.generate job writes a new version, a draft (default) or, with replaceActive, the active one. */
 export async function generateStrategy(
   deps: StrategyDeps,
@@ -220,27 +276,32 @@ export async function generateStrategy(
     caller,
     input.orgId,
     request,
-    async (acting, { idempotencySeed }) => {
-      const jobInput = await strategyInputOf(deps, input.orgId, goal);
-      // Inside the write: a replay of the Idempotency-Key answers the first result without a second run.
-      const result = await deps.aiJobs.run(generateStrategyJob, {
-        orgId: input.orgId,
-        input: jobInput,
-        userId: caller.userId,
-        idempotencyKey: idempotencySeed ?? null,
-        payload: { goal, replaceActive },
-      });
-      return {
-        type: 'GenerateStrategy',
-        ...acting,
-        content: contentOfGenerated(result.output, { goal, idSeed: result.runId, now: acting.now }),
-        source: result.source,
-        providerModel: result.providerModel,
-        agentRunId: result.runId,
-        replaceActive,
-      };
-    },
-    (state) => (state.status === 'exists' ? (state.versions[state.latest] ?? null) : null),
+    // Inside the write: a replay of the Idempotency-Key answers the first result without a second run.
+    (acting, { idempotencySeed }) =>
+      generateCommand(deps, acting, { goal, replaceActive, idempotencyKey: idempotencySeed ?? null }),
+    generatedVersionOf,
+  );
+}
+
+/**
+ * A generated draft as part of another use case that has already authorised its caller (onboarding from a
+ * website: "generates a draft content plan … does not activate the plan"). Never activates: an active version
+ * stays active and the draft waits beside it, as a generate without replaceActive.
+ */
+export async function proposeStrategyDraft(
+  deps: Pick<StrategyDeps, 'commands' | 'readModels' | 'brandContext' | 'aiJobs'>,
+  input: { orgId: string; goal: string | null; idempotencyKey?: string | null },
+  metadata: CommandMetadata,
+): Promise<StrategyView> {
+  const goal = input.goal?.trim() ? input.goal.trim() : null;
+  const seed = input.idempotencyKey ?? undefined;
+  return decideStrategy(
+    deps,
+    input.orgId,
+    metadata,
+    (acting) => generateCommand(deps, acting, { goal, replaceActive: false, idempotencyKey: seed ?? null }),
+    generatedVersionOf,
+    { idempotencySeed: seed },
   );
 }
 

@@ -167,6 +167,10 @@ export const draftVersionOf = (state: StrategyState): StrategyVersion | null =>
 export const shownVersionOf = (state: StrategyState): StrategyVersion | null =>
   activeVersionOf(state) ?? draftVersionOf(state);
 
+/** The version an agent run generated, if any. */
+export const generatedBy = (state: StrategyState, agentRunId: string): StrategyVersion | null =>
+  versionsOf(state).find((v) => v.agentRunId === agentRunId) ?? null;
+
 /** Every version, newest first. */
 export const versionHistoryOf = (state: StrategyState): StrategyVersion[] =>
   versionsOf(state).sort((a, b) => b.version - a.version);
@@ -486,6 +490,8 @@ function generate(
   command: Extract<StrategyCommand, { type: 'GenerateStrategy' }>,
   state: StrategyState,
 ): StrategyEvent[] {
+  // The same run again (a retry with one Idempotency-Key: the runtime answers the first run) generates nothing.
+  if (generatedBy(state, command.agentRunId)) return [];
   assertValidContent(command.content);
   const { orgId, strategyId, next } = ids(command, state);
   const active = activeVersionOf(state);

@@ -237,6 +237,12 @@ describe('generate: a draft to confirm, or with replaceActive the active version
       });
   });
 
+  test('the same agent run again (a retried request) generates nothing new', () => {
+    const once = [...activeOnly, ...strategyDecider.decide(generate(false), fold(strategyDecider, activeOnly))];
+    spec.given(once).when(generate(false)).then([]);
+    spec.given(once).when(generate(true)).then([]);
+  });
+
   test('generated content is held to the same rules (a mix not summing to 100 is refused)', () => {
     const bad = content({ contentMix: [{ contentType: 'educational', targetPercent: 90 }] });
     expect(refusedFields(generate(false, bad), [])).toEqual(['contentMix']);

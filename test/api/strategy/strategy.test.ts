@@ -5,15 +5,29 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Slice } from '../../../api/shared/slice.js';
+import { slices } from '../../../api/slices.js';
+import { strategyDraftsService, type StrategyDrafts } from '../../../api/strategy/services.js';
 import { connectAssistant } from '../../support/assistant.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 let service: TestService;
+let drafts: StrategyDrafts;
+
+/** A slice of the tests that requires the strategy slice's drafts service, as onboarding from a website will. */
+const draftsUser: Slice = {
+  name: 'drafts-user',
+  requires: [strategyDraftsService],
+  routes: (ctx) => {
+    drafts = ctx.use(strategyDraftsService);
+    return [];
+  },
+};
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ slices: [...slices, draftsUser] });
 });
 afterAll(async () => service.stop());
 
@@ -384,5 +398,36 @@ describe('schedule coverage', () => {
       ['x', 0],
       ['linkedin', 4],
     ]);
+  });
+});
+
+describe('the strategy drafts service (for onboarding from a website)', () => {
+  test('saves a generated draft without activating it; the same key decides the same draft again', async () => {
+    const ws = await createTestWorkspace(service);
+    await ok(await call(ws, 'POST', '/generate', {}));
+    const active = await ok(await call(ws, 'POST', '/confirm', {}));
+    const metadata = {
+      orgId: ws.orgId,
+      actor: ws.userIds.owner,
+      userId: ws.userIds.owner,
+      correlationId: randomUUID(),
+      now: new Date().toISOString(),
+    };
+    const key = randomUUID();
+    const draft = await drafts.propose(
+      ws.orgId,
+      { goal: 'Grow the newsletter', idempotencyKey: key },
+      metadata,
+    );
+    expect(draft).toMatchObject({ version: 2, status: 'draft', sourceGoal: 'Grow the newsletter' });
+    expect(draft.meta).toMatchObject({ source: 'heuristic', providerModel: 'offline', confirmedAt: null });
+    expect(await ok(await call(ws, 'GET', ''))).toMatchObject({ version: active.version, status: 'active' });
+    const again = await drafts.propose(
+      ws.orgId,
+      { goal: 'Grow the newsletter', idempotencyKey: key },
+      metadata,
+    );
+    expect(again.version).toBe(2);
+    expect(await ok<Strategy[]>(await call(ws, 'GET', '/versions'))).toHaveLength(2);
   });
 });

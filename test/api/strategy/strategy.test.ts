@@ -118,7 +118,8 @@ describe('generate, GET, confirm', () => {
     expect(await ok(await call(ws, 'GET', '', undefined, { role: 'viewer' }))).toEqual(draft);
     expect((await onboarding(ws)).strategyReady).toBe(false);
 
-    const active = await ok(await call(ws, 'POST', '/confirm', {}));
+    // Confirm's body is optional (only `updates?`): no body at all confirms as it is.
+    const active = await ok(await call(ws, 'POST', '/confirm'));
     expect(active).toMatchObject({ id: draft.id, version: 1, status: 'active' });
     expect(active.meta.confirmedBy).toBe(ws.userIds.owner);
     expect(await ok(await call(ws, 'GET', ''))).toEqual(active);
@@ -129,7 +130,7 @@ describe('generate, GET, confirm', () => {
 
   test('a second generation is a draft beside the active version; confirming it supersedes the first; versions list both', async () => {
     const ws = await createTestWorkspace(service);
-    const first = await ok(await call(ws, 'POST', '/generate', {}));
+    const first = await ok(await call(ws, 'POST', '/generate'));
     await ok(await call(ws, 'POST', '/confirm', {}));
     const proposal = await ok(await call(ws, 'POST', '/generate', { goal: 'Launch the new API' }));
     expect(proposal).toMatchObject({ id: first.id, version: 2, status: 'draft' });

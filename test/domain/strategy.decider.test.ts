@@ -238,7 +238,10 @@ describe('generate: a draft to confirm, or with replaceActive the active version
   });
 
   test('the same agent run again (a retried request) generates nothing new', () => {
-    const once = [...activeOnly, ...strategyDecider.decide(generate(false), fold(strategyDecider, activeOnly))];
+    const once = [
+      ...activeOnly,
+      ...strategyDecider.decide(generate(false), fold(strategyDecider, activeOnly)),
+    ];
     spec.given(once).when(generate(false)).then([]);
     spec.given(once).when(generate(true)).then([]);
   });

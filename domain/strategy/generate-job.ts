@@ -192,7 +192,7 @@ function pillarsOf(input: StrategyGenerateInput): GeneratedStrategy['pillars'] {
       : [
           {
             name: 'Customer problems',
-            description: `The problems ${who} face and practical ways to solve them.`,
+            description: `Problems that come up for ${who}, and practical ways to solve them.`,
           },
           {
             name: 'Product in practice',

@@ -395,10 +395,12 @@ describe('schedule coverage', () => {
         ],
       }),
     );
-    expect((await coverage(ws)).channels.map((c) => [c.platform, c.targetPosts])).toEqual([
+    const paused = await coverage(ws);
+    expect(paused.channels.map((c) => [c.platform, c.targetPosts])).toEqual([
       ['x', 0],
       ['linkedin', 4],
     ]);
+    expect(paused.channels[0]).toMatchObject({ status: 'covered', nextGapAt: null });
   });
 });
 

@@ -207,6 +207,7 @@ export const decideRecommendationBody = z
 
 export const versionsQuery = z
   .object({
+    page: z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: 'Default 1' }),
     limit: z.coerce
       .number()
       .int()

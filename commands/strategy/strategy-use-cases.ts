@@ -76,18 +76,20 @@ export async function getStrategy(
   return viewOf(state, shownVersionOf(state), now);
 }
 
-/** Every version, newest first (at most `limit`). */
+/** Every version, newest first, a page of `limit` at a time. */
 export async function listStrategyVersions(
   deps: Pick<StrategyDeps, 'commands'>,
   caller: Caller,
-  input: { orgId: string; limit?: number },
+  input: { orgId: string; page?: number; limit?: number },
   now: string,
 ): Promise<StrategyView[]> {
   authorize(caller, reading(input.orgId));
   const state = await loadStrategy(deps.commands, input.orgId);
   if (state.status !== 'exists') return [];
+  const limit = input.limit ?? 20;
+  const from = ((input.page ?? 1) - 1) * limit;
   return versionHistoryOf(state)
-    .slice(0, input.limit ?? 20)
+    .slice(from, from + limit)
     .map((v) => strategyView(state, v, now));
 }
 

@@ -151,6 +151,9 @@ describe('generate, GET, confirm', () => {
     expect((await ok<Strategy[]>(await call(ws, 'GET', '/versions?limit=1'))).map((v) => v.version)).toEqual([
       2,
     ]);
+    const second = await ok<Strategy[]>(await call(ws, 'GET', '/versions?limit=1&page=2'));
+    expect(second.map((v) => v.version)).toEqual([1]);
+    await refused(await call(ws, 'GET', '/versions?limit=0'), 400);
   });
 
   test('replaceActive makes the generated version active at once, unconfirmed (onboarding waits for a confirmation)', async () => {

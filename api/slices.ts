@@ -23,6 +23,7 @@ import type { Slice } from './shared/slice.js';
 import { signInSlice } from './sign-in/slice.js';
 import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
+import { strategySlice } from './strategy/slice.js';
 import { tagsSlice } from './tags/slice.js';
 import { usersSlice } from './users/slice.js';
 import { visualsSlice } from './visuals/slice.js';
@@ -42,6 +43,7 @@ export const slices = [
   brandProfileSlice,
   visualsSlice,
   schedulingSlice,
+  strategySlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -13,6 +13,7 @@ import {
   type SchedulerDeps,
 } from '../../commands/scheduling/scheduling-use-cases.js';
 import { historySourceOf } from '../../projections/scheduling/best-slot-finder.js';
+import { coverageTargets, targetsFrom } from './coverage-targets.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { orgParams } from '../shared/params.js';
 import {
@@ -32,7 +33,11 @@ const operation = operationsWith<SchedulerDeps>();
 const base = '/v1/orgs/{orgId}/marketing/scheduler';
 
 export const schedulingOperations = operationGroup(
-  ({ services }) => ({ ...services, history: historySourceOf(services.readModels) }),
+  (ctx) => ({
+    ...ctx.services,
+    history: historySourceOf(ctx.services.readModels),
+    strategyTargets: targetsFrom(ctx.services.readModels, ctx.contributions(coverageTargets)),
+  }),
   [
     operation({
       name: 'getSchedulerSettings',

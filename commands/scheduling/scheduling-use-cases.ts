@@ -39,7 +39,7 @@ export interface SchedulerDeps extends WriteDeps {
   readModels: Kysely<ReadModels>;
   /** The workspace's results by local weekday and hour (post metrics). */
   history: HistorySource;
-  /** postsPerWeek per channel of the workspace's active strategy; none until the strategy slice exists. */
+  /** postsPerWeek per channel of the workspace's active strategy (the strategy slice's coverage target source). */
   strategyTargets?: (orgId: string) => Promise<Partial<Record<Platform, number>>>;
 }
 

@@ -155,7 +155,15 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
     }
   }
   // A run that reaches the window's end counts when it is as long as the window allows.
-  if (!nextGap && run.length > 0 && run.length >= Math.min(quietLimit, postingDays.length) && dated === 0)
+  // A channel the strategy switches off (target 0) has no gap to fill.
+  const wanted = targetPosts === null || targetPosts > 0;
+  if (
+    wanted &&
+    !nextGap &&
+    run.length > 0 &&
+    run.length >= Math.min(quietLimit, postingDays.length) &&
+    dated === 0
+  )
     nextGap = run[0]!;
   const crowded = days.filter((d) => d.posts > profile.maxPostsPerDay);
   const short =
@@ -173,12 +181,14 @@ function assessChannel(input: CoverageInput, channel: CoverageChannelInput): Cha
   const name = platformNames[channel.platform];
   const notes: string[] = [];
   const planned = `${dated} post${dated === 1 ? '' : 's'} in the next ${input.days} day${input.days === 1 ? '' : 's'}`;
-  if (targetPosts !== null)
+  if (targetPosts === 0)
+    notes.push(`${name} is switched off in the active strategy: no posts are needed (${planned}).`);
+  else if (targetPosts !== null)
     notes.push(
       `${planned} against a target of ${targetPosts} (${channel.postsPerWeek} per week in the active strategy)` +
         (needed > 0 ? `: ${needed} more needed.` : '.'),
     );
-  if (status === 'covered') {
+  if (status === 'covered' && targetPosts !== 0) {
     const upcoming = channel.posts
       .filter((p) => p.status === 'scheduled' && p.at !== null && Date.parse(p.at) > now.toMillis())
       .map((p) => Date.parse(p.at!));

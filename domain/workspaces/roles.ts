@@ -17,6 +17,7 @@ export const permissions = [
   'accounts:manage',
   'brand:write',
   'audit:read',
+  'strategy:manage',
 ] as const;
 export type Permission = (typeof permissions)[number];
 

@@ -33,6 +33,7 @@ const bodies: Record<string, unknown> = {
     kind: 'image',
     contentType: 'image/png',
   },
+  'POST /v1/orgs/{orgId}/strategy/recommendations/{recommendationId}': { decision: 'accepted' },
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -73,6 +74,18 @@ describe('ids of another workspace', () => {
       }),
     );
     ids.invitationId = invitation.id;
+    // Both have a strategy with recommendations (the offline writer's): B's ids under A are unknown there.
+    for (const ws of [a, b])
+      await json(
+        await service.request('POST', `/v1/orgs/${ws.orgId}/strategy/generate`, {
+          token: ws.tokens.owner,
+          body: {},
+        }),
+      );
+    const strategy = await json<{ recommendations: { id: string }[] }>(
+      await service.request('GET', `/v1/orgs/${b.orgId}/strategy`, { token: owner }),
+    );
+    ids.recommendationId = strategy.recommendations[0]!.id;
     ids.memberId = memberIdOf(b.orgId, b.userIds.editor);
     // An asset of B's media library.
     ids.assetId = randomUUID();

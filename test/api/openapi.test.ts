@@ -66,7 +66,7 @@ function operations(doc: Document): Array<{ method: string; path: string; operat
 }
 
 /**
- * Endpoints the spec labels `Tool: <name>` (part 1, publishing), as served: their operationId is the tool's name, so
+ * Endpoints the spec labels `Tool: <name>` (part 1, publishing; part 2 as built), as served: their operationId is the tool's name, so
  * an assistant-tool server and a client map one onto the other without a rule.
  */
 const toolLabelled: Array<[string, string, string]> = [
@@ -91,6 +91,8 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/marketing/visuals/screenshot', 'create_app_screenshot'],
   ['get', '/v1/orgs/{orgId}/marketing/visuals/options', 'list_visual_options'],
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
+  // Part 2.
+  ['get', '/v1/orgs/{orgId}/strategy', 'get_strategy'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

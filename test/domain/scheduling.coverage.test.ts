@@ -93,6 +93,12 @@ describe('schedule coverage', () => {
     expect(result).toMatchObject({ status: 'gap', targetPosts: 6 });
   });
 
+  test('a channel the strategy switches off (target 0) is covered with nothing planned, and says why', () => {
+    const result = coverage({ postsPerWeek: 0, posts: [] });
+    expect(result).toMatchObject({ status: 'covered', targetPosts: 0, nextGapAt: null });
+    expect(result.notes.join(' ')).toMatch(/switched off in the active strategy/);
+  });
+
   test('a day over maxPostsPerDay is clustered even when the target is met', () => {
     const result = coverage(
       {

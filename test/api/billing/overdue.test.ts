@@ -252,7 +252,18 @@ describe('a workspace without a usable subscription', () => {
       }),
       'subscription_required',
     );
+    // Generating a strategy may spend credits: a paid action.
+    await expect402(
+      await service.request('POST', `${org(ws)}/strategy/generate`, { token: ws.tokens.owner, body: {} }),
+      'subscription_required',
+    );
     expect(await eventCount(service)).toBe(before);
+    // Writing one by hand is an ordinary write.
+    const written = await service.request('PATCH', `${org(ws)}/strategy`, {
+      token: ws.tokens.owner,
+      body: { primaryObjective: 'Grow' },
+    });
+    expect(written.status).toBe(200);
     // Approving without scheduling is no paid action (here: no such group).
     const approve = await service.request('POST', `${ws.base}/post-groups/${randomUUID()}/approve`, {
       token: ws.tokens.owner,
@@ -379,6 +390,9 @@ describe('the policy', () => {
     const approve = `${base}/marketing/post-groups/{groupId}/approve`;
     expect(kindOf('post', approve)).toBe('paid');
     expect(kindOf('post', approve, { autoSchedule: false })).toBe('write');
+    expect(kindOf('post', `${base}/strategy/generate`)).toBe('paid');
+    expect(kindOf('patch', `${base}/strategy`)).toBe('write');
+    expect(kindOf('get', `${base}/strategy`)).toBeNull();
     expect(kindOf('post', '/v1/orgs')).toBeNull();
     expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });

@@ -144,6 +144,7 @@ describe('slices fit together', () => {
       'brand_profile_status',
       'brand_preference_signals',
       'scheduling_profiles',
+      'strategies',
       'social_accounts',
       'post_metrics',
       'notifications',
@@ -265,7 +266,7 @@ describe('what slices provide and require', () => {
         events.push(`reader sees ${ctx.use(second)}`);
         // Every slice's entries for a point, in slice order (the service's own slices add none to this one).
         expect(ctx.contributions(tips)).toEqual(['from notes', 'from notes again', 'from reader']);
-        expect(ctx.contributions(onboardingProbes)).toHaveLength(4);
+        expect(ctx.contributions(onboardingProbes)).toHaveLength(5);
         expect(() => ctx.use(first)).toThrow('Slice "reader" uses the "first" service without requiring it');
         return [];
       },

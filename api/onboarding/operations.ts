@@ -1,7 +1,15 @@
 // The onboarding slice's operations: GET and PATCH /v1/orgs/{orgId}/onboarding. Completion is derived at read
 // time from the workspace's state (projections/onboarding/probes.ts); PATCH only records the step a member chose.
 import { z } from '@hono/zod-openapi';
+import {
+  onboardFromWebsite,
+  type OnboardingFromWebsiteDeps,
+} from '../../commands/onboarding/from-website.js';
 import { updateOnboarding } from '../../commands/onboarding/onboarding-use-cases.js';
+import { brandProfileSchema } from '../brand-profile/schemas.js';
+import { brandProfileServices } from '../brand-profile/services.js';
+import { strategySchema } from '../strategy/schemas.js';
+import { strategyDraftsService } from '../strategy/services.js';
 import { onboardingSteps } from '../../domain/onboarding/steps.js';
 import { getOnboardingStatus } from '../../projections/onboarding/queries.js';
 import type { OnboardingProbe } from '../../projections/onboarding/probes.js';
@@ -81,6 +89,54 @@ export const onboardingOperations = operationGroup(
       errors: [400, 401, 403, 413, 422, 503],
       access: { permission: 'workspace:manage' },
       run: (services, { caller, request }, input) => updateOnboarding(services, caller, input, request),
+    }),
+  ],
+);
+
+const fromWebsiteBody = z
+  .object({
+    websiteUrl: z.string().min(1).max(2048).openapi({ example: 'https://example.com' }),
+    notes: z
+      .string()
+      .max(2000)
+      .optional()
+      .openapi({ description: "What the workspace wants from social media: the draft strategy's goal" }),
+  })
+  .strict()
+  .openapi('OnboardingFromWebsite');
+
+const fromWebsiteOutput = z
+  .object({
+    brand: z.object({ profile: brandProfileSchema, source: z.enum(['ai', 'heuristic']) }),
+    strategy: strategySchema,
+  })
+  .openapi('OnboardingFromWebsiteResult');
+
+const withProfile = operationsWith<OnboardingFromWebsiteDeps>();
+
+/** POST ORG/onboarding/from-website: the brand profile and a draft strategy from a website, neither confirmed. */
+export const onboardingFromWebsiteOperations = operationGroup(
+  (ctx): OnboardingFromWebsiteDeps => ({
+    brandProfile: ctx.use(brandProfileServices),
+    strategies: ctx.use(strategyDraftsService),
+  }),
+  [
+    withProfile({
+      name: 'onboardFromWebsite',
+      kind: 'write',
+      method: 'post',
+      path: `${path}/from-website`,
+      tags: ['onboarding'],
+      summary:
+        'Infer the brand profile from a website and draft a content strategy from it (and the notes as its goal); confirms and activates neither',
+      params: orgParams,
+      body: fromWebsiteBody,
+      output: fromWebsiteOutput,
+      outputDescription: 'The saved, unconfirmed brand profile with its source, and the draft strategy',
+      errors: [400, 401, 402, 403, 409, 422, 503],
+      access: { permission: 'workspace:manage', billing: 'paid' },
+      run: (deps, { caller, request }, { orgId, websiteUrl, notes }) =>
+        onboardFromWebsite(deps, caller, { orgId, websiteUrl, notes }, request),
     }),
   ],
 );

@@ -11,6 +11,7 @@ import {
   CreditPeriodClosedError,
   creditsCategory,
   creditStreamId,
+  finePeriodKeyOf,
   periodKeyOf,
   type CreditCommand,
   type CreditLedgerState,
@@ -533,7 +534,8 @@ export class CreditsService {
     const stored = await this.loadSubscription(orgId);
     const subscription = effectiveState(stored, now, this.deps.catalog.config);
     const period = this.periodOf(subscription, now);
-    let state: CreditLedgerState = (await this.load(orgId, periodKeyOf(period.start))).state;
+    const own = await this.ledgerOf(orgId, period);
+    let state: CreditLedgerState = own.state;
     if (state.status === 'unopened') {
       const head = await this.deps.store.head(orgId);
       if (head && head.periodStart > new Date(period.start).toISOString()) {
@@ -542,7 +544,14 @@ export class CreditsService {
         const previous = head ? (await this.load(orgId, head.periodKey)).state : null;
         state = creditLedgerDecider.evolve(state, {
           type: 'CreditPeriodOpened',
-          data: this.openingOf(orgId, period, previous, head?.periodKey ?? null, now.toISOString()),
+          data: this.openingOf(
+            orgId,
+            own.periodKey,
+            period,
+            previous,
+            head?.periodKey ?? null,
+            now.toISOString(),
+          ),
         });
       }
     }
@@ -613,12 +622,26 @@ export class CreditsService {
     return { periodKey, state, revision };
   }
 
+  /**
+   * The ledger of a period, which may not be opened yet. It is keyed by its start to the second; when that key's
+   * ledger is another period's (one that started earlier in the same second: a trial turned into a paid period
+   * at once, an activation renewed at once), the period's own is keyed to the millisecond. Keying both by the
+   * second made them one ledger: the later period was taken as open already and never granted its credits.
+   */
+  private async ledgerOf(orgId: string, period: CreditPeriod): Promise<Loaded> {
+    const periodStart = new Date(period.start).toISOString();
+    const bySecond = await this.load(orgId, periodKeyOf(periodStart));
+    if (bySecond.state.status === 'unopened' || bySecond.state.periodStart === periodStart) return bySecond;
+    return this.load(orgId, finePeriodKeyOf(periodStart));
+  }
+
   private allowanceOf(planKey: string): number {
     return this.deps.catalog.plan(planKey)?.monthlyCredits ?? 0;
   }
 
   private openingOf(
     orgId: string,
+    periodKey: string,
     period: CreditPeriod,
     previous: CreditLedgerState | null,
     previousPeriodKey: string | null,
@@ -634,7 +657,7 @@ export class CreditsService {
     );
     return {
       orgId,
-      periodKey: periodKeyOf(period.start),
+      periodKey,
       periodStart: new Date(period.start).toISOString(),
       periodEnd: new Date(period.end).toISOString(),
       planKey: period.planKey,
@@ -655,10 +678,10 @@ export class CreditsService {
     period: CreditPeriod,
     metadata: CommandMetadata,
   ): Promise<Loaded> {
-    const key = periodKeyOf(period.start);
     const periodStart = new Date(period.start).toISOString();
     const head = await this.deps.store.head(orgId);
-    let current = await this.load(orgId, key);
+    let current = await this.ledgerOf(orgId, period);
+    const key = current.periodKey;
     if (current.state.status === 'unopened' && head && head.periodStart > periodStart) {
       // The subscription's period is older than the newest ledger (e.g. a late notice): keep to the newest.
       current = await this.load(orgId, head.periodKey);
@@ -699,6 +722,7 @@ export class CreditsService {
     }
     const opening = this.openingOf(
       orgId,
+      key,
       period,
       previous?.state ?? null,
       previous?.periodKey ?? null,

@@ -10,10 +10,23 @@ export type { CreditEvent, SpendDetails } from './credits-codec.js';
 
 export const creditsCategory = 'credits';
 
-/** `YYYYMMDDTHHMMSSZ` of the period start: the stream of a period is `credits-<orgId>_<periodKey>`. */
+/**
+ * `YYYYMMDDTHHMMSSZ` of the period start: the stream of a period is `credits-<orgId>_<periodKey>`. Two periods
+ * can start within one second (a trial turned into a paid period at once); the later one's ledger is then
+ * `finePeriodKeyOf` (CreditsService resolves which).
+ */
 export function periodKeyOf(periodStart: string | Date): string {
   const iso = (typeof periodStart === 'string' ? new Date(periodStart) : periodStart).toISOString();
   return iso.replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * The key of a period whose second's key is held by an earlier period: `YYYYMMDDTHHMMSSZ.mmm`, the start to the
+ * millisecond. It sorts after the second's key and before the next second's, as the periods do.
+ */
+export function finePeriodKeyOf(periodStart: string | Date): string {
+  const date = typeof periodStart === 'string' ? new Date(periodStart) : periodStart;
+  return `${periodKeyOf(date)}.${String(date.getUTCMilliseconds()).padStart(3, '0')}`;
 }
 
 export const creditStreamId = (orgId: string, periodKey: string) => `${orgId}_${periodKey}`;

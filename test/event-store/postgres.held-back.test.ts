@@ -88,3 +88,62 @@ test('a wait armed before the read that finds events held back is re-armed with 
     await blocker.end();
   }
 });
+
+test('a filtered reader woken by other types while its own type is in flight does not pass it', async () => {
+  // The suspicion an earlier stop of the idle work was reverted on: a filtered reader that reads after appends
+  // of other types (within OTHER_TYPES_READ_MS) moving its checkpoint past an event of its own type whose
+  // transaction took a lower position and commits later. The horizon keeps the checkpoint below it.
+  const seen: RecordedEvent[] = [];
+  const checkpoints: string[] = [];
+  let caughtUp = 0;
+  const subscription = store.subscribeToAll({
+    filter: { eventTypes: ['Late'] },
+    onEvent: async (event) => {
+      seen.push(event);
+    },
+    onCheckpoint: async (checkpoint) => {
+      checkpoints.push(checkpoint);
+    },
+    onCaughtUp: () => {
+      caughtUp += 1;
+    },
+  });
+  await waitUntil(() => caughtUp > 0, { what: 'the first catch-up', timeoutMs: 10_000 });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let inserted!: () => void;
+  const insertedYet = new Promise<void>((r) => (inserted = r));
+  // The late event: inserted (its position taken) in a transaction that stays open until released.
+  const late = store.appendToStream('late-1', [{ type: 'Late', data: {}, metadata: meta }], {
+    expectedRevision: 'no_stream',
+    sideWrite: async () => {
+      inserted();
+      await gate;
+    },
+  });
+  try {
+    await insertedYet;
+    // Appends of other types after it commit first: the reader reads within OTHER_TYPES_READ_MS of them.
+    const before = checkpoints.length;
+    for (let i = 0; i < 3; i++)
+      await store.appendToStream(`early-${i}`, [{ type: 'Early', data: {}, metadata: meta }], {
+        expectedRevision: 'no_stream',
+      });
+    await waitUntil(() => checkpoints.length > before || caughtUp > 1, {
+      what: 'a read after the other types',
+      timeoutMs: 10_000,
+    }).catch(() => undefined);
+    // Time for the reader to read after them (the held-back poll, OTHER_TYPES_READ_MS), had it anything to read.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(seen).toHaveLength(0);
+  } finally {
+    release();
+  }
+  const whileInFlight = [...checkpoints];
+  const { position } = await late;
+  await waitUntil(() => seen.length === 1, { what: 'the late event after its commit', timeoutMs: 10_000 });
+  expect(seen[0]!.position).toBe(position);
+  for (const checkpoint of whileInFlight)
+    expect(store.compareCheckpoints(checkpoint, position)).toBeLessThan(0);
+  await subscription.stop();
+});

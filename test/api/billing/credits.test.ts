@@ -15,7 +15,7 @@ import {
   ensureStarted,
   type SubscriptionCommandDeps,
 } from '../../../commands/billing/subscription-commands.js';
-import { creditLedgerDecider, periodKeyOf } from '../../../domain/billing/credits.js';
+import { creditLedgerDecider, finePeriodKeyOf, periodKeyOf } from '../../../domain/billing/credits.js';
 import { PaymentRequired } from '../../../domain/shared/errors.js';
 import {
   BillingCatalog,
@@ -426,6 +426,75 @@ describe('subscription', () => {
       expect.arrayContaining(['spend', 'grant', 'purchase', ...(rolled > 0 ? ['rollover'] : [])]),
     );
   }, 60_000);
+});
+
+describe('periods starting within one second', () => {
+  test('each gets a ledger of its own and its grant: the later one is not taken for the earlier', async () => {
+    const ws = await createTestWorkspace(service, 'Same second');
+    const starter = catalog.plan('starter')!;
+    // Two paid periods in one second (an activation renewed at once), after the trial's.
+    const second = Math.ceil(Date.now() / 1000) * 1000 + 2000;
+    const first = new Date(second + 100);
+    const next = new Date(second + 600);
+    const notice = (start: Date, n: number) =>
+      applyNotice(subscriptionDeps, {
+        kind: 'subscription',
+        provider: 'sandbox',
+        eventId: `evt_same_second_${n}_${ws.orgId}`,
+        occurredAt: new Date().toISOString(),
+        orgId: ws.orgId,
+        status: 'active',
+        providerCustomerId: `ctm_${ws.orgId}`,
+        providerSubscriptionId: `sub_${ws.orgId}`,
+        priceId: starter.providerPriceId!,
+        currentPeriodStart: start.toISOString(),
+        currentPeriodEnd: new Date(start.getTime() + 30 * 86_400_000).toISOString(),
+        cancelAtPeriodEnd: false,
+        pauseAtPeriodEnd: false,
+      });
+    const opened = (key: string) =>
+      waitUntil(
+        async () => {
+          const loaded = await loadAggregate(
+            service.runtime.eventStore,
+            creditStream(ws.orgId, key),
+            creditLedgerDecider,
+          );
+          return loaded.state.status === 'open' ? loaded.state : null;
+        },
+        { what: `the ledger ${key}` },
+      );
+    await notice(first, 1);
+    expect((await opened(periodKeyOf(first)))!.periodStart).toBe(first.toISOString());
+    await notice(next, 2);
+    expect(periodKeyOf(next)).toBe(periodKeyOf(first));
+    const later = (await opened(finePeriodKeyOf(next)))!;
+    expect(later).toMatchObject({
+      periodStart: next.toISOString(),
+      allowance: starter.monthlyCredits,
+      previousPeriodKey: periodKeyOf(first),
+    });
+    const earlier = await loadAggregate(
+      service.runtime.eventStore,
+      creditStream(ws.orgId, periodKeyOf(first)),
+      creditLedgerDecider,
+    );
+    expect(earlier.state).toMatchObject({ status: 'closed', nextPeriodKey: finePeriodKeyOf(next) });
+    // Spends and the summary go to the later period; the read model has the three grants.
+    expect((await ledgerOf(ws.orgId)).usageSummary.periodStart).toBe(next.toISOString());
+    const spent = await credits.spend({ orgId: ws.orgId, key: 'same-second', metricKey: 'm', credits: 1 });
+    expect(spent.periodKey).toBe(finePeriodKeyOf(next));
+    await waitUntil(
+      async () =>
+        (
+          await sql<{ n: number }>`
+            select count(*)::int as n from credit_transactions where org_id = ${ws.orgId} and type = 'grant'`.execute(
+            service.runtime.readModels,
+          )
+        ).rows[0]!.n === 3,
+      { what: 'the grants of the trial and both paid periods' },
+    );
+  });
 });
 
 describe('GET ORG/billing/credits/usage', () => {

@@ -202,8 +202,14 @@ async function createStorage(env: Env): Promise<ObjectStorage> {
   });
 }
 
-export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { env, logger, mode } = options;
+export async function createRuntime(given: RuntimeOptions): Promise<Runtime> {
+  const { env, logger, mode } = given;
+  // The operator's own private origins the readers of user-supplied addresses may reach (OUTBOUND_ALLOW_ORIGINS).
+  const allowOrigins = env.OUTBOUND_ALLOW_ORIGINS;
+  const options: RuntimeOptions =
+    given.outbound === undefined && allowOrigins.length > 0
+      ? { ...given, outbound: { allowPrivate: allowOrigins } }
+      : given;
   // Checked before anything starts: two slices claiming one migration number stop the start here.
   const sliceList = options.slices ?? slices;
   const parts = options.slices ? composeSlices(sliceList) : composed;

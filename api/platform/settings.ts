@@ -25,6 +25,12 @@ export const platformSettings = defineSettings(
     PUBLIC_BASE_URL: optionalUrl,
     /** Origins of the web apps: oauth/start accepts a redirectUri there (or under PUBLIC_BASE_URL) only. */
     APP_ORIGINS: originList,
+    /**
+     * Origins on loopback or private addresses that the readers of user-supplied addresses (websites, logo links,
+     * media imports) may reach anyway, exactly these (scheme, host and port): an intranet site of the operator's own.
+     * Unset (the default), every private and loopback address is refused.
+     */
+    OUTBOUND_ALLOW_ORIGINS: originList,
     DATA_DIR: z.string().min(1).default('.data'),
     /** Bearer token `/metrics` requires; unset, only unforwarded loopback callers may scrape it. */
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),

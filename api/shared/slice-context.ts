@@ -46,9 +46,10 @@ export interface RuntimeSettings<E extends PlatformEnv = PlatformEnv> {
   publishing?: Pick<PublisherOptions, 'now' | 'random' | 'hooks'> &
     Pick<PublishingServiceOptions, 'onJobDone'> & { sweep?: boolean; work?: boolean };
   /**
-   * Tests only: the policy of fetches of user-supplied URLs (media import, logo links, website reading), so a
-   * test can serve a "public" site from loopback (`allowPrivate` for named origins) or make a public name resolve
-   * to a private address (`resolve`). Never set from configuration; production uses the default policy.
+   * The policy of fetches of user-supplied URLs (media import, logo links, website reading). OUTBOUND_ALLOW_ORIGINS
+   * sets `allowPrivate` to the operator's listed origins (createRuntime); tests set it to serve a "public" site from
+   * loopback (`allowPrivate` for named origins) or make a public name resolve to a private address (`resolve`).
+   * Unset, every loopback and private address is refused.
    */
   outbound?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
   /**

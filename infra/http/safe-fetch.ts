@@ -75,9 +75,10 @@ const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, ver
 /** Where a fetch may go. Production code sets none of the test seams; nothing reads them from the environment. */
 export interface OutboundPolicy {
   /**
-   * Tests only: servers on loopback or private addresses the fetcher may reach anyway, on any port. `true`
+   * Servers on loopback or private addresses the fetcher may reach anyway, on any port. `true`
    * allows every one; a list allows only those origins (`http://127.0.0.1:4100`), so a test can show that
-   * everything else stays refused. Set in test code only, never from configuration.
+   * everything else stays refused. Set by tests, and from OUTBOUND_ALLOW_ORIGINS (a list of exact origins the
+   * operator opens, never `true`).
    */
   allowPrivate?: boolean | readonly string[];
   /** Refuse plain http, redirects included (for protocols whose servers must be https). */

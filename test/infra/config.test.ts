@@ -44,6 +44,7 @@ describe('configuration', () => {
     [{ APP_ORIGINS: 'https://app.example.org/settings' }, 'APP_ORIGINS'],
     [{ APP_ORIGINS: 'app.example.org' }, 'APP_ORIGINS'],
     [{ APP_ORIGINS: 'ftp://app.example.org' }, 'APP_ORIGINS'],
+    [{ OUTBOUND_ALLOW_ORIGINS: 'http://10.0.0.5:8080/wiki' }, 'OUTBOUND_ALLOW_ORIGINS'],
   ])('%j stops the start naming %s', (source, variable) => {
     let error: unknown;
     try {
@@ -70,6 +71,13 @@ describe('configuration', () => {
     expect(loadEnv({ S3_PUBLIC_ENDPOINT: 'http://localhost:8333' }).S3_PUBLIC_ENDPOINT).toBe(
       'http://localhost:8333',
     );
+  });
+
+  test('OUTBOUND_ALLOW_ORIGINS: exact origins, none by default', () => {
+    expect(loadEnv({}).OUTBOUND_ALLOW_ORIGINS).toEqual([]);
+    expect(loadEnv({ OUTBOUND_ALLOW_ORIGINS: 'http://127.0.0.1:8080' }).OUTBOUND_ALLOW_ORIGINS).toEqual([
+      'http://127.0.0.1:8080',
+    ]);
   });
 
   test('APP_ORIGINS: comma-separated http(s) origins, none by default', () => {

@@ -1,7 +1,8 @@
 // POST ORG/onboarding/from-website through the whole service, against a locally served small site: the brand
 // profile inferred and saved unconfirmed, a draft strategy generated from it (the notes as its goal) and not
 // activated; onboarding's brand and strategy steps then follow the real state until a person confirms both (so
-// onboarding can complete); both AI steps are agent runs; an idempotent retry; bad input changes nothing. With a
+// onboarding can complete); both AI steps are agent runs; an idempotent retry; bad input changes nothing. The
+// site is reached through OUTBOUND_ALLOW_ORIGINS (the operator's own private origins), other private addresses not. With a
 // locally served model, every prompt the provider receives is inspected: the workspace's private and restricted
 // knowledge and its guardrails are in none of them, while its public knowledge reaches the strategy's prompt.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -70,7 +71,8 @@ beforeAll(async () => {
   });
   const outbound = { allowPrivate: [site.origin] };
   [offline, withModel] = await Promise.all([
-    startTestService({ outbound }),
+    // The operator's setting opens the local site (and nothing else) to the service without a model.
+    startTestService({ env: { OUTBOUND_ALLOW_ORIGINS: site.origin } }),
     startTestService({ outbound, env: localModelEnv(model.baseUrl, { AI_TIMEOUT_SECONDS: '10' }) }),
   ]);
 }, 120_000);

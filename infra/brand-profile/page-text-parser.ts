@@ -3,7 +3,7 @@
 // memory limits. The same shape as the brand kit's website parser (infra/brand/website-parser.ts).
 import type { Piscina } from 'piscina';
 import { siblingModule, workerPool } from '../async/worker-pool.js';
-import { WebsiteParseFailed } from '../brand/website-parser.js';
+import { runParse } from '../brand/website-parser.js';
 import type { PageText, PageTextInput } from './page-text.js';
 
 /** One page may take this long, waiting for a thread included (jsdom's first load in a new thread counts). */
@@ -46,29 +46,7 @@ export class PageTextParser {
   }
 
   async run(input: PageTextInput): Promise<PageText & { threadId: number }> {
-    try {
-      return (await this.piscina.run(input, { signal: AbortSignal.timeout(this.deadlineMs) })) as PageText & {
-        threadId: number;
-      };
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      const code = (error as { code?: string }).code;
-      if (name === 'AbortError')
-        throw new WebsiteParseFailed(
-          'deadline',
-          `The page could not be read within ${this.deadlineMs / 1000} s; it is too large or too complex`,
-          error,
-        );
-      if (code === 'ERR_WORKER_OUT_OF_MEMORY')
-        throw new WebsiteParseFailed('memory', 'The page is too large or too complex to read', error);
-      if ((error as Error).message === 'Task queue is at limit')
-        throw new WebsiteParseFailed(
-          'busy',
-          'Too many websites are being read right now; try again shortly',
-          error,
-        );
-      throw new WebsiteParseFailed('error', 'The page could not be read', error);
-    }
+    return runParse<PageText & { threadId: number }>(this.piscina, input, this.deadlineMs);
   }
 
   async close(): Promise<void> {

@@ -3,8 +3,8 @@
 // fetches, through the SSRF-safe fetcher, each page cut at maxSitePageBytes and all of them within maxSiteBytes;
 // the pages are parsed in the page-text pool's threads (page-text-parser.ts), under a deadline.
 import type { SitePage, SitePageKind } from '../../domain/brand-profile/infer-job.js';
-import { checkUrl, safeFetchStream, UnsafeUrlError, type OutboundPolicy } from '../http/safe-fetch.js';
-import { mediaTypeOf, readPrefix, WebsiteRefused, websiteUrlOf } from '../brand/website-reader.js';
+import { checkUrl, UnsafeUrlError, type OutboundPolicy } from '../http/safe-fetch.js';
+import { fetchHtmlPrefix, WebsiteRefused, websiteUrlOf } from '../brand/website-reader.js';
 import { WebsiteParseFailed } from '../brand/website-parser.js';
 import type { PageLink } from './page-text.js';
 import { sharedPageTextParser, type PageTextParser } from './page-text-parser.js';
@@ -92,27 +92,13 @@ export async function readSite(input: string, options: ReadSiteOptions = {}): Pr
   let budget = maxSiteBytes;
 
   const readPage = async (pageUrl: string, kind: SitePageKind) => {
-    const response = await safeFetchStream(pageUrl, {
-      ...policy,
-      maxBytes: Number.MAX_SAFE_INTEGER,
+    const page = await fetchHtmlPrefix(pageUrl, policy, {
+      maxBytes: Math.min(maxSitePageBytes, budget),
       timeoutMs: options.timeoutMs ?? sitePageTimeoutMs,
-      headers: {
-        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-        'user-agent': 'BrandProfileReader/1.0',
-      },
+      userAgent: 'BrandProfileReader/1.0',
     });
-    const type = mediaTypeOf(response.contentType);
-    if (
-      response.status < 200 ||
-      response.status > 299 ||
-      (type !== 'text/html' && type !== 'application/xhtml+xml')
-    ) {
-      await response.body.cancel();
-      throw new Error(`answered ${response.status} ${type}`);
-    }
-    const body = await readPrefix(response.body, Math.min(maxSitePageBytes, budget));
-    budget -= body.byteLength;
-    return parser.run({ body, contentType: response.contentType, url: response.url, kind });
+    budget -= page.body.byteLength;
+    return parser.run({ ...page, kind });
   };
 
   let home: Awaited<ReturnType<typeof readPage>>;

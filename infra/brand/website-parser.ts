@@ -24,6 +24,34 @@ export class WebsiteParseFailed extends Error {
   }
 }
 
+/**
+ * Runs one task on a parser pool under its deadline, turning the pool's failures into WebsiteParseFailed (the
+ * brand kit's website parser and the brand profile's page-text parser share it).
+ */
+export async function runParse<Result>(piscina: Piscina, task: unknown, deadlineMs: number): Promise<Result> {
+  try {
+    return (await piscina.run(task, { signal: AbortSignal.timeout(deadlineMs) })) as Result;
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    const code = (error as { code?: string }).code;
+    if (name === 'AbortError')
+      throw new WebsiteParseFailed(
+        'deadline',
+        `The page could not be read within ${deadlineMs / 1000} s; it is too large or too complex`,
+        error,
+      );
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY')
+      throw new WebsiteParseFailed('memory', 'The page is too large or too complex to read', error);
+    if ((error as Error).message === 'Task queue is at limit')
+      throw new WebsiteParseFailed(
+        'busy',
+        'Too many websites are being read right now; try again shortly',
+        error,
+      );
+    throw new WebsiteParseFailed('error', 'The page could not be read', error);
+  }
+}
+
 export interface WebsiteParserOptions {
   threads?: number;
   deadlineMs?: number;
@@ -63,29 +91,7 @@ export class WebsiteParser {
   async run<K extends WebsiteParseTask['kind']>(
     task: Extract<WebsiteParseTask, { kind: K }>,
   ): Promise<Extract<WebsiteParseResult, { kind: K }>> {
-    try {
-      return (await this.piscina.run(task, {
-        signal: AbortSignal.timeout(this.deadlineMs),
-      })) as Extract<WebsiteParseResult, { kind: K }>;
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      const code = (error as { code?: string }).code;
-      if (name === 'AbortError')
-        throw new WebsiteParseFailed(
-          'deadline',
-          `The page could not be read within ${this.deadlineMs / 1000} s; it is too large or too complex`,
-          error,
-        );
-      if (code === 'ERR_WORKER_OUT_OF_MEMORY')
-        throw new WebsiteParseFailed('memory', 'The page is too large or too complex to read', error);
-      if ((error as Error).message === 'Task queue is at limit')
-        throw new WebsiteParseFailed(
-          'busy',
-          'Too many websites are being read right now; try again shortly',
-          error,
-        );
-      throw new WebsiteParseFailed('error', 'The page could not be read', error);
-    }
+    return runParse<Extract<WebsiteParseResult, { kind: K }>>(this.piscina, task, this.deadlineMs);
   }
 
   async close(): Promise<void> {

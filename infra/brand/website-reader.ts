@@ -94,6 +94,37 @@ export interface ReadWebsiteOptions {
 }
 
 /** The first `limit` bytes of a body; the rest is never read (the connection is closed). */
+/**
+ * Fetches an HTML page through the SSRF-safe fetcher and keeps its first `maxBytes` (no byte cap in the fetcher: a
+ * longer page is cut here rather than refused). A non-2xx answer or a body that is not HTML throws.
+ */
+export async function fetchHtmlPrefix(
+  url: string,
+  policy: OutboundPolicy,
+  options: { maxBytes: number; timeoutMs: number; userAgent: string },
+): Promise<{ body: Uint8Array; contentType: string; url: string }> {
+  const response = await safeFetchStream(url, {
+    ...policy,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    timeoutMs: options.timeoutMs,
+    headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1', 'user-agent': options.userAgent },
+  });
+  const type = mediaTypeOf(response.contentType);
+  if (
+    response.status < 200 ||
+    response.status > 299 ||
+    (type !== 'text/html' && type !== 'application/xhtml+xml')
+  ) {
+    await response.body.cancel();
+    throw new Error(`answered ${response.status} ${type}`);
+  }
+  return {
+    body: await readPrefix(response.body, options.maxBytes),
+    contentType: response.contentType,
+    url: response.url,
+  };
+}
+
 export async function readPrefix(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const out = new Uint8Array(limit);
   let size = 0;
@@ -143,30 +174,11 @@ export async function readWebsite(
 
   let page: { body: Uint8Array; contentType: string; url: string };
   try {
-    // No byte cap in the fetcher: the page is cut at maxPageBytes here rather than refused.
-    const response = await safeFetchStream(websiteUrl, {
-      ...policy,
-      maxBytes: Number.MAX_SAFE_INTEGER,
+    page = await fetchHtmlPrefix(websiteUrl, policy, {
+      maxBytes: maxPageBytes,
       timeoutMs: options.timeoutMs ?? pageTimeoutMs,
-      headers: {
-        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-        'user-agent': 'BrandKitReader/1.0',
-      },
+      userAgent: 'BrandKitReader/1.0',
     });
-    const type = mediaTypeOf(response.contentType);
-    if (
-      response.status < 200 ||
-      response.status > 299 ||
-      (type !== 'text/html' && type !== 'application/xhtml+xml')
-    ) {
-      await response.body.cancel();
-      return unreadable(new Error(`answered ${response.status} ${type}`));
-    }
-    page = {
-      body: await readPrefix(response.body, maxPageBytes),
-      contentType: response.contentType,
-      url: response.url,
-    };
   } catch (error) {
     return unreadable(error);
   }

@@ -45,9 +45,21 @@ export type TestServiceOptions = {
   outbound?: RuntimeOptions['outbound'];
   /** One short deadline for fetches of user-supplied URLs (RuntimeOptions.fetchTimeoutMs). */
   fetchTimeoutMs?: number;
+  /**
+   * The outbox dispatcher's poll (RuntimeOptions.outboxPollIntervalMs): `testOutboxPollIntervalMs` unless given.
+   * Each process-manager hop (a new workspace's trial, then its first credit period) waits for the next round.
+   */
+  outboxPollIntervalMs?: number;
   database?: TestDatabase<unknown>;
   dataDir?: string;
 };
+
+/**
+ * A test service's outbox poll: a new workspace's billing (two process-manager hops through the outbox, see
+ * billingSettled) settles in tens of milliseconds instead of the production poll's two seconds, which most API
+ * tests wait for once per workspace they create.
+ */
+export const testOutboxPollIntervalMs = 25;
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
@@ -68,6 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.publishing ? { publishing: options.publishing } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.fetchTimeoutMs ? { fetchTimeoutMs: options.fetchTimeoutMs } : {}),
+    outboxPollIntervalMs: options.outboxPollIntervalMs ?? testOutboxPollIntervalMs,
   });
   if (options.background !== false) await runtime.startBackground();
   return {

@@ -56,10 +56,11 @@ export type TestServiceOptions = {
 
 /**
  * A test service's outbox poll: a new workspace's billing (two process-manager hops through the outbox, see
- * billingSettled) settles in tens of milliseconds instead of the production poll's two seconds, which most API
- * tests wait for once per workspace they create.
+ * billingSettled) settles in about a tenth of a second instead of the production poll's two, which most API tests
+ * wait for once per workspace they create. An idle service's polling costs about 1.5% of a core more than at 1 s
+ * (3.4% at 25 ms), measured per 10 s idle in node and its PostgreSQL backends.
  */
-export const testOutboxPollIntervalMs = 25;
+export const testOutboxPollIntervalMs = 50;
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());

@@ -1,5 +1,5 @@
 // The suite's vitest projects (vitest.config.ts, test/support/projects.ts): every test file of the repository is in
-// exactly one of unit, integration and slow; a file reaching the test servers through any chain of imports under
+// exactly one of unit, unit-isolated, integration and slow; a file reaching the test servers through any chain of imports under
 // test/ is not a unit test; the unit project has no global setup.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +43,8 @@ describe('the projects of this repository', () => {
   test('known files land where they belong', () => {
     expect(projects.unit).toContain('test/domain/scheduling.decider.test.ts');
     expect(projects.unit).toContain('test/projects.test.ts');
+    // Replaces node:crypto with vi.mock.
+    expect(projects['unit-isolated']).toContain('test/infra/billing/webhook-signature.test.ts');
     expect(projects.integration).toContain('test/event-store/postgres.model.test.ts');
     // Reaches the servers through test/support/runtime.ts → postgres.ts.
     expect(projects.integration).toContain('test/api/brand/kit.test.ts');
@@ -53,13 +55,15 @@ describe('the projects of this repository', () => {
 
   test('vitest.config.ts builds its projects from the classification; only unit has no global setup', () => {
     const inline = (config.test?.projects ?? []) as Array<{
-      test: { name: string; include: string[]; globalSetup?: string[] };
+      test: { name: string; include: string[]; globalSetup?: string[]; isolate?: boolean };
     }>;
     expect(inline.map((p) => p.test.name)).toEqual([...projectNames]);
     for (const p of inline) {
       expect(p.test.include, p.test.name).toEqual(projects[p.test.name as keyof typeof projects]);
-      if (p.test.name === 'unit') expect(p.test.globalSetup).toBeUndefined();
+      if (p.test.name.startsWith('unit')) expect(p.test.globalSetup).toBeUndefined();
       else expect(p.test.globalSetup).toEqual(['test/support/global-setup.ts']);
+      // Only the unit files that replace no module share their workers' modules.
+      expect(p.test.isolate, p.test.name).toBe(p.test.name === 'unit' ? false : undefined);
     }
     expect(config.test?.globalSetup).toBeUndefined();
   });
@@ -94,6 +98,18 @@ describe('the classification', () => {
       'test/a/own-postgres.test.ts',
       "import { startEmbeddedPostgres } from '../../infra/db/embedded-postgres.js';\n",
     );
+    // A unit file that replaces a module keeps modules of its own (spelt apart so this file is not one).
+    const replace = ['vi.', 'mock'].join('');
+    write('test/a/mocks.test.ts', `import { vi } from 'vitest';\n${replace}('node:crypto');\n`);
+    write(
+      'test/a/later-mock.test.ts',
+      `${['vi.', 'doMock'].join('')}('../support/pure.js', () => ({ x: 2 }));\n`,
+    );
+    // A unit file that replaces a module but reaches the servers is an integration test all the same.
+    write(
+      'test/a/mocks-servers.test.ts',
+      `import { url } from '../support/servers.js';\n${replace}('zod');\n`,
+    );
     write('test/a/long.slow.test.ts', "import { x } from '../support/pure.js';\n");
     write('test/e2e/process.test.ts', "import { url } from '../support/servers.js';\n");
     // The servers are read only by what test support injects: an application module named alike is not followed.
@@ -102,10 +118,12 @@ describe('the classification', () => {
     const files = testFilesUnder('test', root);
     expect(classifyTestFiles(files, root)).toEqual({
       unit: ['test/a/pure.test.ts'],
+      'unit-isolated': ['test/a/later-mock.test.ts', 'test/a/mocks.test.ts'],
       integration: [
         'test/a/direct.test.ts',
         'test/a/dynamic.test.ts',
         'test/a/indirect.test.ts',
+        'test/a/mocks-servers.test.ts',
         'test/a/own-postgres.test.ts',
         'test/a/through-cycle.test.ts',
       ],

@@ -50,9 +50,14 @@ export const platformSlice = defineSlice({
     },
     {
       name: 'outbox',
-      async start({ database, bus, logger }) {
+      async start({ database, bus, logger, options }) {
         if (!bus) return undefined;
-        const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
+        const dispatcher = new OutboxDispatcher({
+          db: database.db,
+          bus,
+          logger,
+          ...(options.outboxPollIntervalMs ? { pollIntervalMs: options.outboxPollIntervalMs } : {}),
+        });
         await dispatcher.start();
         return dispatcher;
       },

@@ -6,7 +6,11 @@
 //                files under test/, a module that reads the global setup's servers (vitest's `inject`, as
 //                test/support/postgres.ts and nats.ts do), or it imports infra/db/embedded-postgres.ts to start
 //                a PostgreSQL itself
-//   unit         the rest: no database, no NATS, no global setup (`npx vitest run --project unit`)
+//   unit         the rest: no database, no NATS, no global setup (`npx vitest run --project 'unit*'`); its files
+//                share their workers' module graphs (`isolate: false` in vitest.config.ts: a file's modules are
+//                imported once per worker, not once per file)
+//   unit-isolated  a unit file that replaces a module (`vi.mock` / `vi.doMock`): a replaced module must not be
+//                shared with other files, so these keep a module graph of their own (`isolate: true`)
 //
 // Imports are read as text (static `import … from`, `export … from`, side-effect `import '…'` and dynamic
 // `import('…')` with a literal specifier); only files under test/ are followed, since the application's own
@@ -15,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 
-export const projectNames = ['unit', 'integration', 'slow'] as const;
+export const projectNames = ['unit', 'unit-isolated', 'integration', 'slow'] as const;
 export type ProjectName = (typeof projectNames)[number];
 
 /** The repository root. */
@@ -26,6 +30,8 @@ export const testFilePattern = /\.test\.ts$/;
 
 /** A module that hands tests the global setup's servers (its source calls vitest's `inject`). */
 const readsTestServers = (source: string) => /\binject\s*\(\s*['"]/.test(source);
+/** A test file that replaces a module for itself (vitest hoists `vi.mock`; `vi.doMock` replaces it from then on). */
+const replacesModules = (source: string) => /\bvi\s*\.\s*(?:mock|doMock)\s*\(/.test(source);
 /** The module a test imports to start a PostgreSQL of its own (its binaries and a few seconds, no global setup). */
 const embeddedPostgres = 'infra/db/embedded-postgres.ts';
 
@@ -112,10 +118,16 @@ export function classifyTestFiles(
     }
   }
 
-  const projects: Record<ProjectName, string[]> = { unit: [], integration: [], slow: [] };
+  const projects: Record<ProjectName, string[]> = {
+    unit: [],
+    'unit-isolated': [],
+    integration: [],
+    slow: [],
+  };
   for (const file of files) {
     if (isSlow(file)) projects.slow.push(file);
     else if (startsPostgres(file) || needsServers.has(file)) projects.integration.push(file);
+    else if (replacesModules(sourceOf(file))) projects['unit-isolated'].push(file);
     else projects.unit.push(file);
   }
   return projects;

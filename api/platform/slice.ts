@@ -50,14 +50,9 @@ export const platformSlice = defineSlice({
     },
     {
       name: 'outbox',
-      async start({ database, bus, logger, options }) {
+      async start({ database, bus, logger }) {
         if (!bus) return undefined;
-        const dispatcher = new OutboxDispatcher({
-          db: database.db,
-          bus,
-          logger,
-          ...(options.outboxPollIntervalMs ? { pollIntervalMs: options.outboxPollIntervalMs } : {}),
-        });
+        const dispatcher = new OutboxDispatcher({ db: database.db, bus, logger });
         await dispatcher.start();
         return dispatcher;
       },

@@ -58,13 +58,6 @@ export interface RuntimeSettings<E extends PlatformEnv = PlatformEnv> {
    * slower than the deadline waits a moment rather than the production limit. Never set from configuration.
    */
   fetchTimeoutMs?: number;
-  /**
-   * Tests only: the outbox dispatcher's longest wait between rounds when nobody wakes it (production: 1 s,
-   * processes/outbox/outbox-dispatcher.ts). A process manager's command reaches the bus through the outbox, so every
-   * hop of a chain (a new workspace's trial, then its first credit period) waits for the next round; a test service
-   * polls more often so its background work settles in milliseconds. Never set from configuration.
-   */
-  outboxPollIntervalMs?: number;
 }
 
 /**

@@ -45,22 +45,9 @@ export type TestServiceOptions = {
   outbound?: RuntimeOptions['outbound'];
   /** One short deadline for fetches of user-supplied URLs (RuntimeOptions.fetchTimeoutMs). */
   fetchTimeoutMs?: number;
-  /**
-   * The outbox dispatcher's poll (RuntimeOptions.outboxPollIntervalMs): `testOutboxPollIntervalMs` unless given.
-   * Each process-manager hop (a new workspace's trial, then its first credit period) waits for the next round.
-   */
-  outboxPollIntervalMs?: number;
   database?: TestDatabase<unknown>;
   dataDir?: string;
 };
-
-/**
- * A test service's outbox poll: a new workspace's billing (two process-manager hops through the outbox, see
- * billingSettled) settles in about a tenth of a second instead of the production poll's two, which most API tests
- * wait for once per workspace they create. An idle service's polling costs about 1.5% of a core more than at 1 s
- * (3.4% at 25 ms), measured per 10 s idle in node and its PostgreSQL backends.
- */
-export const testOutboxPollIntervalMs = 50;
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase());
@@ -81,7 +68,6 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.publishing ? { publishing: options.publishing } : {}),
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.fetchTimeoutMs ? { fetchTimeoutMs: options.fetchTimeoutMs } : {}),
-    outboxPollIntervalMs: options.outboxPollIntervalMs ?? testOutboxPollIntervalMs,
   });
   if (options.background !== false) await runtime.startBackground();
   return {

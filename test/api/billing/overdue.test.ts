@@ -55,9 +55,6 @@ let sequence = 0;
 const eventId = () => `evt_overdue_${randomUUID()}_${(sequence += 1)}`;
 
 async function activate(orgId: string, d: SubscriptionCommandDeps = deps): Promise<void> {
-  // A credit period is keyed by its start to the second (periodKeyOf): the paid period must start in a later second
-  // than the trial's, which a test service opens within a tenth of a second of the workspace (its outbox poll).
-  await new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
   const now = new Date();
   const notice: SubscriptionNotice = {
     kind: 'subscription',

@@ -86,6 +86,11 @@ describe('ids of another workspace', () => {
       await service.request('GET', `/v1/orgs/${b.orgId}/strategy`, { token: owner }),
     );
     ids.recommendationId = strategy.recommendations[0]!.id;
+    // B's strategy was written as an agent run: its steps are B's.
+    const runs = await json<{ items: { id: string }[] }>(
+      await service.request('GET', `/v1/orgs/${b.orgId}/agent-runs`, { token: owner }),
+    );
+    ids.runId = runs.items[0]!.id;
     ids.memberId = memberIdOf(b.orgId, b.userIds.editor);
     // An asset of B's media library.
     ids.assetId = randomUUID();

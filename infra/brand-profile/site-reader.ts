@@ -3,8 +3,8 @@
 // fetches, through the SSRF-safe fetcher, each page cut at maxSitePageBytes and all of them within maxSiteBytes;
 // the pages are parsed in the page-text pool's threads (page-text-parser.ts), under a deadline.
 import type { SitePage, SitePageKind } from '../../domain/brand-profile/infer-job.js';
-import { checkUrl, UnsafeUrlError, type OutboundPolicy } from '../http/safe-fetch.js';
-import { fetchHtmlPrefix, WebsiteRefused, websiteUrlOf } from '../brand/website-reader.js';
+import type { OutboundPolicy } from '../http/safe-fetch.js';
+import { checkedWebsiteUrl, fetchHtmlPrefix, WebsiteRefused } from '../brand/website-reader.js';
 import { WebsiteParseFailed } from '../brand/website-parser.js';
 import type { PageLink } from './page-text.js';
 import { sharedPageTextParser, type PageTextParser } from './page-text-parser.js';
@@ -78,16 +78,9 @@ export function linkedPages(home: string, links: readonly PageLink[]): { kind: S
  * parser. An about or pricing page that cannot be read is left out.
  */
 export async function readSite(input: string, options: ReadSiteOptions = {}): Promise<SiteRead> {
-  const url = websiteUrlOf(input);
-  const websiteUrl = url.toString();
   const policy = options.policy ?? {};
-  try {
-    checkUrl(url, policy);
-  } catch (error) {
-    if (error instanceof UnsafeUrlError)
-      throw new WebsiteRefused(`The website cannot be read: ${error.message}`);
-    throw error;
-  }
+  const url = checkedWebsiteUrl(input, policy);
+  const websiteUrl = url.toString();
   const parser = options.parser ?? sharedPageTextParser();
   let budget = maxSiteBytes;
 

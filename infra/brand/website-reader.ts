@@ -80,6 +80,19 @@ export function websiteUrlOf(input: string): URL {
   return url;
 }
 
+/** The website's address, checked against the outbound policy by itself (WebsiteRefused when refused). */
+export function checkedWebsiteUrl(input: string, policy: OutboundPolicy): URL {
+  const url = websiteUrlOf(input);
+  try {
+    checkUrl(url, policy);
+  } catch (error) {
+    if (error instanceof UnsafeUrlError)
+      throw new WebsiteRefused(`The website cannot be read: ${error.message}`);
+    throw error;
+  }
+  return url;
+}
+
 export interface ReadWebsiteOptions {
   policy?: Pick<OutboundPolicy, 'allowPrivate' | 'resolve'>;
   /** Where pages are parsed (default: the process's shared pool). */
@@ -156,16 +169,9 @@ export async function readWebsite(
   input: string,
   options: ReadWebsiteOptions = {},
 ): Promise<WebsiteCandidates> {
-  const url = websiteUrlOf(input);
-  const websiteUrl = url.toString();
   const policy = options.policy ?? {};
-  try {
-    checkUrl(url, policy);
-  } catch (error) {
-    if (error instanceof UnsafeUrlError)
-      throw new WebsiteRefused(`The website cannot be read: ${error.message}`);
-    throw error;
-  }
+  const url = checkedWebsiteUrl(input, policy);
+  const websiteUrl = url.toString();
   const parser = options.parser ?? sharedWebsiteParser();
   const unreadable = (reason: unknown) => {
     options.onUnreadable?.(websiteUrl, reason);

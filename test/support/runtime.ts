@@ -7,6 +7,7 @@ import { loadEnv } from '../../api/env.js';
 import { createLogger } from '../../infra/logging/logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../api/runtime.js';
 import { ensureUser } from '../../commands/users/user-commands.js';
+import { listGenerations } from '../../projections/engine/catalog.js';
 import { addMember } from '../../commands/workspaces/workspace-commands.js';
 import type { Role } from '../../domain/workspaces/roles.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
@@ -69,7 +70,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.fetchTimeoutMs ? { fetchTimeoutMs: options.fetchTimeoutMs } : {}),
   });
-  if (options.background !== false) await runtime.startBackground();
+  if (options.background !== false) {
+    await runtime.startBackground();
+    if (options.projections?.length !== 0) await projectionsFollowing(runtime);
+  }
   return {
     runtime,
     background: options.background !== false,
@@ -133,4 +137,20 @@ export function startAnotherInstance(
     database: service.database,
     dataDir: service.dataDir,
   });
+}
+
+/**
+ * Waits until every projection of a started service serves a generation under a lease (built and followed), so a
+ * test's first write does not race the runners' start: on a loaded machine building the catalog's ~40 generations
+ * of a fresh database can take longer than the 5 s read-your-writes timeout.
+ */
+async function projectionsFollowing(runtime: Runtime): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const generations = (await listGenerations(runtime.database.db)).filter((g) => g.status !== 'retired');
+    const ready =
+      generations.length > 0 && generations.every((g) => g.status === 'serving' && g.leaseOwner !== null);
+    if (ready || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

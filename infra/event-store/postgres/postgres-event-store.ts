@@ -42,14 +42,6 @@ const DEFAULT_SAFETY_POLL_MS = 30_000;
 const OTHER_TYPES_READ_MS = 1_000;
 /** How soon a waiter looks again while the LISTEN connection is down: no other process's append can wake it. */
 const UNLISTENED_POLL_MS = 1_000;
-/**
- * While the log is in use (the first minute after start, and a minute after each append or notification), a
- * waiter's safety poll is at most this long. Appends wake waiters; this only bounds the delay after a wake-up that
- * did not arrive (a lost notification, or a path not foreseen) to below the read-your-writes timeout. An idle
- * instance, a minute after the last append, sleeps the full safety poll.
- */
-const ACTIVE_SAFETY_POLL_MS = 2_000;
-const ACTIVE_WINDOW_MS = 60_000;
 
 interface Position {
   tx: bigint;
@@ -184,8 +176,6 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   /** The notification in flight, and whether another append asked for one after it was sent. */
   private notifying: Promise<void> | null = null;
   private notifyAgain = false;
-  /** When the log was last in use (start, an append here, another process's notification). */
-  private lastActivityAt = Date.now();
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
@@ -196,7 +186,6 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
       (payload) => {
         // This process's own appends woke its readers when they committed (announceAppend).
         if (payload === this.instanceId) return;
-        this.lastActivityAt = Date.now();
         this.appendSeq += 1;
         this.unknownWakeSeq = this.appendSeq;
         this.appended.wakeAll();
@@ -383,8 +372,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   async waitForAppend(timeoutMs: number, signal?: AbortSignal, filter?: EventFilter): Promise<void> {
     const types = filter?.eventTypes && filter.eventTypes.length > 0 ? filter.eventTypes : null;
     let seen = this.appendSeq;
-    const active = Date.now() - this.lastActivityAt < ACTIVE_WINDOW_MS;
-    let deadline = Date.now() + (active ? Math.min(timeoutMs, ACTIVE_SAFETY_POLL_MS) : timeoutMs);
+    let deadline = Date.now() + timeoutMs;
     /** Set once an append of other types was slept through: the reader reads by then all the same. */
     let lazyDeadline: number | null = null;
     if (this.closed || signal?.aborted) return;
@@ -437,7 +425,6 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
    * serialises concurrent appends.) Readers in this process are woken at once.
    */
   private announceAppend(events: readonly NewEvent[]): void {
-    this.lastActivityAt = Date.now();
     this.appendSeq += 1;
     for (const event of events) this.typeSeq.set(event.type, this.appendSeq);
     this.appended.wakeAll();

@@ -232,6 +232,21 @@ describe('POST ORG/brand/profile/from-website', () => {
     expect(maxSitePageBytes).toBeLessThan(30_000 * 33);
   });
 
+  test('/healthz keeps answering while a huge page is parsed (in the pool, off the request thread)', async () => {
+    const ws = await createTestWorkspace(service);
+    let done = false;
+    const reading = fromWebsite(ws, `${site.origin}/big`).finally(() => (done = true));
+    let answeredMeanwhile = 0;
+    while (!done) {
+      const health = await service.request('GET', '/healthz');
+      expect(health.status).toBe(200);
+      if (!done) answeredMeanwhile += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await reading).status).toBe(200);
+    expect(answeredMeanwhile).toBeGreaterThan(0);
+  });
+
   test('private addresses: a literal is refused (400); behind a name or a redirect, unreadable (422); nothing saved', async () => {
     const ws = await createTestWorkspace(service);
     const before = await eventCount(service);

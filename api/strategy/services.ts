@@ -1,24 +1,11 @@
 // What the strategy slice offers other slices: a generated draft strategy as part of their own use case
 // (onboarding from a website saves "a draft content plan" without activating it). Built once per runtime.
-import type { CommandMetadata } from '../../commands/shared/command-handler.js';
-import { proposeStrategyDraft } from '../../commands/strategy/strategy-use-cases.js';
-import type { StrategyView } from '../../domain/strategy/views.js';
+import { proposeStrategyDraft, type StrategyDrafts } from '../../commands/strategy/strategy-use-cases.js';
+
+export type { StrategyDrafts };
 import { aiJobsService, brandContextService } from '../ai/services.js';
 import { provide } from '../shared/provider.js';
 import { service } from '../shared/service.js';
-
-export interface StrategyDrafts {
-  /**
-   * Generates a draft (goal and the workspace's brand context, a model or the offline writer) and saves it without
-   * activating it. The caller has authorised its own caller; `metadata` is its write's. The same
-   * `idempotencyKey` decides the same draft again (nothing new).
-   */
-  propose(
-    orgId: string,
-    options: { goal: string | null; idempotencyKey?: string | null },
-    metadata: CommandMetadata,
-  ): Promise<StrategyView>;
-}
 
 export const strategyDraftsService = service<StrategyDrafts>()('strategy drafts');
 

@@ -10,21 +10,12 @@ import {
 } from '../brand-profile/brand-profile-use-cases.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import type { StrategyView } from '../../domain/strategy/views.js';
-import type { CommandMetadata } from '../shared/command-handler.js';
+import type { StrategyDrafts } from '../strategy/strategy-use-cases.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
-
-/** Saves a generated draft strategy (the strategy slice's 'strategy drafts' service). */
-export interface DraftProposer {
-  propose(
-    orgId: string,
-    options: { goal: string | null; idempotencyKey?: string | null },
-    metadata: CommandMetadata,
-  ): Promise<StrategyView>;
-}
 
 export interface OnboardingFromWebsiteDeps {
   brandProfile: BrandProfileDeps;
-  strategies: DraftProposer;
+  strategies: StrategyDrafts;
 }
 
 export interface OnboardingFromWebsite {

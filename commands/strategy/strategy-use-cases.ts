@@ -354,3 +354,17 @@ export async function decideStrategyRecommendation(
     shownVersionOf,
   );
 }
+
+/** What the strategy slice offers other slices' use cases (the 'strategy drafts' service). */
+export interface StrategyDrafts {
+  /**
+   * Generates a draft (goal and the workspace's brand context, a model or the offline writer) and saves it without
+   * activating it. The caller has authorised its own caller; `metadata` is its write's. The same
+   * `idempotencyKey` decides the same draft again (nothing new).
+   */
+  propose(
+    orgId: string,
+    options: { goal: string | null; idempotencyKey?: string | null },
+    metadata: CommandMetadata,
+  ): Promise<StrategyView>;
+}

@@ -8,6 +8,9 @@ import { postMetricsScheduleProcess } from '../../processes/analytics/post-metri
 import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
 import { publishingSettings } from '../publishing/settings.js';
 import { migrationsOf, type BackgroundContext, defineSlice } from '../shared/slice.js';
+import { provide } from '../shared/provider.js';
+import { createAudienceReader } from '../../projections/analytics/audience.js';
+import { audienceService } from './services.js';
 
 /** The worker whose running instance is the MetricsFetcher. */
 export const METRICS_FETCHER_WORKER = 'post-metrics';
@@ -28,6 +31,7 @@ export function createAnalyticsSlice(options: AnalyticsSliceOptions = {}) {
     migrations: migrationsOf(analyticsMigrations),
     projections: [postMetricsProjection],
     processManagers: [postMetricsScheduleProcess],
+    provides: [provide(audienceService, { build: (ctx) => createAudienceReader(ctx.services.readModels) })],
     workers: [
       {
         name: METRICS_FETCHER_WORKER,

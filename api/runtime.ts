@@ -29,7 +29,7 @@ import { LocalObjectStorage } from '../infra/object-storage/local-object-storage
 import type { CommandDeps } from '../commands/shared/command-handler.js';
 import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
-import { ProjectionWaiter, projectionsToAwait } from '../projections/engine/read-your-writes.js';
+import { lagReport, ProjectionWaiter, projectionsToAwait } from '../projections/engine/read-your-writes.js';
 import type { ReadModels } from '../projections/read-models.js';
 import { requireMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
@@ -293,11 +293,22 @@ export async function createRuntime(given: RuntimeOptions): Promise<Runtime> {
             waitForProjections: (position, { timeoutMs, eventTypes }) => {
               const awaited = projectionsToAwait(projectionList, eventTypes);
               if (awaited.length === 0) return Promise.resolve(true);
-              return waiter.waitForProjections(position, {
-                timeoutMs,
-                projections: awaited.map((p) => p.name),
-                versions: Object.fromEntries(awaited.map((p) => [p.name, p.version])),
-              });
+              const names = awaited.map((p) => p.name);
+              return waiter
+                .waitForProjections(position, {
+                  timeoutMs,
+                  projections: names,
+                  versions: Object.fromEntries(awaited.map((p) => [p.name, p.version])),
+                })
+                .then((visible) => {
+                  // Why the write waited in vain, for the operator (the client gets 503 read_models_lagging).
+                  if (!visible && !waiter.isClosed)
+                    void lagReport(database.db, eventStore, position, names).then(
+                      (report) => logger.warn({ lag: report }, 'read models lagging behind a write'),
+                      (error: unknown) => logger.warn({ err: error }, 'read models lagging behind a write'),
+                    );
+                  return visible;
+                });
             },
           }
         : {}),

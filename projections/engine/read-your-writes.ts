@@ -129,6 +129,10 @@ export class ProjectionWaiter {
     });
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of [...this.waiters]) waiter.done(false);
@@ -234,4 +238,79 @@ export function projectionsToAwait<P extends Pick<Projection, 'eventTypes' | 'aw
     const awaited = p.awaitedFor ?? p.eventTypes;
     return awaited === undefined || awaited.some((t) => eventTypes.includes(t));
   });
+}
+
+/** What an operator needs when a write waited past the read-your-writes timeout (logged as a warning). */
+export interface LagReport {
+  position: Checkpoint;
+  /** The awaited serving generations still behind the write, with their lease holders. */
+  behind: {
+    name: string;
+    generation: number;
+    checkpoint: string;
+    leaseOwner: string | null;
+    leaseExpiresAt: string | null;
+    updatedAt: string;
+  }[];
+  /** The event log's transaction horizon: events of later transactions are not readable yet. */
+  horizon: string;
+  /** The oldest open transactions holding back the horizon, in any database of the server. */
+  oldestTransactions: {
+    database: string | null;
+    application: string | null;
+    ageSeconds: number;
+    state: string | null;
+  }[];
+}
+
+/** Reads why the named projections are behind `position`; for the warning a timed-out write logs. */
+export async function lagReport(
+  db: Kysely<ReadModels>,
+  eventStore: EventStore<unknown>,
+  position: Checkpoint,
+  names: readonly string[],
+): Promise<LagReport> {
+  const rows = (
+    await sql<{
+      name: string;
+      generation: number;
+      checkpoint: string;
+      lease_owner: string | null;
+      lease_expires_at: string | null;
+      updated_at: string;
+    }>`select name, generation, checkpoint, lease_owner, lease_expires_at::text, updated_at::text
+       from projections where status = 'serving' and name = any(${[...names]})`.execute(db)
+  ).rows;
+  const horizon = (
+    await sql<{ horizon: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as horizon`.execute(
+      db,
+    )
+  ).rows[0]!.horizon;
+  const oldest = (
+    await sql<{ database: string | null; application: string | null; age: number; state: string | null }>`
+      select datname as database, application_name as application, state,
+        extract(epoch from now() - xact_start)::float8 as age
+      from pg_stat_activity where backend_xid is not null
+      order by age(backend_xid) desc limit 3`.execute(db)
+  ).rows;
+  return {
+    position,
+    behind: rows
+      .filter((r) => eventStore.compareCheckpoints(r.checkpoint, position) < 0)
+      .map((r) => ({
+        name: r.name,
+        generation: r.generation,
+        checkpoint: r.checkpoint,
+        leaseOwner: r.lease_owner,
+        leaseExpiresAt: r.lease_expires_at,
+        updatedAt: r.updated_at,
+      })),
+    horizon,
+    oldestTransactions: oldest.map((o) => ({
+      database: o.database,
+      application: o.application,
+      ageSeconds: Math.round(o.age * 10) / 10,
+      state: o.state,
+    })),
+  };
 }

@@ -62,7 +62,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const runtime = await createRuntime({
     env,
-    logger: createLogger({ level: env.LOG_LEVEL }),
+    logger: testLogger(env.LOG_LEVEL),
     mode: 'server',
     ...(options.projections ? { projections: options.projections } : {}),
     ...(options.slices ? { slices: options.slices } : {}),
@@ -113,6 +113,23 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The service's logger in tests: TEST_LOG_LEVEL when set; otherwise silent but for the warning a write that
+ * waited past the read-your-writes timeout logs, which goes to stderr with the test's output (it says which
+ * projection was behind, who held its lease and what held back the event log's horizon).
+ */
+function testLogger(level: string) {
+  if (process.env.TEST_LOG_LEVEL) return createLogger({ level });
+  return createLogger({
+    level: 'warn',
+    destination: {
+      write(line: string) {
+        if (line.includes('read models lagging')) process.stderr.write(line);
+      },
+    },
+  });
 }
 
 /** Total events in the store: a bad request must not change it. */

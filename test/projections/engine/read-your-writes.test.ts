@@ -6,7 +6,11 @@ import { createDatabase, type Database } from '../../../infra/db/database.js';
 import { eventStoreMigrations } from '../../../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../../../infra/event-store/postgres/postgres-event-store.js';
 import { projectionEngineMigrations } from '../../../projections/engine/migrations.js';
-import { ProjectionWaiter, projectionsToAwait } from '../../../projections/engine/read-your-writes.js';
+import {
+  lagReport,
+  ProjectionWaiter,
+  projectionsToAwait,
+} from '../../../projections/engine/read-your-writes.js';
 import { ProjectionRunner } from '../../../projections/engine/runner.js';
 import { createTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { countingProjection, countsView, event, gate, silentLogger, waitUntil } from './fixtures/support.js';
@@ -65,10 +69,18 @@ test('resolves only after the projection committed the event, and the change is 
   // The event is being folded in an open transaction: a bounded wait must say "not yet".
   await expect(waiter.waitForProjections(position, { timeoutMs: 300 })).resolves.toBe(false);
   expect(await countsView(otherInstance.db, 'ryw')).toEqual({});
+  // What the timed-out write logs for the operator: the projection behind it, and who holds its lease.
+  const report = await lagReport(otherInstance.db, store, position, ['ryw']);
+  expect(report.behind).toEqual([
+    expect.objectContaining({ name: 'ryw', leaseOwner: 'runner', checkpoint: expect.any(String) }),
+  ]);
+  expect(store.compareCheckpoints(report.behind[0]!.checkpoint, position)).toBeLessThan(0);
+  expect(report.horizon).toMatch(/^\d+$/);
 
   slow.open();
   await expect(answer).resolves.toBe(true);
   expect(await countsView(otherInstance.db, 'ryw')).toEqual({ 'ryw-1': 1 });
+  expect((await lagReport(otherInstance.db, store, position, ['ryw'])).behind).toEqual([]);
 });
 
 test('every write is visible on the other instance as soon as the wait answers', async () => {

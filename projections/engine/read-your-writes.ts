@@ -252,7 +252,10 @@ export interface LagReport {
     leaseExpiresAt: string | null;
     updatedAt: string;
   }[];
-  /** The event log's transaction horizon: events of later transactions are not readable yet. */
+  /**
+   * The server's oldest running transaction id: the PostgreSQL log's readers hold back events of later
+   * transactions while one of this database's transactions at or above it is still running.
+   */
   horizon: string;
   /** The oldest open transactions holding back the horizon, in any database of the server. */
   oldestTransactions: {

@@ -129,12 +129,13 @@ test('a filtered reader woken by other types while its own type is in flight doe
       await store.appendToStream(`early-${i}`, [{ type: 'Early', data: {}, metadata: meta }], {
         expectedRevision: 'no_stream',
       });
+    // (Held back, the reader's checkpoint does not move: this wait usually runs out, briefly.)
     await waitUntil(() => checkpoints.length > before || caughtUp > 1, {
       what: 'a read after the other types',
-      timeoutMs: 10_000,
+      timeoutMs: 2_000,
     }).catch(() => undefined);
     // Time for the reader to read after them (the held-back poll, OTHER_TYPES_READ_MS), had it anything to read.
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, 500));
     expect(seen).toHaveLength(0);
   } finally {
     release();
@@ -146,4 +147,54 @@ test('a filtered reader woken by other types while its own type is in flight doe
   for (const checkpoint of whileInFlight)
     expect(store.compareCheckpoints(checkpoint, position)).toBeLessThan(0);
   await subscription.stop();
+});
+
+test("an open transaction in another database on the server does not hold back this database's readers", async () => {
+  // Transaction ids are server-wide: with the snapshot's own xmin as the horizon, a migration or a client holding a
+  // transaction open in any other database delayed every reader here (in the test suite, other files' services).
+  const other = await createTestDatabase();
+  const blocker = new pg.Client({ connectionString: other.url });
+  await blocker.connect();
+  try {
+    await blocker.query('begin');
+    await blocker.query('select pg_current_xact_id()');
+    const start = (await store.readAll({})).checkpoint;
+    const { position } = await store.appendToStream(
+      'elsewhere-1',
+      [{ type: 'Held', data: {}, metadata: meta }],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
+    const page = await store.readAll({ from: start });
+    expect(page.events.map((e) => e.position)).toEqual([position]);
+    expect(store.compareCheckpoints(page.checkpoint, position)).toBeGreaterThanOrEqual(0);
+
+    // The same open transaction in this database holds the event back (it may still append below it).
+    const local = new pg.Client({ connectionString: database.url });
+    await local.connect();
+    try {
+      await local.query('begin');
+      await local.query('select pg_current_xact_id()');
+      const { position: later } = await store.appendToStream(
+        'here-1',
+        [{ type: 'Held', data: {}, metadata: meta }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
+      const held = await store.readAll({ from: page.checkpoint });
+      expect(held.events).toHaveLength(0);
+      expect(store.compareCheckpoints(held.checkpoint, later)).toBeLessThan(0);
+      await local.query('commit');
+      const after = await store.readAll({ from: held.checkpoint });
+      expect(after.events.map((e) => e.position)).toEqual([later]);
+    } finally {
+      await local.end();
+    }
+  } finally {
+    await blocker.query('rollback').catch(() => undefined);
+    await blocker.end();
+    await other.drop();
+  }
 });

@@ -1,7 +1,9 @@
 // PostgreSQL event store: streams with optimistic concurrency, and a global log read below the transaction horizon.
-// Readers only see events whose tx_id is below pg_snapshot_xmin, so a transaction that took a lower position but
+// Readers only see events whose tx_id is below the horizon (the oldest running transaction that may write to this
+// database's log), so a transaction that took a lower position but
 // commits late is never skipped (no timing heuristics), and events are ordered by (tx_id, position).
-// The horizon is server-wide: a long transaction in any database on the server delays delivery (never loses it).
+// The horizon is the database's own: a long transaction in another database on the server does not delay delivery
+// (see HORIZON); one in this database delays it (never loses it).
 import { randomUUID } from 'node:crypto';
 import { escapeLike } from '../../db/like.js';
 import { PgListener } from '../../db/pg-listener.js';
@@ -36,6 +38,24 @@ const MAX_POSITION = 9223372036854775807n;
  */
 const HELD_BACK_POLL_MIN_MS = 5;
 const HELD_BACK_POLL_MAX_MS = 200;
+
+/**
+ * The horizon of a read: the oldest transaction of the snapshot still running that may write to this database's
+ * log; every event below it is committed and visible to the snapshot, or was never written. Transaction ids are
+ * server-wide, so the snapshot's own xmin would let a long transaction in another database (a migration, a bulk
+ * load, a client holding a transaction open) delay every reader here. A running transaction is set aside only
+ * when pg_stat_activity shows it belongs to another database; one it cannot place (ended since the snapshot was
+ * taken, a prepared transaction, another role's session without pg_read_all_stats) still counts. With nothing
+ * running, xmin = xmax and pg_stat_activity is not read.
+ */
+const HORIZON = `case when pg_snapshot_xmin(s.snap) = pg_snapshot_xmax(s.snap) then pg_snapshot_xmin(s.snap)
+  else coalesce(
+    (select min(x) from pg_snapshot_xip(s.snap) as x
+      where x::xid not in (
+        select backend_xid from pg_stat_activity
+        where backend_xid is not null and datid <> (select oid from pg_database where datname = current_database()))),
+    pg_snapshot_xmax(s.snap))
+  end`;
 
 interface Position {
   tx: bigint;
@@ -260,7 +280,8 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     // which at the end of the log (where every reader polls) matches nothing: a whole scan per read.
     const result = await this.db.executeQuery<EventRow & { horizon: string; held_back: boolean }>(
       CompiledQuery.raw(
-        `with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+        `with s as (select pg_current_snapshot() as snap),
+        h as (select ${HORIZON} as xmin from s)
         select h.xmin::text as horizon,
           coalesce((select tx_id from es_events order by tx_id desc limit 1) >= h.xmin, false) as held_back,
           e.*

@@ -30,6 +30,7 @@ import type { CommandDeps } from '../commands/shared/command-handler.js';
 import { IdempotencyStore } from '../commands/shared/idempotency.js';
 import type { Projection } from '../projections/engine/projection.js';
 import { lagReport, ProjectionWaiter, projectionsToAwait } from '../projections/engine/read-your-writes.js';
+import { ProjectionCommits } from '../projections/engine/commits.js';
 import type { ReadModels } from '../projections/read-models.js';
 import { requireMembershipRole } from '../projections/workspaces/queries.js';
 import type { ProcessManager } from '../processes/runner/process-manager.js';
@@ -283,6 +284,9 @@ export async function createRuntime(given: RuntimeOptions): Promise<Runtime> {
     const waiter =
       mode === 'server' ? new ProjectionWaiter({ db: database.db, eventStore, url: database.url }) : null;
     if (waiter) stops.push(() => waiter.close());
+    /** Wake-ups of the workers that sleep until a read model changes (one LISTEN connection, opened on use). */
+    const projectionCommits = new ProjectionCommits(database.url);
+    stops.push(() => projectionCommits.close());
     const commands: CommandDeps = {
       eventStore,
       readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
@@ -487,6 +491,7 @@ export async function createRuntime(given: RuntimeOptions): Promise<Runtime> {
             owner,
             projections: projectionList,
             processManagers: parts.processManagers,
+            projectionCommits,
           };
           for (const worker of slice.workers ?? []) {
             const instance = await worker.start(workerContext);

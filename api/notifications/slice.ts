@@ -32,6 +32,7 @@ export const notificationsSlice = defineSlice({
           owner: ctx.owner,
           publicBaseUrl: ctx.publicBaseUrl,
           timezoneOf: (orgId) => effectiveTimezoneOf(ctx.readModels, orgId),
+          commits: ctx.projectionCommits,
         });
         await mailer.start();
         return mailer;

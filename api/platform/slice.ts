@@ -6,7 +6,7 @@ import { eventStoreMigrations } from '../../infra/event-store/postgres/migration
 import { projectionEngineMigrations } from '../../projections/engine/migrations.js';
 import { ProjectionRunner } from '../../projections/engine/runner.js';
 import { outboxMigrations } from '../../processes/outbox/migrations.js';
-import { OutboxDispatcher } from '../../processes/outbox/outbox-dispatcher.js';
+import { notifyOutboxWritten, OutboxDispatcher } from '../../processes/outbox/outbox-dispatcher.js';
 import { processRunnerMigrations } from '../../processes/runner/migrations.js';
 import { ProcessRunner } from '../../processes/runner/process-runner.js';
 import { migrationsOf, defineSlice } from '../shared/slice.js';
@@ -34,13 +34,15 @@ export const platformSlice = defineSlice({
     },
     {
       name: 'processes',
-      async start({ database, eventStore, processManagers, logger, owner }) {
+      async start({ database, eventStore, processManagers, logger, owner, bus }) {
         const runner = new ProcessRunner({
           db: database.db,
           eventStore,
           processes: processManagers,
           owner,
           logger,
+          // The dispatchers (this process's, and every other's on NATS) send the new rows now, not at their poll.
+          ...(bus ? { onOutboxWritten: () => notifyOutboxWritten(bus) } : {}),
         });
         await runner.start();
         return runner;

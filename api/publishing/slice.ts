@@ -1,6 +1,9 @@
 // The publishing slice: the sweep and the publishing jobs (processes/publishing), and the account-removal
 // process manager with the consumer of its jobs. Its routes are the post groups' (post-now, scheduling).
 import { publishingSettings } from './settings.js';
+import { postGroupsProjection } from '../../projections/post-groups/post-groups-projection.js';
+import { workspacesProjection } from '../../projections/workspaces/workspaces-projection.js';
+import { billingSubscriptionsProjection } from '../../projections/billing/subscriptions-projection.js';
 import { accountRemovalProcess, consumeAccountRemovals } from '../../processes/publishing/account-removal.js';
 import { createMediaFetcher } from '../../processes/publishing/media-fetcher.js';
 import { publishingMigrations } from '../../processes/publishing/migrations.js';
@@ -55,6 +58,9 @@ export const publishingSlice = defineSlice({
             ...(seams.hooks ? { hooks: seams.hooks } : {}),
           }),
           sweepIntervalMs: env.PUBLISH_SWEEP_INTERVAL_MS,
+          // The sweep reads posts (post_groups), deleted workspaces and billing holds: their commits wake it.
+          commits: ctx.projectionCommits,
+          wakeOn: [postGroupsProjection.name, workspacesProjection.name, billingSubscriptionsProjection.name],
           leaseTtlMs: env.PUBLISH_LEASE_TTL_MS,
           staleAttemptMs: env.PUBLISH_STALE_ATTEMPT_MS,
           redispatchMs: env.PUBLISH_REDISPATCH_MS,

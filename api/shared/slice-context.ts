@@ -15,6 +15,7 @@ import type { Logger } from '../../infra/logging/logger.js';
 import type { Metrics } from '../../infra/metrics/metrics.js';
 import type { ObjectStorage } from '../../infra/object-storage/port.js';
 import type { Projection } from '../../projections/engine/projection.js';
+import type { ProjectionCommitWaits } from '../../projections/engine/commits.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import type { ProcessManager } from '../../processes/runner/process-manager.js';
 import type { PublisherOptions } from '../../processes/publishing/publisher.js';
@@ -109,4 +110,6 @@ export interface BackgroundContext<
   owner: string;
   projections: readonly Projection[];
   processManagers: readonly ProcessManager[];
+  /** Wake-ups on projection commits (server mode), for workers that sleep until a read model changes. */
+  projectionCommits: ProjectionCommitWaits;
 }

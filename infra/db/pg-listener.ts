@@ -1,5 +1,7 @@
 // One LISTEN connection per channel, opened lazily and re-opened after it drops; notifications call the handler.
-// Shared by the event store (appends) and the read-your-writes waiter (projection checkpoints).
+// Shared by the event store (appends), the read-your-writes waiter and the projection commit wake-ups.
+// Notifications sent while no connection listens are lost: `onConnectionChange` tells the owner when a connection
+// starts listening and when it drops, so it can wake its sleepers to read again (and call ensure() to reconnect).
 import pg from 'pg';
 
 export class PgListener {
@@ -12,6 +14,7 @@ export class PgListener {
     private readonly channel: string,
     private readonly onNotification: (payload: string | undefined) => void,
     private readonly applicationName = `listen-${channel}`,
+    private readonly onConnectionChange?: (listening: boolean) => void,
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
   }
@@ -22,10 +25,15 @@ export class PgListener {
     if (this.ready) return this.ready;
     const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
     this.client = client;
+    let listening = false;
     const reset = () => {
       if (this.client === client) {
         this.client = null;
         this.ready = null;
+      }
+      if (listening && !this.closed) {
+        listening = false;
+        this.onConnectionChange?.(false);
       }
     };
     client.on('error', reset);
@@ -34,7 +42,11 @@ export class PgListener {
     this.ready = client
       .connect()
       .then(() => client.query(`listen ${this.channel}`))
-      .then(() => undefined)
+      .then(() => {
+        if (this.client !== client) return;
+        listening = true;
+        this.onConnectionChange?.(true);
+      })
       .catch((error: unknown) => {
         reset();
         throw error;

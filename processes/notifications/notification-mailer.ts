@@ -5,6 +5,8 @@
 // or a rebuild of the read model never sends one again; failures are retried with a growing delay.
 import { sql, type Kysely } from 'kysely';
 import { DateTime } from 'luxon';
+import type { ProjectionCommitWaits } from '../../projections/engine/commits.js';
+import { notificationsProjectionName } from '../../projections/notifications/notifications-projection.js';
 import { Rounds } from '../../infra/async/rounds.js';
 import type { Logger } from '../../infra/logging/logger.js';
 import type { Mailer } from '../../infra/mail/port.js';
@@ -34,8 +36,13 @@ export interface NotificationMailerOptions {
   /** The workspace's time zone (its digests follow its days); UTC unless given. */
   timezoneOf?: (orgId: string) => Promise<string>;
   now?: () => Date;
-  /** Between rounds; default 5 seconds. */
+  /**
+   * Between rounds; default 5 seconds, or 60 with `commits` (then a commit of the notifications projection starts
+   * a round, at most one a second, and retries and digests are sent within a minute of their time).
+   */
   intervalMs?: number;
+  /** Wake-ups on projection commits: a new notification is mailed at once instead of at the next round. */
+  commits?: ProjectionCommitWaits;
   leaseMs?: number;
   batchSize?: number;
 }
@@ -84,10 +91,15 @@ export class NotificationMailer {
   }
 
   start(): Promise<void> {
+    const commits = this.options.commits;
     this.rounds ??= new Rounds(
       () => this.runOnce(),
-      this.options.intervalMs ?? 5_000,
+      this.options.intervalMs ?? (commits ? 60_000 : 5_000),
       (error) => this.options.logger.error({ err: error }, 'notification mail round failed'),
+      commits && {
+        wait: (timeoutMs, signal) => commits.wait([notificationsProjectionName], timeoutMs, signal),
+        minGapMs: 1_000,
+      },
     );
     this.rounds.start();
     return Promise.resolve();

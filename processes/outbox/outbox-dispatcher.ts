@@ -21,7 +21,10 @@ export interface OutboxDispatcherOptions {
   logger?: Pick<Logger, 'warn' | 'error'>;
   /** Rows claimed per transaction; small, because their locks are held while the bus answers. */
   batchSize?: number;
-  /** Longest wait between rounds when nobody notifies. */
+  /**
+   * Longest wait between rounds when nobody notifies: a safety net, since writers notify after commit (the
+   * process runner does) and a retry this dispatcher scheduled wakes it when it falls due.
+   */
   pollIntervalMs?: number;
   /** Delay before retrying a row whose enqueue failed, by the attempts made so far (1, 2, …). */
   retryDelay?: (attempts: number) => number;
@@ -53,13 +56,15 @@ export class OutboxDispatcher {
   private unsubscribe: (() => Promise<void>) | undefined;
   private wakeRequested = false;
   private wakeUp: (() => void) | undefined;
+  /** When the retries this dispatcher pushed back fall due (epoch ms), so it wakes for them. */
+  private retriesAt: number[] = [];
 
   constructor(options: OutboxDispatcherOptions) {
     this.db = options.db as Kysely<OutboxTables>;
     this.bus = options.bus;
     this.logger = options.logger ?? noopLogger;
     this.batchSize = options.batchSize ?? 20;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 30_000;
     this.retryDelay = options.retryDelay ?? defaultOutboxRetryDelay;
     this.notifySubject = options.notifySubject ?? OUTBOX_NOTIFY_SUBJECT;
   }
@@ -117,6 +122,7 @@ export class OutboxDispatcher {
           continue;
         }
         const attempts = row.attempts + 1;
+        this.retriesAt.push(Date.now() + this.retryDelay(attempts));
         const error = result.reason instanceof Error ? result.reason.message : String(result.reason);
         this.logger.warn(
           { err: result.reason, outboxId: row.id, destination: row.destination, attempts },
@@ -165,9 +171,12 @@ export class OutboxDispatcher {
       if (!this.running) break;
       // A full batch with progress means more rows are probably waiting.
       if (round && round.claimed === this.batchSize && round.dispatched > 0) continue;
-      await this.idle(
-        failures > 0 ? Math.min(30_000, this.pollIntervalMs * 2 ** failures) : this.pollIntervalMs,
-      );
+      let wait = failures > 0 ? Math.min(this.pollIntervalMs, 1000 * 2 ** failures) : this.pollIntervalMs;
+      // Retries already due were claimed by this round (or another dispatcher's); wake for the next one.
+      const now = Date.now();
+      this.retriesAt = this.retriesAt.filter((at) => at > now);
+      if (this.retriesAt.length > 0) wait = Math.min(wait, Math.min(...this.retriesAt) - now + 5);
+      await this.idle(wait);
     }
   }
 

@@ -6,7 +6,9 @@ import type { Logger } from '../../infra/logging/logger.js';
 import { enqueueOutbox } from '../outbox/enqueue-outbox.js';
 import type { EnqueueOutbox, ProcessManager } from './process-manager.js';
 import type { ReadModels } from '../../projections/read-models.js';
+import { LeaseHeartbeat } from '../../infra/async/lease-heartbeat.js';
 import { sleep } from '../../infra/async/sleep.js';
+import { DEFAULT_IDLE_WAIT_MS } from '../../projections/engine/runner.js';
 
 export interface ProcessRunnerOptions {
   db: Kysely<ReadModels>;
@@ -17,8 +19,14 @@ export interface ProcessRunnerOptions {
   logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** The outbox writer; processes/outbox `enqueueOutbox` unless a test replaces it. */
   enqueue?: EnqueueOutbox;
+  /**
+   * Called after a batch that wrote outbox rows committed (the platform slice wakes the outbox dispatcher with
+   * it); a failure is logged, never retried (the dispatcher's safety poll finds the rows).
+   */
+  onOutboxWritten?: () => Promise<void> | void;
   batchSize?: number;
   leaseTtlMs?: number;
+  /** Longest sleep at the end of the log without an append notification (see DEFAULT_IDLE_WAIT_MS). */
   idleWaitMs?: number;
   standbyPollMs?: number;
   maxRetryDelayMs?: number;
@@ -35,9 +43,11 @@ export class ProcessLeaseLost extends Error {
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 export class ProcessRunner {
-  private readonly options: Required<Omit<ProcessRunnerOptions, 'processes'>> & {
+  private readonly options: Required<Omit<ProcessRunnerOptions, 'processes' | 'onOutboxWritten'>> & {
     processes: readonly ProcessManager[];
+    onOutboxWritten?: () => Promise<void> | void;
   };
+  private readonly heartbeat: LeaseHeartbeat;
   private readonly abort = new AbortController();
   private loops: Promise<void>[] = [];
   private started = false;
@@ -48,11 +58,26 @@ export class ProcessRunner {
       ...options,
       batchSize: options.batchSize ?? 200,
       leaseTtlMs,
-      idleWaitMs: options.idleWaitMs ?? 1000,
+      idleWaitMs: options.idleWaitMs ?? DEFAULT_IDLE_WAIT_MS,
       standbyPollMs: options.standbyPollMs ?? Math.max(100, Math.floor(leaseTtlMs / 3)),
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
       enqueue: options.enqueue ?? enqueueOutbox,
     };
+    this.heartbeat = new LeaseHeartbeat(
+      (names) => this.renewLeases(names),
+      Math.max(100, Math.floor(leaseTtlMs / 3)),
+      (error) => this.options.logger.warn({ err: error }, 'could not renew process leases'),
+    );
+  }
+
+  /** Renews, in one statement, the leases named; answers those still held. */
+  private async renewLeases(names: readonly string[]): Promise<ReadonlySet<string>> {
+    const result = await sql<{ name: string }>`
+      update process_checkpoints
+      set lease_expires_at = now() + ${this.options.leaseTtlMs} * interval '1 millisecond'
+      where name = any(${names}::text[]) and lease_owner = ${this.options.owner}
+      returning name`.execute(this.options.db);
+    return new Set(result.rows.map((r) => r.name));
   }
 
   /** Creates state tables and checkpoint rows, then runs one loop per process in the background. */
@@ -84,6 +109,7 @@ export class ProcessRunner {
         insert into process_checkpoints (name, checkpoint) values (${process.name}, ${eventStore.start})
         on conflict (name) do nothing`.execute(db);
     }
+    this.heartbeat.start(this.abort.signal);
     this.loops = processes.map((process) => this.run(process));
   }
 
@@ -91,6 +117,7 @@ export class ProcessRunner {
   async stop(): Promise<void> {
     this.abort.abort();
     await Promise.all(this.loops);
+    await this.heartbeat.stopped();
     this.loops = [];
     await sql`update process_checkpoints set lease_owner = null, lease_expires_at = null where lease_owner = ${this.options.owner}`
       .execute(this.options.db)
@@ -141,41 +168,53 @@ export class ProcessRunner {
     return result.rows[0]?.checkpoint ?? null;
   }
 
-  private async renew(name: string): Promise<boolean> {
-    const result = await sql`
-      update process_checkpoints set lease_expires_at = now() + ${this.options.leaseTtlMs} * interval '1 millisecond'
-      where name = ${name} and lease_owner = ${this.options.owner}`.execute(this.options.db);
-    return (result.numAffectedRows ?? 0n) > 0n;
-  }
-
   private async follow(process: ProcessManager, from: Checkpoint, onProgress: () => void): Promise<void> {
-    const { eventStore, idleWaitMs, leaseTtlMs } = this.options;
+    const { eventStore, idleWaitMs } = this.options;
     const signal = this.abort.signal;
     let checkpoint = from;
-    let lastRenewal = Date.now();
-    while (!signal.aborted) {
-      // Registered before reading, so an append committed after the read's snapshot still wakes us.
-      const wakeEarly = new AbortController();
-      const filter =
-        process.eventTypes && process.eventTypes.length > 0 ? { eventTypes: process.eventTypes } : undefined;
-      const wake = eventStore.waitForAppend(idleWaitMs, AbortSignal.any([wakeEarly.signal, signal]), filter);
-      try {
-        const page = await eventStore.readAll({ from: checkpoint, filter, limit: this.options.batchSize });
-        if (page.events.length > 0 || (await this.emptyAdvanceMatters(process, checkpoint, page))) {
-          await this.commit(process, checkpoint, page);
-          checkpoint = page.checkpoint;
-          lastRenewal = Date.now();
-          onProgress();
+    // While idle, the heartbeat renews the lease; a renewal that no longer finds it ends the wait.
+    const leaseLost = new AbortController();
+    this.heartbeat.hold(process.name, () => leaseLost.abort());
+    try {
+      while (!signal.aborted) {
+        if (this.heartbeat.lost(process.name)) throw new ProcessLeaseLost(process.name);
+        // Registered before reading, so an append committed after the read's snapshot still wakes us.
+        const wakeEarly = new AbortController();
+        const filter =
+          process.eventTypes && process.eventTypes.length > 0
+            ? { eventTypes: process.eventTypes }
+            : undefined;
+        const wake = eventStore.waitForAppend(
+          idleWaitMs,
+          AbortSignal.any([wakeEarly.signal, leaseLost.signal, signal]),
+          filter,
+        );
+        try {
+          this.heartbeat.busy(process.name, true);
+          const page = await eventStore.readAll({ from: checkpoint, filter, limit: this.options.batchSize });
+          if (page.events.length > 0 || (await this.emptyAdvanceMatters(process, checkpoint, page))) {
+            const wroteOutbox = await this.commit(process, checkpoint, page);
+            checkpoint = page.checkpoint;
+            onProgress();
+            if (wroteOutbox) await this.outboxWritten();
+          }
+          this.heartbeat.busy(process.name, false);
+          if (!page.isEnd) continue;
+          await wake;
+        } finally {
+          wakeEarly.abort();
         }
-        if (!page.isEnd) continue;
-        if (Date.now() - lastRenewal > leaseTtlMs / 3) {
-          if (!(await this.renew(process.name))) throw new ProcessLeaseLost(process.name);
-          lastRenewal = Date.now();
-        }
-        await wake;
-      } finally {
-        wakeEarly.abort();
       }
+    } finally {
+      this.heartbeat.release(process.name);
+    }
+  }
+
+  private async outboxWritten(): Promise<void> {
+    try {
+      await this.options.onOutboxWritten?.();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not wake the outbox dispatcher');
     }
   }
 
@@ -193,14 +232,21 @@ export class ProcessRunner {
     return probe.events.length > 0;
   }
 
-  private async commit(process: ProcessManager, from: Checkpoint, page: ReadAllPage): Promise<void> {
+  /** Commits the batch; answers whether it wrote to the outbox. */
+  private async commit(process: ProcessManager, from: Checkpoint, page: ReadAllPage): Promise<boolean> {
     const { db, owner, leaseTtlMs, enqueue } = this.options;
+    let wroteOutbox = false;
     await db.transaction().execute(async (trx) => {
       const locked = await sql<{ checkpoint: string }>`
         select checkpoint from process_checkpoints where name = ${process.name} and lease_owner = ${owner}
         for update`.execute(trx);
       if (locked.rows[0]?.checkpoint !== from) throw new ProcessLeaseLost(process.name);
-      const ctx = { enqueue: (message: Parameters<EnqueueOutbox>[1]) => enqueue(trx, message) };
+      const ctx = {
+        enqueue: (message: Parameters<EnqueueOutbox>[1]) => {
+          wroteOutbox = true;
+          return enqueue(trx, message);
+        },
+      };
       for (const event of page.events) await process.handle(trx, event, ctx);
       await sql`
         update process_checkpoints
@@ -208,5 +254,6 @@ export class ProcessRunner {
             lease_expires_at = now() + ${leaseTtlMs} * interval '1 millisecond', updated_at = now()
         where name = ${process.name}`.execute(trx);
     });
+    return wroteOutbox;
   }
 }

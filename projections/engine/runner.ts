@@ -1,18 +1,28 @@
 // The projection runner: keeps every projection's serving generation folded from the log, one active runner
 // per projection across processes (leases), and builds a newer code version beside the old one automatically.
-import { acquireLease, renewLease, type Generation } from './catalog.js';
+import { acquireLease, type Generation } from './catalog.js';
 import { dropRetiredSchemas, ensureServing, eventFilter, foldNextBatch, LeaseLost } from './generation.js';
 import { assertValidProjection, type Projection, type ProjectionEngineDeps } from './projection.js';
 import { buildGeneration, BuildStopped, DEFAULT_BATCH_SIZE, DEFAULT_LEASE_TTL_MS } from './rebuild.js';
 import { sql } from 'kysely';
+import { LeaseHeartbeat } from '../../infra/async/lease-heartbeat.js';
 import { sleep } from '../../infra/async/sleep.js';
+
+/**
+ * The longest sleep at the end of the log: appends wake the runner (this process's at once, other processes' by
+ * NOTIFY), so this only bounds the delay after a notification the database lost.
+ */
+export const DEFAULT_IDLE_WAIT_MS = 30_000;
 
 export interface ProjectionRunnerOptions extends ProjectionEngineDeps {
   /** Unique per process, e.g. `<host>:<pid>`; it is the lease owner in the catalog. */
   owner: string;
   batchSize?: number;
   leaseTtlMs?: number;
-  /** Longest sleep at the end of the log without an append notification (the store wakes us earlier). */
+  /**
+   * Longest sleep at the end of the log without an append notification (the store wakes us earlier; see
+   * DEFAULT_IDLE_WAIT_MS). Leases are renewed meanwhile by one statement for all projections (LeaseHeartbeat).
+   */
   idleWaitMs?: number;
   /** How often a runner without the lease checks whether it can take over. */
   standbyPollMs?: number;
@@ -31,6 +41,9 @@ export class ProjectionRunner {
   private readonly abort = new AbortController();
   private loops: Promise<void>[] = [];
   private started = false;
+  /** The serving generations this runner follows, by projection name, for the lease heartbeat. */
+  private readonly following = new Map<string, { generation: number }>();
+  private readonly heartbeat: LeaseHeartbeat;
 
   constructor(options: ProjectionRunnerOptions) {
     this.deps = {
@@ -42,9 +55,26 @@ export class ProjectionRunner {
     this.owner = options.owner;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-    this.idleWaitMs = options.idleWaitMs ?? 1000;
+    this.idleWaitMs = options.idleWaitMs ?? DEFAULT_IDLE_WAIT_MS;
     this.standbyPollMs = options.standbyPollMs ?? Math.max(100, Math.floor(this.leaseTtlMs / 3));
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.heartbeat = new LeaseHeartbeat(
+      (names) => this.renewLeases(names),
+      Math.max(100, Math.floor(this.leaseTtlMs / 3)),
+      (error) => this.deps.logger.warn({ err: error }, 'could not renew projection leases'),
+    );
+  }
+
+  /** Renews, in one statement, the leases of the serving generations named; answers those still held. */
+  private async renewLeases(names: readonly string[]): Promise<ReadonlySet<string>> {
+    const generations = names.map((name) => this.following.get(name)?.generation ?? -1);
+    const result = await sql<{ name: string }>`
+      update projections p set lease_expires_at = now() + ${this.leaseTtlMs} * interval '1 millisecond'
+      from unnest(${names}::text[], ${generations}::int[]) as f(name, generation)
+      where p.name = f.name and p.generation = f.generation and p.status = 'serving'
+        and p.lease_owner = ${this.owner}
+      returning p.name`.execute(this.deps.db);
+    return new Set(result.rows.map((r) => r.name));
   }
 
   /**
@@ -64,6 +94,7 @@ export class ProjectionRunner {
       await ensureServing(this.deps, projection);
       await dropRetiredSchemas(this.deps.db, projection.name);
     }
+    this.heartbeat.start(this.signal);
     this.loops = this.deps.projections.map((projection) => this.run(projection));
   }
 
@@ -71,6 +102,7 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.abort.abort();
     await Promise.all(this.loops);
+    await this.heartbeat.stopped();
     this.loops = [];
     await sql`
       update projections set lease_owner = null, lease_expires_at = null
@@ -172,35 +204,38 @@ export class ProjectionRunner {
       schemaName: generation.schemaName,
       checkpoint: generation.checkpoint,
     };
-    let lastRenewal = Date.now();
-    while (!this.signal.aborted) {
-      // Registered before reading, so an append committed after the read's snapshot still wakes us.
-      const wakeEarly = new AbortController();
-      const wake = this.deps.eventStore.waitForAppend(
-        this.idleWaitMs,
-        AbortSignal.any([wakeEarly.signal, this.signal]),
-        eventFilter(projection),
-      );
-      try {
-        const batch = await foldNextBatch(this.deps, projection, target, this.owner, {
-          batchSize: this.batchSize,
-          leaseTtlMs: this.leaseTtlMs,
-        });
-        target.checkpoint = batch.checkpoint;
-        if (batch.committed) {
-          lastRenewal = Date.now();
-          onProgress();
+    // While idle, the heartbeat renews the lease; a renewal that no longer finds it ends the wait.
+    const leaseLost = new AbortController();
+    this.following.set(projection.name, { generation: target.generation });
+    this.heartbeat.hold(projection.name, () => leaseLost.abort());
+    try {
+      while (!this.signal.aborted) {
+        if (this.heartbeat.lost(projection.name)) throw new LeaseLost(target.name, target.generation);
+        // Registered before reading, so an append committed after the read's snapshot still wakes us.
+        const wakeEarly = new AbortController();
+        const wake = this.deps.eventStore.waitForAppend(
+          this.idleWaitMs,
+          AbortSignal.any([wakeEarly.signal, leaseLost.signal, this.signal]),
+          eventFilter(projection),
+        );
+        try {
+          this.heartbeat.busy(projection.name, true);
+          const batch = await foldNextBatch(this.deps, projection, target, this.owner, {
+            batchSize: this.batchSize,
+            leaseTtlMs: this.leaseTtlMs,
+          });
+          this.heartbeat.busy(projection.name, false);
+          target.checkpoint = batch.checkpoint;
+          if (batch.committed) onProgress();
+          if (!batch.isEnd) continue;
+          await wake;
+        } finally {
+          wakeEarly.abort();
         }
-        if (!batch.isEnd) continue;
-        if (Date.now() - lastRenewal > this.leaseTtlMs / 3) {
-          if (!(await renewLease(this.deps.db, target, this.owner, this.leaseTtlMs)))
-            throw new LeaseLost(target.name, target.generation);
-          lastRenewal = Date.now();
-        }
-        await wake;
-      } finally {
-        wakeEarly.abort();
       }
+    } finally {
+      this.heartbeat.release(projection.name);
+      this.following.delete(projection.name);
     }
   }
 }

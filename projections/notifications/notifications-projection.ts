@@ -453,10 +453,13 @@ class BatchFold {
  * The notifications read model, built from the rules the slices contribute (api/notifications/slice.ts reads the
  * `notificationRules` extension point): which events it reads and which notify is theirs.
  */
+/** The read model's name (its projection is built from the slices' rules by createNotificationsProjection). */
+export const notificationsProjectionName = 'notifications';
+
 export function createNotificationsProjection(rules: readonly NotificationRules[]) {
   const notifier = notifierOf(rules);
   return defineProjection({
-    name: 'notifications',
+    name: notificationsProjectionName,
     version: 1,
     tables: [
       'notifications',

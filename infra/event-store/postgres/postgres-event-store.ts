@@ -38,6 +38,12 @@ const MAX_POSITION = 9223372036854775807n;
  */
 const HELD_BACK_POLL_MIN_MS = 5;
 const HELD_BACK_POLL_MAX_MS = 200;
+/** A live subscription's longest sleep without a notification (one lost by the database is found this late). */
+const DEFAULT_SAFETY_POLL_MS = 30_000;
+/** How soon a filtered reader reads after appends of other types only (to move its checkpoint past them). */
+const OTHER_TYPES_READ_MS = 1_000;
+/** How soon a waiter looks again while the LISTEN connection is down: no other process's append can wake it. */
+const UNLISTENED_POLL_MS = 1_000;
 
 /**
  * The horizon of a read: the oldest transaction of the snapshot still running that may write to this database's
@@ -156,7 +162,10 @@ export interface PostgresEventStoreOptions<DB> {
   db: Kysely<DB>;
   /** Connection string for the LISTEN connection that wakes readers on append. */
   url: string;
-  /** How long a live subscription sleeps between polls when no notification arrives. */
+  /**
+   * How long a live subscription sleeps between polls when no notification arrives: a safety net for a lost
+   * notification, since appends (this process's at once, others' by NOTIFY) wake it.
+   */
   pollIntervalMs?: number;
 }
 
@@ -190,7 +199,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
 
   constructor(options: PostgresEventStoreOptions<DB>) {
     this.db = options.db;
-    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_SAFETY_POLL_MS;
     this.listener = new PgListener(
       options.url,
       NOTIFY_CHANNEL,
@@ -202,6 +211,12 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
         this.appended.wakeAll();
       },
       'event-store-listener',
+      // A new LISTEN connection (or a lost one): notifications sent while none listened are lost, so every
+      // reader reads again; a reader that finds the connection down reconnects (see waitForAppend).
+      () => {
+        this.unknownWakeSeq = ++this.appendSeq;
+        this.appended.wakeAll();
+      },
     );
   }
 
@@ -378,22 +393,34 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   async waitForAppend(timeoutMs: number, signal?: AbortSignal, filter?: EventFilter): Promise<void> {
     const types = filter?.eventTypes && filter.eventTypes.length > 0 ? filter.eventTypes : null;
     let seen = this.appendSeq;
-    const deadline = Date.now() + timeoutMs;
+    let deadline = Date.now() + timeoutMs;
+    /** Set once an append of other types was slept through: the reader reads by then all the same. */
+    let lazyDeadline: number | null = null;
     if (this.closed || signal?.aborted) return;
-    await this.ensureListener().catch(() => undefined);
+    const listening = await this.ensureListener().then(
+      () => true,
+      () => false,
+    );
+    // Without a LISTEN connection only this process's appends would wake us: poll until it is back.
+    const pollMs = listening ? null : UNLISTENED_POLL_MS;
     for (;;) {
       // Aborted or closed while the listener connected: the abort event has already fired and will not again.
       if (this.closed || signal?.aborted) return;
       if (seen === this.appendSeq) {
         const left = deadline - Date.now();
         if (left <= 0) return;
-        await this.appended.wait(Math.min(left, this.heldBackPollMs() ?? left), signal);
+        await this.appended.wait(Math.min(left, this.heldBackPollMs() ?? left, pollMs ?? left), signal);
       }
       const now = this.appendSeq;
       // The timeout (or the held-back poll) ran out, or the waiter was stopped.
       if (now === seen || signal?.aborted || this.closed) return;
       if (types === null || this.unknownWakeSeq > seen) return;
       if (types.some((type) => (this.typeSeq.get(type) ?? 0) > seen)) return;
+      // Only other types: nothing to fold, but the reader's checkpoint should still pass them soon (a wait for
+      // every read model is held back by it otherwise), so it reads within OTHER_TYPES_READ_MS. Without appends
+      // there is nothing to pass, and no read.
+      lazyDeadline ??= Date.now() + OTHER_TYPES_READ_MS;
+      deadline = Math.min(deadline, lazyDeadline);
       seen = now;
     }
   }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { eventStoreMigrations } from '../../infra/event-store/postgres/migrations.js';
 import { PostgresEventStore } from '../../infra/event-store/postgres/postgres-event-store.js';
-import type { RecordedEvent } from '../../infra/event-store/port.js';
+import type { ReadAllPage, RecordedEvent } from '../../infra/event-store/port.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { testMetadata } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
@@ -155,6 +155,15 @@ test("an open transaction in another database on the server does not hold back t
   const other = await createTestDatabase();
   const blocker = new pg.Client({ connectionString: other.url });
   await blocker.connect();
+  const readFrom = async (from: string, until: (page: ReadAllPage) => boolean) => {
+    let page = await store.readAll({ from });
+    // Reads place the running transactions once events have been held back a moment (OWN_HORIZON_AFTER_MS).
+    for (let i = 0; i < 50 && !until(page); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      page = await store.readAll({ from });
+    }
+    return page;
+  };
   try {
     await blocker.query('begin');
     await blocker.query('select pg_current_xact_id()');
@@ -166,11 +175,12 @@ test("an open transaction in another database on the server does not hold back t
         expectedRevision: 'no_stream',
       },
     );
-    const page = await store.readAll({ from: start });
+    const page = await readFrom(start, (p) => p.events.length > 0);
+    // Seen while the other database's transaction is still open.
     expect(page.events.map((e) => e.position)).toEqual([position]);
     expect(store.compareCheckpoints(page.checkpoint, position)).toBeGreaterThanOrEqual(0);
 
-    // The same open transaction in this database holds the event back (it may still append below it).
+    // A transaction open in this database holds the event back (it may still append below it), however long.
     const local = new pg.Client({ connectionString: database.url });
     await local.connect();
     try {
@@ -183,11 +193,11 @@ test("an open transaction in another database on the server does not hold back t
           expectedRevision: 'no_stream',
         },
       );
-      const held = await store.readAll({ from: page.checkpoint });
+      const held = await readFrom(page.checkpoint, (p) => p.events.length > 0);
       expect(held.events).toHaveLength(0);
       expect(store.compareCheckpoints(held.checkpoint, later)).toBeLessThan(0);
       await local.query('commit');
-      const after = await store.readAll({ from: held.checkpoint });
+      const after = await readFrom(held.checkpoint, (p) => p.events.length > 0);
       expect(after.events.map((e) => e.position)).toEqual([later]);
     } finally {
       await local.end();

@@ -46,27 +46,30 @@ const OTHER_TYPES_READ_MS = 1_000;
 const UNLISTENED_POLL_MS = 1_000;
 
 /**
- * The horizon of a read: the oldest transaction of the snapshot still running that may write to this database's
- * log; every event below it is committed and visible to the snapshot, or was never written. Transaction ids are
- * server-wide, so the snapshot's own xmin lets a long transaction in another database (a migration, a bulk load,
- * a client holding a transaction open) delay every reader here. `OWN_HORIZON` sets a running transaction aside
- * only when pg_stat_activity shows it belongs to another database; one it cannot place (ended since the snapshot
- * was taken, a prepared transaction, another role's session that a role without pg_read_all_stats cannot see)
- * still counts, so it can only make a reader see less than it may, never skip an event. Building pg_stat_activity
- * costs about 0.17 ms of the server's CPU, so reads use the plain xmin (`XMIN_HORIZON`) until events have been held
- * back for `OWN_HORIZON_AFTER_MS` (concurrent appends overlap for a few milliseconds; a long transaction does not)
- * and then while the transaction found to be another database's is still the oldest.
+ * The horizon of a read: every event below it is committed and visible, or was never written. The plain horizon
+ * is the snapshot's xmin, the oldest running transaction. Transaction ids are server-wide, so that lets a long
+ * transaction in another database (a migration, a bulk load, a client holding a transaction open) delay every
+ * reader here. `OWN_HORIZON` is the oldest running transaction that may write to this database's log: a running
+ * transaction is set aside only when pg_stat_activity shows it belongs to another database; one it cannot place
+ * (ended since the snapshot was taken, a prepared transaction, another role's session that a role without
+ * pg_read_all_stats cannot see) still counts, so it can only make a reader see less than it may, never skip an
+ * event. A horizon once known stays true (no transaction below it can start later), so reads use the greater of
+ * their snapshot's xmin and the highest horizon known (`knownHorizon`): one placement serves every later read.
+ * Building pg_stat_activity costs about 0.17 ms of the server's CPU, so transactions are placed only while events
+ * are held back behind an oldest transaction that has stayed the oldest for `OWN_HORIZON_AFTER_MS` (under load the
+ * oldest changes with every short transaction; a long one stays) and was not found to be this database's already;
+ * one placement at a time for all readers of the process.
  */
-const XMIN_HORIZON = 'pg_snapshot_xmin(s.snap)';
-const OWN_HORIZON = `case when pg_snapshot_xmin(s.snap) = pg_snapshot_xmax(s.snap) then pg_snapshot_xmin(s.snap)
+const OWN_HORIZON = `select case when pg_snapshot_xmin(s.snap) = pg_snapshot_xmax(s.snap) then pg_snapshot_xmin(s.snap)
   else coalesce(
     (select min(x) from pg_snapshot_xip(s.snap) as x
       where x::xid not in (
         select backend_xid from pg_stat_activity
         where backend_xid is not null and datid <> (select oid from pg_database where datname = current_database()))),
     pg_snapshot_xmax(s.snap))
-  end`;
-/** How long events stay held back behind the plain xmin before a read places the running transactions. */
+  end::text as horizon, pg_snapshot_xmin(s.snap)::text as server_xmin
+  from (select pg_current_snapshot() as snap) as s`;
+/** How long one oldest transaction holds events back before the running transactions are placed. */
 const OWN_HORIZON_AFTER_MS = 100;
 
 interface Position {
@@ -199,8 +202,14 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
   private closed = false;
   /** The last read that reached the end saw committed events beyond the horizon. */
   private heldBackSince: number | null = null;
-  /** Set while the server's oldest running transaction was found to be another database's (see OWN_HORIZON). */
-  private foreignXmin: string | null = null;
+  /** The highest horizon known (see OWN_HORIZON): true for every later snapshot. */
+  private knownHorizon = 0n;
+  private placing: Promise<void> | null = null;
+  private placedAt = 0;
+  /** The server's oldest running transaction at the last read, and since when it has been the oldest. */
+  private oldest: { xmin: string; since: number } | null = null;
+  /** An oldest transaction found to be this database's: placing it again would change nothing. */
+  private ownOldest: string | null = null;
   /** The notification in flight, and whether another append asked for one after it was sent. */
   private notifying: Promise<void> | null = null;
   private notifyAgain = false;
@@ -297,9 +306,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     const limit = Math.max(1, Math.min(options.limit ?? 1000, 10_000));
     const values: unknown[] = [from.tx.toString(), from.pos.toString(), limit];
     const filter = filterSql(options.filter, values);
-    const ownHorizon =
-      this.foreignXmin !== null ||
-      (this.heldBackSince !== null && Date.now() - this.heldBackSince >= OWN_HORIZON_AFTER_MS);
+    if (this.shouldPlaceTransactions()) await this.placeTransactions();
+    values.push(this.knownHorizon.toString());
+    const known = `$${values.length}::xid8`;
     // One statement, one snapshot: the horizon and the rows agree. Whether anything waits at or beyond the
     // horizon is asked of the newest tx_id (one step backwards in es_events_global_order): as `exists (… where
     // tx_id >= xmin)`, the planner cannot know xmin, expects a third of the log to match and scans all of it,
@@ -309,7 +318,7 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
     >(
       CompiledQuery.raw(
         `with s as (select pg_current_snapshot() as snap),
-        h as (select ${ownHorizon ? OWN_HORIZON : XMIN_HORIZON} as xmin, pg_snapshot_xmin(s.snap) as server_xmin from s)
+        h as (select greatest(pg_snapshot_xmin(s.snap), ${known}) as xmin, pg_snapshot_xmin(s.snap) as server_xmin from s)
         select h.xmin::text as horizon, h.server_xmin::text as server_xmin,
           coalesce((select tx_id from es_events order by tx_id desc limit 1) >= h.xmin, false) as held_back,
           e.*
@@ -324,9 +333,9 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
       ),
     );
     const horizon = BigInt(result.rows[0]!.horizon);
-    // Another database's transaction is the oldest: keep placing transactions until it is not.
-    this.foreignXmin =
-      ownHorizon && horizon > BigInt(result.rows[0]!.server_xmin) ? result.rows[0]!.server_xmin : null;
+    if (horizon > this.knownHorizon) this.knownHorizon = horizon;
+    const serverXmin = result.rows[0]!.server_xmin;
+    if (this.oldest?.xmin !== serverXmin) this.oldest = { xmin: serverXmin, since: Date.now() };
     const rows = result.rows.filter((r) => r.event_id !== null);
     const events = rows.map(toRecorded);
     const isEnd = rows.length < limit;
@@ -350,6 +359,39 @@ export class PostgresEventStore<DB> implements EventStore<Transaction<DB>> {
       if (this.compareCheckpoints(end, checkpoint) > 0) checkpoint = end;
     }
     return { events, checkpoint, isEnd };
+  }
+
+  /** Events are held back behind one oldest transaction long enough, not known to be this database's. */
+  private shouldPlaceTransactions(): boolean {
+    const now = Date.now();
+    return (
+      this.heldBackSince !== null &&
+      this.oldest !== null &&
+      this.oldest.xmin !== this.ownOldest &&
+      now - this.oldest.since >= OWN_HORIZON_AFTER_MS &&
+      now - this.placedAt >= HELD_BACK_POLL_MIN_MS
+    );
+  }
+
+  /** Places the running transactions (OWN_HORIZON) once for every reader asking meanwhile. */
+  private placeTransactions(): Promise<void> {
+    this.placing ??= (async () => {
+      try {
+        const row = (
+          await this.db.executeQuery<{ horizon: string; server_xmin: string }>(CompiledQuery.raw(OWN_HORIZON))
+        ).rows[0]!;
+        const horizon = BigInt(row.horizon);
+        if (horizon > this.knownHorizon) this.knownHorizon = horizon;
+        // Placed, and still the horizon: the oldest transaction is this database's (its database never changes).
+        if (horizon === BigInt(row.server_xmin)) this.ownOldest = row.server_xmin;
+      } catch {
+        // The plain horizon stays in force; the next held-back read tries again.
+      } finally {
+        this.placedAt = Date.now();
+        this.placing = null;
+      }
+    })();
+    return this.placing;
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {

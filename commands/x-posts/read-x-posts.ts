@@ -189,6 +189,7 @@ async function paidRead<T>(
   orgId: string,
   options: {
     seed: string | undefined;
+    requestHash: string | undefined;
     correlationId: string;
     most: number;
     metadata: Record<string, unknown>;
@@ -200,7 +201,8 @@ async function paidRead<T>(
     return await deps.credits.withCredits(
       {
         orgId,
-        key: `x-read:${newId(options.seed ? [options.seed, 'x-read'] : undefined)}`,
+        // One charge per Idempotency-Key and request: a retry after a lost answer is charged once.
+        key: `x-read:${newId(options.seed ? [options.seed, options.requestHash ?? '', 'x-read'] : undefined)}`,
         actionKey: X_POST_READ,
         quantity: options.most,
         feature: 'x_reads',
@@ -252,6 +254,7 @@ export async function readXPost(
       input.orgId,
       {
         seed: idempotencySeed,
+        requestHash: request.idempotency?.requestHash,
         correlationId: request.correlationId,
         most: 1,
         metadata: { xPostId: id, socialAccountId: account.id, read: 'post' },
@@ -304,6 +307,7 @@ export async function readXThread(
       input.orgId,
       {
         seed: idempotencySeed,
+        requestHash: request.idempotency?.requestHash,
         correlationId: request.correlationId,
         most: limit + 2,
         metadata: { xPostId: id, socialAccountId: account.id, read: 'thread' },

@@ -299,7 +299,10 @@ export function createXReads(deps: XReadsDeps) {
       params.set('query', query);
       params.set('max_results', '100');
       if (next) params.set('next_token', next);
-      const response = await read<RawTweet[]>(context, `${apiBase}/2/tweets/search/recent?${params.toString()}`);
+      const response = await read<RawTweet[]>(
+        context,
+        `${apiBase}/2/tweets/search/recent?${params.toString()}`,
+      );
       const includes = response.body.includes ?? {};
       for (const raw of response.body.data ?? [])
         posts.push(xPostOf(raw, includes, { includeMedia, references: true }));

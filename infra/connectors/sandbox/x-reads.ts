@@ -389,18 +389,14 @@ export function createSandboxXReads(deps: SandboxXReadsDeps) {
     snowflakeId(childCreatedAt(rootAt, role, position, rootId), `${rootId}:${role}:${position}`);
 
   /** A conversation's root as its children see it: when it was made and by whom. */
-  async function rootOf(
-    rootId: string,
-    now: Date,
-  ): Promise<{ at: number; author: XAuthor; publication: boolean }> {
+  async function rootOf(rootId: string, now: Date): Promise<{ at: number; author: XAuthor }> {
     const place = await placeOf(rootId);
     if (place.kind === 'publication')
       return {
         at: Date.parse(place.createdAt),
         author: await accountAuthor(place.accountExternalId),
-        publication: true,
       };
-    return { at: rootCreatedAt(rootId, now), author: authorView(authorOf(rootId)), publication: false };
+    return { at: rootCreatedAt(rootId, now), author: authorView(authorOf(rootId)) };
   }
 
   function metricsOf(id: string, createdAt: number, now: Date, scale = 1): XPost['metrics'] {

@@ -163,6 +163,8 @@ export interface CreditReservation {
 /** What a paid call turned out to use, when it differs from what was reserved (at most that, unless it fits). */
 export interface ActualUse {
   credits?: number;
+  /** Units actually used (posts returned by a read that reserved for its most), for the usage row. */
+  quantity?: number;
   model?: string | null;
   metadata?: Record<string, unknown> | null;
   /** Token counts known only after the call (an AI model's usage), for the usage row. */
@@ -350,8 +352,11 @@ export class CreditsService {
     if (reservation.charged) return reservation.charged;
     const credits = actual.credits ?? reservation.credits;
     if (!Number.isInteger(credits) || credits < 0) invalid('credits', 'a non-negative integer');
+    if (actual.quantity !== undefined && (!Number.isInteger(actual.quantity) || actual.quantity < 1))
+      invalid('quantity', 'a positive integer');
     const details: SpendDetails = {
       ...reservation.details,
+      ...(actual.quantity !== undefined ? { quantity: actual.quantity } : {}),
       ...(actual.model !== undefined ? { model: optionalText(actual.model, 'model') } : {}),
       ...(actual.metadata !== undefined ? { metadata: actual.metadata } : {}),
       ...(actual.inputTokens !== undefined

@@ -7,6 +7,14 @@ import type { Platform } from '../../domain/shared/platforms.js';
 import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import type { MetricsReading } from '../../domain/analytics/post-metrics.js';
+import type {
+  XAccountActivity,
+  XAccountActivityRequest,
+  XConversationRequest,
+  XConversationResult,
+  XPostsRequest,
+  XPostsResult,
+} from './x-reads.js';
 
 export type XSubscription = 'none' | 'basic' | 'premium' | 'premium_plus';
 
@@ -252,6 +260,12 @@ export interface PlatformConnector {
   fetchMetrics(context: CallContext, request: MetricsRequest): Promise<MetricsFetch>;
   /** TikTok only. */
   creatorInfo?(context: CallContext): Promise<TikTokCreatorInfo>;
+  /** X only: posts by id with their authors, media and referenced posts (./x-reads.ts). */
+  readXPosts?(context: CallContext, request: XPostsRequest): Promise<XPostsResult>;
+  /** X only: a conversation's posts, the root author's own thread and, when asked, everyone else's replies. */
+  readXConversation?(context: CallContext, request: XConversationRequest): Promise<XConversationResult>;
+  /** X only: the account's own posts and replies since a time, with their numbers, and its audience now. */
+  readXAccountActivity?(context: CallContext, request: XAccountActivityRequest): Promise<XAccountActivity>;
 }
 
 /**

@@ -91,6 +91,9 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/marketing/visuals/screenshot', 'create_app_screenshot'],
   ['get', '/v1/orgs/{orgId}/marketing/visuals/options', 'list_visual_options'],
   ['post', '/v1/orgs/{orgId}/marketing/x-posts/delete', 'delete_x_post'],
+  ['post', '/v1/orgs/{orgId}/marketing/x-posts/read', 'get_x_post'],
+  ['post', '/v1/orgs/{orgId}/marketing/x-posts/thread', 'get_x_thread'],
+  ['get', '/v1/orgs/{orgId}/marketing/analytics/x-account', 'get_x_account_analytics'],
   // Part 2.
   ['get', '/v1/orgs/{orgId}/strategy', 'get_strategy'],
 ];

@@ -66,6 +66,23 @@ export const sandboxMigrations: Record<string, Migration> = {
         await sql`drop table ${sql.table(table)}`.execute(db);
     },
   },
+  // The X sandbox's conversations: a post's place in a conversation (its author's thread or a reply), recorded
+  // when the conversation is first read, so reading one of its posts by id later tells the same story.
+  '0036_sandbox_x_posts': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table sandbox_x_posts (
+          id text primary key,
+          conversation_id text not null,
+          role text not null check (role in ('thread', 'reply')),
+          position integer not null,
+          created_at timestamptz not null default now()
+        )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table sandbox_x_posts`.execute(db);
+    },
+  },
 };
 
 export interface SandboxAccountsTable {
@@ -111,7 +128,16 @@ export interface SandboxSettingsTable {
   updated_at: Generated<string>;
 }
 
+export interface SandboxXPostsTable {
+  id: string;
+  conversation_id: string;
+  role: 'thread' | 'reply';
+  position: number;
+  created_at: Generated<string>;
+}
+
 export interface SandboxTables {
+  sandbox_x_posts: SandboxXPostsTable;
   sandbox_accounts: SandboxAccountsTable;
   sandbox_authorization_codes: SandboxAuthorizationCodesTable;
   sandbox_publications: SandboxPublicationsTable;

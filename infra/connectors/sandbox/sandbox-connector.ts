@@ -34,6 +34,7 @@ import {
 import { faultSharesFor, pickFault, type SandboxFaultSource } from './faults.js';
 import { sandboxMetrics } from './metrics.js';
 import type { SandboxPublicationsTable, SandboxTables } from './migrations.js';
+import { createSandboxXReads } from './x-reads.js';
 
 export interface SandboxDeps {
   // The sandbox only touches its own tables; callers hand in whichever database type they hold.
@@ -468,6 +469,9 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
       return connect(normalized);
     };
   }
+
+  // X: reading posts, conversations and the account's own timeline (./x-reads.ts).
+  if (platform === 'x') Object.assign(connector, createSandboxXReads({ db, base, now, authorize }));
 
   if (platform === 'tiktok') {
     connector.creatorInfo = async (context): Promise<TikTokCreatorInfo> => {

@@ -37,6 +37,7 @@ import {
   type TokenSet,
   type XSubscription,
 } from '../port.js';
+import { createXReads } from './x-reads.js';
 
 export type XConnectorConfig = LiveConnectorOptions & {
   clientId?: string;
@@ -461,6 +462,8 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
   }
 
   return {
+    // Reading posts, conversations and the account's own timeline (./x-reads.ts).
+    ...createXReads({ apiBase, call }),
     platform: 'x',
     mode: 'live',
     supportsRefresh: true,

@@ -70,13 +70,15 @@ describe('migrations of the slices', () => {
       '0033_credit_ledger_heads',
       '0034_slot_versions',
       '0035_rate_limit_windows',
+      '0036_sandbox_x_posts',
+      '0037_x_account_read_leases',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0036',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0038',
     );
   });
 
@@ -147,6 +149,7 @@ describe('slices fit together', () => {
       'strategies',
       'social_accounts',
       'post_metrics',
+      'x_account_analytics',
       'notifications',
       'billing_subscriptions',
       'billing_history',

@@ -1,5 +1,5 @@
 // The metrics process end to end on the sandbox: a post published through the pipeline is put on the fetch
-// schedule by the process manager, read at +1 h, +24 h, +72 h and +7 days by the fetcher (driven by an injected
+// schedule by the process manager, read at +1 h, +6 h, +24 h, then weekly to 30 days by the fetcher (driven by an injected
 // clock shared with the sandbox platform and the account access), recorded as PostMetricsFetched and shown in
 // the post_metrics read model. Two instances never read a post twice at once, a reading recorded by an instance
 // that crashed is not taken again, deleted posts and removed accounts stop, transient failures come back.
@@ -20,6 +20,7 @@ import type { PostView } from '../../../domain/post-groups/views.js';
 import {
   ConnectorError,
   type ConnectorRegistry,
+  type MetricsRequest,
   type PlatformConnector,
 } from '../../../infra/connectors/port.js';
 import {
@@ -77,6 +78,24 @@ function sandboxRegistry(wrap: (c: PlatformConnector) => PlatformConnector = (c)
         built.set(platform, connector);
       }
       return connector;
+    },
+  };
+}
+
+/** The connector with `before` called ahead of every metrics read, single or batched (it may throw). */
+function readsThrough(
+  c: PlatformConnector,
+  before: (requests: readonly MetricsRequest[]) => void,
+): PlatformConnector {
+  return {
+    ...c,
+    fetchMetrics: async (context, request) => {
+      before([request]);
+      return c.fetchMetrics(context, request);
+    },
+    fetchMetricsBatch: async (context, requests) => {
+      before(requests);
+      return c.fetchMetricsBatch!(context, requests);
     },
   };
 }
@@ -144,7 +163,7 @@ async function metricsEvents(postId: string): Promise<PostMetricsEvent[]> {
 const at = (publishedAt: string, ms: number) => new Date(Date.parse(publishedAt) + ms);
 
 describe('the schedule', () => {
-  test('a published post is read at +1 h, +24 h, +72 h and +7 days, each reading recorded and shown', async () => {
+  test('a published post is read at +1 h, +6 h, +24 h, then weekly to 30 days, each reading recorded and shown', async () => {
     const { postId, groupId, externalId, publishedAt, row } = await publishPost('Read my numbers');
     expect(row).toMatchObject({
       org_id: ws.orgId,
@@ -156,19 +175,24 @@ describe('the schedule', () => {
     });
     const instance = fetcher();
     clock = at(publishedAt, 30 * 60_000);
-    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
 
+    const day = 24 * hour;
     const readings: Array<[number, number]> = [
-      [hour + 5_000, 24 * hour],
-      [24 * hour + 5_000, 72 * hour],
-      [72 * hour + 5_000, 168 * hour],
-      [168 * hour + 5_000, 0],
+      [hour + 5_000, 6 * hour],
+      [6 * hour + 5_000, day],
+      [day + 5_000, 7 * day],
+      [7 * day + 5_000, 14 * day],
+      [14 * day + 5_000, 21 * day],
+      [21 * day + 5_000, 28 * day],
+      [28 * day + 5_000, 30 * day],
+      [30 * day + 5_000, 0],
     ];
     for (const [index, [age, nextAge]] of readings.entries()) {
       clock = at(publishedAt, age);
-      expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0 });
+      expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0, deferred: 0 });
       // The same round again finds nothing due.
-      expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+      expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
       const metrics = sandboxMetrics({ platform: 'x', externalId, publishedAt, timezone, now: clock });
       const events = await metricsEvents(postId);
       expect(events).toHaveLength(index + 1);
@@ -207,9 +231,10 @@ describe('the schedule', () => {
     }
     // The numbers grew with the post's age.
     const engagement = (await metricsEvents(postId)).map((e) => e.data.engagement);
-    expect(engagement[0]).toBeLessThan(engagement[3]!);
-    clock = at(publishedAt, 30 * 24 * hour);
-    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+    expect(engagement[0]).toBeLessThan(engagement[1]!);
+    expect(engagement[1]).toBeLessThan(engagement[3]!);
+    clock = at(publishedAt, 40 * 24 * hour);
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
     expect(
       (
         await engagementHistory(service.runtime.readModels, {
@@ -256,13 +281,9 @@ describe('the schedule', () => {
       { awaitReadModels: false },
     );
     const calls: string[] = [];
-    const counting = sandboxRegistry((c) => ({
-      ...c,
-      fetchMetrics: async (context, request) => {
-        calls.push(request.externalId);
-        return c.fetchMetrics(context, request);
-      },
-    }));
+    const counting = sandboxRegistry((c) =>
+      readsThrough(c, (requests) => calls.push(...requests.map((r) => r.externalId))),
+    );
     clock = at(publishedAt, hour + 60_000);
     expect(await fetcher({ connectors: counting }).runOnce()).toMatchObject({ recorded: 1 });
     expect(calls).not.toContain(externalId);
@@ -270,7 +291,7 @@ describe('the schedule', () => {
     expect(await scheduleRow(postId)).toMatchObject({
       status: 'active',
       fetches: 1,
-      next_fetch_at: at(publishedAt, 24 * hour).toISOString(),
+      next_fetch_at: at(publishedAt, 6 * hour).toISOString(),
     });
   });
 });
@@ -311,14 +332,12 @@ describe('when a reading cannot be taken', () => {
   test('a transient failure is tried again on a later round', async () => {
     const { postId, publishedAt } = await publishPost('Flaky platform');
     let failures = 1;
-    const flaky = sandboxRegistry((c) => ({
-      ...c,
-      fetchMetrics: async (context, request) => {
+    const flaky = sandboxRegistry((c) =>
+      readsThrough(c, () => {
         if (failures-- > 0)
           throw new ConnectorError('retryable', 'x: the platform is unavailable (HTTP 503)');
-        return c.fetchMetrics(context, request);
-      },
-    }));
+      }),
+    );
     const instance = fetcher({ connectors: flaky });
     clock = at(publishedAt, hour + 1_000);
     expect(await instance.runOnce()).toMatchObject({ recorded: 0, retried: 1 });
@@ -336,22 +355,22 @@ describe('when a reading cannot be taken', () => {
   test('fetching now reads the workspace posts of the last days at once, and an account that is gone stops them', async () => {
     const first = await publishPost('Refresh me');
     clock = at(first.publishedAt, 2 * hour);
-    const refreshed = await fetcher().refreshWorkspace(ws.orgId, { days: 1 });
+    const refreshed = await fetcher().refreshWorkspace(ws.orgId);
     expect(refreshed.failed).toBe(0);
     expect(refreshed.updated).toBeGreaterThanOrEqual(1);
     expect(await postMetricsOf(service.runtime.readModels, ws.orgId, first.postId)).toMatchObject({
       fetchCount: 1,
     });
-    // The schedule moves on from the reading: +24 h is the next one.
+    // The schedule moves on from the reading: +6 h is the next one.
     expect(await scheduleRow(first.postId)).toMatchObject({
-      next_fetch_at: at(first.publishedAt, 24 * hour).toISOString(),
+      next_fetch_at: at(first.publishedAt, 6 * hour).toISOString(),
     });
 
     const removed = await service.request('DELETE', `${ws.base}/accounts/${accountId}`, {
       token: ws.tokens.owner,
     });
     expect(removed.status).toBeLessThan(300);
-    clock = at(first.publishedAt, 24 * hour + 1_000);
+    clock = at(first.publishedAt, 6 * hour + 1_000);
     const round = await fetcher().runOnce();
     expect(round.recorded).toBe(0);
     expect(round.stopped).toBeGreaterThanOrEqual(1);

@@ -23,3 +23,19 @@ export async function mapLimited<T, R>(
   if (failure) throw failure.error;
   return results;
 }
+
+/** A gate of `width` places: `run(fn)` waits for a place, calls fn, and frees the place when it settles. */
+export function limiter(width: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (running >= width) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}

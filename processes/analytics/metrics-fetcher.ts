@@ -19,7 +19,7 @@ import {
   type CommandDeps,
   type CommandMetadata,
 } from '../../commands/shared/command-handler.js';
-import { mapLimited } from '../../infra/async/each-limited.js';
+import { limiter, mapLimited } from '../../infra/async/each-limited.js';
 import { Rounds } from '../../infra/async/rounds.js';
 import { metricsReadLimitsOf } from '../../infra/connectors/analytics-access.js';
 import {
@@ -142,6 +142,8 @@ type Verdict =
 interface Pass {
   zones: Map<string, Promise<string>>;
   accounts: Map<string, ReturnType<MetricsAccounts['resolve']>>;
+  /** Places for recordings (one append each) under way at once, across the accounts of the pass. */
+  recording: <R>(fn: () => Promise<R>) => Promise<R>;
 }
 
 /** The row as it is written back: every column a verdict may change. */
@@ -201,7 +203,7 @@ export class MetricsFetcher {
   /** Reads every post whose reading is due at `now`, a batch of claimed rows at a time. */
   async runOnce(now: Date = this.now()): Promise<FetchRound> {
     const round: FetchRound = { recorded: 0, stopped: 0, retried: 0, deferred: 0 };
-    const pass = newPass();
+    const pass = newPass(this.concurrency);
     for (let batch = 0; batch < 50 && !this.rounds?.stopping; batch += 1) {
       const rows = await this.claimDue(now);
       if (rows.length === 0) break;
@@ -231,7 +233,7 @@ export class MetricsFetcher {
       .select(['post_id', 'last_fetched_at'])
       .where('org_id', '=', orgId)
       .where('status', '=', 'active')
-      .orderBy(sql`next_fetch_at <= ${now.toISOString()}`, sql`desc nulls last`)
+      .orderBy(sql`next_fetch_at <= ${now.toISOString()} desc nulls last`)
       .orderBy('published_at', 'desc')
       .execute();
     const stale = candidates.filter(
@@ -249,7 +251,7 @@ export class MetricsFetcher {
       busy: 0,
     };
     const owner = `${this.options.owner}:refresh:${randomUUID()}`;
-    const pass = newPass();
+    const pass = newPass(this.concurrency);
     const problems = new ProblemsByPlatform();
     let last: Checkpoint | null = null;
     for (let start = 0; start < chosen.length; start += this.batchSize) {
@@ -459,7 +461,10 @@ export class MetricsFetcher {
         return;
       }
       try {
-        settle(item, await this.record(item.row, item.subject, fetched.metrics, now, item.loaded));
+        settle(
+          item,
+          await pass.recording(() => this.record(item.row, item.subject, fetched.metrics, now, item.loaded)),
+        );
       } catch (error) {
         settle(item, { kind: 'failed', platform, error });
       }
@@ -470,7 +475,7 @@ export class MetricsFetcher {
       const chunks: number[][] = [];
       for (let i = 0; i < reading.length; i += perRequest)
         chunks.push(Array.from({ length: Math.min(perRequest, reading.length - i) }, (_, k) => i + k));
-      await mapLimited(chunks, this.concurrency, async (chunk) => {
+      await mapLimited(chunks, 2, async (chunk) => {
         let answers: MetricsBatchAnswer[];
         try {
           answers = await this.options.accounts.withTokens(account, (tokens) =>
@@ -488,16 +493,18 @@ export class MetricsFetcher {
           for (const i of chunk) settle(reading[i]!, { kind: 'failed', platform, error });
           return;
         }
-        await mapLimited(chunk, this.concurrency, async (i, k) => {
-          const answer = answers[k]!;
-          if (answer.kind === 'error')
-            settle(reading[i]!, {
-              kind: 'failed',
-              platform,
-              error: new ConnectorError('retryable', answer.message),
-            });
-          else await take(i, answer);
-        });
+        await Promise.all(
+          chunk.map(async (i, k) => {
+            const answer = answers[k]!;
+            if (answer.kind === 'error')
+              settle(reading[i]!, {
+                kind: 'failed',
+                platform,
+                error: new ConnectorError('retryable', answer.message),
+              });
+            else await take(i, answer);
+          }),
+        );
       });
       return;
     }
@@ -757,8 +764,8 @@ export class MetricsFetcher {
   }
 }
 
-function newPass(): Pass {
-  return { zones: new Map(), accounts: new Map() };
+function newPass(concurrency: number): Pass {
+  return { zones: new Map(), accounts: new Map(), recording: limiter(concurrency) };
 }
 
 /**

@@ -45,16 +45,7 @@ export const analyticsMigrations: Record<string, Migration> = {
   '0043_post_metrics_cadence': {
     async up(db: Kysely<unknown>) {
       await sql`alter table post_metrics_fetches add column last_fetched_at timestamptz`.execute(db);
-      // The offsets of the cadence as it was introduced (hours after publication), frozen here.
-      await sql`
-        update post_metrics_fetches f set status = 'active', next_fetch_at = due.at, updated_at = now()
-        from (
-          select post_id, (
-            select min(published_at + make_interval(hours => h))
-            from unnest(array[1, 6, 24, 168, 336, 504, 672, 720]) as h
-            where published_at + make_interval(hours => h) > now()) as at
-          from post_metrics_fetches where status = 'done') as due
-        where f.post_id = due.post_id and due.at is not null`.execute(db);
+      await resumeFinishedReadings(db);
     },
     async down(db: Kysely<unknown>) {
       await sql`alter table post_metrics_fetches drop column last_fetched_at`.execute(db);
@@ -125,6 +116,25 @@ export const analyticsMigrations: Record<string, Migration> = {
     },
   },
 };
+
+/**
+ * Rows the schedule before issue 28 finished (after its 7-day reading) that the 30-day cadence still has readings
+ * for: active again, due at their next reading of the cadence after `now` (migration 0043). The cadence's offsets
+ * as it was introduced, in hours after publication, are frozen here.
+ */
+export async function resumeFinishedReadings(db: Kysely<unknown>, now: Date = new Date()): Promise<number> {
+  const at = now.toISOString();
+  const result = await sql`
+    update post_metrics_fetches f set status = 'active', next_fetch_at = due.at, updated_at = ${at}
+    from (
+      select post_id, (
+        select min(published_at + make_interval(hours => h))
+        from unnest(array[1, 6, 24, 168, 336, 504, 672, 720]) as h
+        where published_at + make_interval(hours => h) > ${at}) as at
+      from post_metrics_fetches where status = 'done') as due
+    where f.post_id = due.post_id and due.at is not null`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
 
 export interface PostMetricsFetchesTable {
   post_id: string;

@@ -20,6 +20,7 @@ import type { PostView } from '../../../domain/post-groups/views.js';
 import {
   ConnectorError,
   type ConnectorRegistry,
+  type MetricsReadLimits,
   type MetricsRequest,
   type PlatformConnector,
 } from '../../../infra/connectors/port.js';
@@ -100,10 +101,13 @@ function readsThrough(
   };
 }
 
-function fetcher(options: { owner?: string; connectors?: ConnectorRegistry } = {}): MetricsFetcher {
+function fetcher(
+  options: { owner?: string; connectors?: ConnectorRegistry; readLimits?: MetricsReadLimits } = {},
+): MetricsFetcher {
   const { runtime } = service;
   const connectors = options.connectors ?? sandboxRegistry();
   return new MetricsFetcher({
+    ...(options.readLimits ? { readLimits: () => options.readLimits! } : {}),
     db: runtime.readModels,
     commands: runtime.commands,
     connectors,
@@ -379,5 +383,124 @@ describe('when a reading cannot be taken', () => {
     expect((await loadPostMetrics(service.runtime.commands, first.postId)).state).toMatchObject({
       fetchCount: 1,
     });
+  });
+});
+
+describe('sharing the platforms and the posts', () => {
+  // The account of the tests above was removed by the last of them.
+  beforeAll(async () => {
+    accountId = (
+      await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x', {
+        account: 'sharing_x',
+      })
+    ).id;
+  });
+
+  test("posts over the platform's request budget wait for its next window and are then read; none fails", async () => {
+    const posts = [
+      await publishPost('Budget 1'),
+      await publishPost('Budget 2'),
+      await publishPost('Budget 3'),
+    ];
+    const publishedAt = posts[2]!.publishedAt;
+    // Two requests per 15 minutes for the account, one post a request.
+    const readLimits: MetricsReadLimits = {
+      limits: [{ requests: 2, windowMs: 15 * 60_000, per: 'account' }],
+      requestsPerPost: 1,
+      postsPerRequest: 1,
+    };
+    const instance = fetcher({ readLimits });
+    clock = at(publishedAt, hour + 1_000);
+    expect(await instance.runOnce()).toEqual({ recorded: 2, stopped: 0, retried: 0, deferred: 1 });
+    const waiting = (await Promise.all(posts.map((p) => scheduleRow(p.postId)))).find(
+      (r) => r!.fetches === 0,
+    )!;
+    const windowEnd = new Date(Math.floor(clock.getTime() / (15 * 60_000)) * 15 * 60_000 + 15 * 60_000);
+    expect(waiting).toMatchObject({
+      status: 'active',
+      attempts: 0,
+      last_error: null,
+      lease_owner: null,
+      next_fetch_at: windowEnd.toISOString(),
+    });
+    // Still the same window: nothing due; the next window: the waiting post is read.
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
+    clock = windowEnd;
+    expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0, deferred: 0 });
+    for (const post of posts) expect(await metricsEvents(post.postId)).toHaveLength(1);
+  });
+
+  test('a refresh over budget answers which posts wait for the platform, and leaves their schedule alone', async () => {
+    const posts = [await publishPost('Refresh budget 1'), await publishPost('Refresh budget 2')];
+    clock = at(posts[1]!.publishedAt, 2 * hour);
+    const before = await scheduleRow(posts[0]!.postId);
+    const result = await fetcher({
+      readLimits: {
+        limits: [{ requests: 1, windowMs: 60 * 60_000, per: 'account' }],
+        requestsPerPost: 1,
+        postsPerRequest: 1,
+      },
+    }).refreshWorkspace(ws.orgId, { allowance: async () => 2 });
+    expect(result).toMatchObject({ processed: 1, updated: 1, failed: 0, deferred: 1, busy: 0 });
+    expect(result.errors).toEqual([
+      { platform: 'x', message: "1 post waits for X's rate limit and will be read when it allows" },
+    ]);
+    const rows = await Promise.all(posts.map((p) => scheduleRow(p.postId)));
+    const unread = rows.find((r) => r!.fetches === 0)!;
+    expect(unread.next_fetch_at).toBe(
+      unread.post_id === before!.post_id
+        ? before!.next_fetch_at
+        : at(posts[1]!.publishedAt, hour).toISOString(),
+    );
+    expect(unread).toMatchObject({ attempts: 0, last_error: null, lease_owner: null });
+  });
+
+  test('two refreshes and the background fetcher at once never read one post at the same time', async () => {
+    const posts = [
+      await publishPost('Contended 1'),
+      await publishPost('Contended 2'),
+      await publishPost('Contended 3'),
+      await publishPost('Contended 4'),
+    ];
+    const inFlight = new Map<string, number>();
+    let overlaps = 0;
+    let reads = 0;
+    const tracking = sandboxRegistry((c) => {
+      const slow = async <T>(requests: readonly MetricsRequest[], read: () => Promise<T>): Promise<T> => {
+        for (const r of requests) {
+          const n = (inFlight.get(r.externalId) ?? 0) + 1;
+          if (n > 1) overlaps++;
+          inFlight.set(r.externalId, n);
+        }
+        reads += requests.length;
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return await read();
+        } finally {
+          for (const r of requests) inFlight.set(r.externalId, inFlight.get(r.externalId)! - 1);
+        }
+      };
+      return {
+        ...c,
+        fetchMetrics: (context, request) => slow([request], () => c.fetchMetrics(context, request)),
+        fetchMetricsBatch: (context, requests) =>
+          slow(requests, () => c.fetchMetricsBatch!(context, requests)),
+      };
+    });
+    clock = at(posts[3]!.publishedAt, hour + 1_000);
+    const [a, b, round] = await Promise.all([
+      fetcher({ owner: 'instance-a', connectors: tracking }).refreshWorkspace(ws.orgId),
+      fetcher({ owner: 'instance-b', connectors: tracking }).refreshWorkspace(ws.orgId),
+      fetcher({ owner: 'instance-c', connectors: tracking }).runOnce(),
+    ]);
+    expect(overlaps).toBe(0);
+    const recorded = (
+      await Promise.all(posts.map(async (p) => (await metricsEvents(p.postId)).length))
+    ).reduce((sum, n) => sum + n, 0);
+    // Every read recorded a reading, and what one reader held the others skipped.
+    expect(recorded).toBe(reads);
+    expect(a.updated + b.updated + round.recorded).toBe(reads);
+    expect(a.busy + b.busy).toBeGreaterThan(0);
+    for (const post of posts) expect((await metricsEvents(post.postId)).length).toBeGreaterThanOrEqual(1);
   });
 });

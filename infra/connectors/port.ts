@@ -178,7 +178,7 @@ export interface MetricsRequest {
  * A post's public numbers as the platform counts them at the time of the call (lifetime totals, not deltas).
  * Counts a platform does not have are 0 (`quotes` outside X, Bluesky and Threads); `bookmarks` and
  * `impressions` are null when the platform does not say (or the app may not read them). Views stand in for
- * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads).
+ * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads, Facebook posts).
  */
 export type PostMetricsReading = MetricsReading;
 

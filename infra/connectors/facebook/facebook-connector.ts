@@ -377,8 +377,9 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
         if (isGraphNotFound(error)) return { kind: 'not_found' };
         throw error;
       }
-      // Insights need read_insights on the page; without it the other numbers still count.
-      const metric = isVideo ? 'total_video_impressions' : 'post_impressions';
+      // Insights need read_insights on the page; without it the other numbers still count. Post impressions
+      // were retired for every Graph version on 15 November 2025; their views (`post_media_view`) replace them.
+      const metric = isVideo ? 'total_video_impressions' : 'post_media_view';
       const impressions = await orIfPermanent(
         get<InsightsBody>(
           `${id}/${isVideo ? 'video_insights' : 'insights'}`,

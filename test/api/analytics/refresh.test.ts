@@ -67,7 +67,7 @@ async function publish(
       posts: Object.entries(accounts).map(([platform, account]) => ({
         platform,
         contentText: `Refresh me on ${platform} ${Math.random()}`,
-        socialAccountId: account!.id,
+        socialAccountId: account.id,
       })),
     },
   });
@@ -79,7 +79,9 @@ async function publish(
   });
   const published: PostView[] = [];
   for (const post of group.posts) {
-    const res = await service.request('POST', `${ws.base}/posts/${post.id}/post-now`, { token: ws.tokens.owner });
+    const res = await service.request('POST', `${ws.base}/posts/${post.id}/post-now`, {
+      token: ws.tokens.owner,
+    });
     const view = ((await res.json()) as { data: PostView }).data;
     expect(view.status).toBe('published');
     published.push(view);
@@ -175,10 +177,12 @@ describe('refreshing', () => {
     });
     if (!account.ok) throw new Error(account.message);
     await service.runtime.accounts.withTokens(account.account, (tokens) =>
-      service.runtime.connectors.get('x').delete(
-        { account: account.account, tokens, fetchMedia: async () => Promise.reject(new Error('none')) },
-        xPost!.publishedExternalId!,
-      ),
+      service.runtime.connectors
+        .get('x')
+        .delete(
+          { account: account.account, tokens, fetchMedia: async () => Promise.reject(new Error('none')) },
+          xPost!.publishedExternalId!,
+        ),
     );
     const data = await answer(await refresh(ws));
     expect(data).toMatchObject({ processed: 2, updated: 0, failed: 2, skippedFairUse: 0 });
@@ -220,7 +224,9 @@ describe('who may refresh', () => {
     const { ws } = await workspaceWith([]);
     const other = await createTestWorkspace(service, 'Other');
     const before = await eventCount(service);
-    expect((await service.request('POST', `/v1/orgs/${ws.orgId}/marketing/analytics/refresh`)).status).toBe(401);
+    expect((await service.request('POST', `/v1/orgs/${ws.orgId}/marketing/analytics/refresh`)).status).toBe(
+      401,
+    );
     expect((await refresh(ws, other.tokens.owner)).status).toBe(403);
     const malformed = await service.request('POST', '/v1/orgs/not-a-workspace/marketing/analytics/refresh', {
       token: ws.tokens.owner,

@@ -68,6 +68,33 @@ describe('the cadence', () => {
     expect(nextFetchAt(published, after(30 * day))).toBeNull();
   });
 
+  test('property: the next reading is the first offset still ahead, never behind, none after 30 days', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -2 * day, max: 40 * day }),
+        fc.integer({ min: 0, max: 5 * day }),
+        (age, step) => {
+          const at = after(age);
+          const next = nextFetchAt(published, at);
+          const due = METRICS_FETCH_OFFSETS_MS.map((o) => Date.parse(published) + o);
+          if (next === null) {
+            expect(at.getTime()).toBeGreaterThanOrEqual(due.at(-1)!);
+            return;
+          }
+          const t = Date.parse(next);
+          expect(t).toBeGreaterThan(at.getTime());
+          expect(due).toContain(t);
+          // No offset lies between now and the next reading: none is skipped that is still ahead.
+          expect(due.filter((d) => d > at.getTime() && d < t)).toEqual([]);
+          // Later readings never come earlier.
+          const later = nextFetchAt(published, after(age + step));
+          if (later !== null) expect(Date.parse(later)).toBeGreaterThanOrEqual(t);
+        },
+      ),
+      { numRuns: propertyRuns(500) },
+    );
+  });
+
   test('rows the old schedule finished within 30 days are taken up again at their next reading; older ones stay done', async () => {
     const now = after(10 * day);
     const rows = {

@@ -1,5 +1,5 @@
-// The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion, account info and
-// a published post's metrics.
+// The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion, account info, a
+// published post's metrics and the account's follower counts.
 // Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
 import type { Readable } from 'node:stream';
 import { sanitizeErrorText } from '../logging/redact.js';
@@ -186,7 +186,7 @@ export interface MetricsRequest {
  * A post's public numbers as the platform counts them at the time of the call (lifetime totals, not deltas).
  * Counts a platform does not have are 0 (`quotes` outside X, Bluesky and Threads); `bookmarks` and
  * `impressions` are null when the platform does not say (or the app may not read them). Views stand in for
- * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads).
+ * impressions on platforms that count views (YouTube, TikTok, Instagram, Threads, Facebook posts).
  */
 export type PostMetricsReading = MetricsReading;
 
@@ -213,6 +213,36 @@ export type MetricsFetch =
   | { kind: 'metrics'; metrics: PostMetricsReading }
   /** The platform says the post is gone (deleted, or never existed there): there is nothing more to read. */
   | { kind: 'not_found' };
+
+/**
+ * The account's audience as the platform counts it now (`accountStats`): followers always; accounts it follows and
+ * its posts where the platform says (null otherwise).
+ */
+export interface AccountStats {
+  followers: number;
+  following: number | null;
+  posts: number | null;
+}
+
+/** One documented request limit of a platform: `requests` per `windowMs`, for the whole app or per account. */
+export interface RateLimit {
+  requests: number;
+  windowMs: number;
+  per: 'app' | 'account';
+}
+
+/** What reading posts' metrics costs against a platform's limits (processes/analytics budgets it). */
+export interface MetricsReadLimits {
+  /** The documented limits the reads count against (every one of them must allow a read). */
+  limits: readonly RateLimit[];
+  /** Requests one post's reading takes (2 where the numbers come from the post and its insights). */
+  requestsPerPost: number;
+  /** Posts one read may ask for at once (`fetchMetricsBatch`); 1 without it. */
+  postsPerRequest: number;
+}
+
+/** One post's answer in a batch read: its numbers, gone, or an error of its own (the others still count). */
+export type MetricsBatchAnswer = MetricsFetch | { kind: 'error'; message: string };
 
 export interface TikTokCreatorInfo {
   creatorAvatarUrl: string | null;
@@ -258,6 +288,21 @@ export interface PlatformConnector {
    * ConnectorError as every call does (`auth`, `rate_limited`, `retryable` are worth another try later).
    */
   fetchMetrics(context: CallContext, request: MetricsRequest): Promise<MetricsFetch>;
+  /**
+   * Several posts of one account in one request, where the platform takes a list of ids (X, YouTube, Reddit,
+   * Bluesky, TikTok, the sandbox): one answer per request, in order. A failure of the whole read throws.
+   */
+  fetchMetricsBatch?(
+    context: CallContext,
+    requests: readonly MetricsRequest[],
+  ): Promise<MetricsBatchAnswer[]>;
+  /** What metrics reads cost against the platform's limits; the documented values by default. */
+  readonly metricsReadLimits?: MetricsReadLimits;
+  /**
+   * The account's follower count now (and following and post counts where offered). ConnectorError `permanent`
+   * with platformCode `needs_permission` when the grant lacks what the platform needs to answer.
+   */
+  accountStats(context: CallContext): Promise<AccountStats>;
   /** TikTok only. */
   creatorInfo?(context: CallContext): Promise<TikTokCreatorInfo>;
   /** X only: posts by id with their authors, media and referenced posts (./x-reads.ts). */

@@ -58,6 +58,7 @@ function unavailableConnector(platform: Platform): PlatformConnector {
     delete: refuse,
     accountInfo: refuse,
     fetchMetrics: refuse,
+    accountStats: refuse,
   };
 }
 

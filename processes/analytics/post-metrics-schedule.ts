@@ -1,4 +1,4 @@
-// When a post is published, its metrics are to be read at fixed ages: this process manager writes the post's
+// When a post is published, its metrics are to be read at ages that slow down: this process manager writes the post's
 // row of the fetch schedule (post_metrics_fetches) in the same transaction as its checkpoint, so a published
 // post is never forgotten and replaying the log writes nothing twice. The metrics fetcher does the reading.
 import { sql } from 'kysely';
@@ -8,13 +8,27 @@ import { defineProcess } from '../runner/process-manager.js';
 
 const hourMs = 3_600_000;
 
-/** When a post's metrics are read, after its publication: an hour, a day, three days and a week. */
+const dayMs = 24 * hourMs;
+
+/**
+ * When a post's metrics are read, after its publication: slowing with its age, as its numbers settle. An hour, six
+ * hours and a day, then weekly (7, 14, 21 and 28 days) and a last reading at 30 days, when its window closes.
+ * (Until issue 28: an hour, a day, three days and a week; rows on that schedule move onto this one at their next
+ * reading, and rows it had finished within 30 days of publication were taken up again by migration 0043.)
+ */
 export const METRICS_FETCH_OFFSETS_MS: readonly number[] = [
   hourMs,
-  24 * hourMs,
-  72 * hourMs,
-  7 * 24 * hourMs,
+  6 * hourMs,
+  dayMs,
+  7 * dayMs,
+  14 * dayMs,
+  21 * dayMs,
+  28 * dayMs,
+  30 * dayMs,
 ];
+
+/** The last reading's age: a post older than this is read no more. */
+export const METRICS_WINDOW_MS = METRICS_FETCH_OFFSETS_MS[METRICS_FETCH_OFFSETS_MS.length - 1]!;
 
 /**
  * The next reading due after one taken at `at` (or at the start, with `at` = publication): the first offset

@@ -2,9 +2,9 @@
 // scheduler's history by local weekday and hour and for analytics. A row only moves to a later fetch number, so
 // applying an event twice (a replayed batch) or out of order changes nothing.
 import { sql, type ColumnType } from 'kysely';
-import { postMetricsEventCodec } from '../../domain/analytics/event-codec.js';
+import { postMetricsEventCodec, type PostMetricsEvent } from '../../domain/analytics/event-codec.js';
 import { defineProjection } from '../engine/projection.js';
-import { readsFrom } from '../engine/event-sources.js';
+import { readsFrom, type Decoded } from '../engine/event-sources.js';
 
 /** A bigint count: read as a string, written as the event's number. */
 type Count = ColumnType<string, number, number>;
@@ -86,26 +86,7 @@ export const postMetricsProjection = defineProjection({
 
   async apply(trx, event, schema) {
     const d = event.data;
-    const m = d.metrics;
-    const row = {
-      post_id: d.postId,
-      org_id: d.orgId,
-      group_id: d.groupId,
-      platform: d.platform,
-      social_account_id: d.socialAccountId,
-      external_id: d.externalId,
-      published_at: d.publishedAt,
-      content_type: d.contentType,
-      likes: m.likes,
-      reposts: m.reposts,
-      replies: m.replies,
-      quotes: m.quotes,
-      bookmarks: m.bookmarks,
-      impressions: m.impressions,
-      engagement: d.engagement,
-      fetch_count: d.fetchNumber,
-      fetched_at: d.fetchedAt,
-    };
+    const row = rowOf(event);
     const { post_id: _key, ...changes } = row;
     await trx
       .withTables<PostMetricsTables>()
@@ -126,4 +107,77 @@ export const postMetricsProjection = defineProjection({
       insert into ${sql.id(schema)}.post_metrics_versions as v (org_id, version) values (${d.orgId}, 1)
       on conflict (org_id) do update set version = v.version + 1`.execute(trx);
   },
+
+  // A page of readings (a refresh records thousands at once) in a few statements: each post's latest reading of
+  // the page in one upsert per chunk, and each workspace's version moved by its number of events at once.
+  async applyBatch(trx, events, schema) {
+    const latest = new Map<string, PostMetricsFetchedEvent>();
+    const perOrg = new Map<string, number>();
+    for (const event of events) {
+      const seen = latest.get(event.data.postId);
+      if (!seen || seen.data.fetchNumber < event.data.fetchNumber) latest.set(event.data.postId, event);
+      perOrg.set(event.data.orgId, (perOrg.get(event.data.orgId) ?? 0) + 1);
+    }
+    const rows = [...latest.values()].map(rowOf);
+    const db = trx.withTables<PostMetricsTables>().withSchema(schema);
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('post_metrics')
+        .values(rows.slice(i, i + 500))
+        .onConflict((oc) =>
+          oc
+            .column('post_id')
+            .doUpdateSet((eb) => ({
+              org_id: eb.ref('excluded.org_id'),
+              group_id: eb.ref('excluded.group_id'),
+              platform: eb.ref('excluded.platform'),
+              social_account_id: eb.ref('excluded.social_account_id'),
+              external_id: eb.ref('excluded.external_id'),
+              published_at: eb.ref('excluded.published_at'),
+              content_type: eb.ref('excluded.content_type'),
+              likes: eb.ref('excluded.likes'),
+              reposts: eb.ref('excluded.reposts'),
+              replies: eb.ref('excluded.replies'),
+              quotes: eb.ref('excluded.quotes'),
+              bookmarks: eb.ref('excluded.bookmarks'),
+              impressions: eb.ref('excluded.impressions'),
+              engagement: eb.ref('excluded.engagement'),
+              fetch_count: eb.ref('excluded.fetch_count'),
+              fetched_at: eb.ref('excluded.fetched_at'),
+            }))
+            .where('post_metrics.fetch_count', '<', (eb) => eb.ref('excluded.fetch_count')),
+        )
+        .execute();
+    const orgs = [...perOrg.entries()];
+    await sql`
+      insert into ${sql.id(schema)}.post_metrics_versions as v (org_id, version)
+      select * from unnest(${orgs.map(([org]) => org)}::uuid[], ${orgs.map(([, n]) => n)}::bigint[])
+      on conflict (org_id) do update set version = v.version + excluded.version`.execute(trx);
+  },
 });
+
+type PostMetricsFetchedEvent = Decoded<PostMetricsEvent>;
+
+function rowOf(event: PostMetricsFetchedEvent) {
+  const d = event.data;
+  const m = d.metrics;
+  return {
+    post_id: d.postId,
+    org_id: d.orgId,
+    group_id: d.groupId,
+    platform: d.platform,
+    social_account_id: d.socialAccountId,
+    external_id: d.externalId,
+    published_at: d.publishedAt,
+    content_type: d.contentType,
+    likes: m.likes,
+    reposts: m.reposts,
+    replies: m.replies,
+    quotes: m.quotes,
+    bookmarks: m.bookmarks,
+    impressions: m.impressions,
+    engagement: d.engagement,
+    fetch_count: d.fetchNumber,
+    fetched_at: d.fetchedAt,
+  };
+}

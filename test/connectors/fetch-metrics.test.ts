@@ -180,7 +180,7 @@ describe('facebook', () => {
     });
   const context = () => contextFor('facebook', '1350000000000001');
 
-  it('reads reactions, comments and shares with summaries, and impressions from the post insights', async () => {
+  it('reads reactions, comments and shares with summaries, and impressions from the post insights (its views)', async () => {
     fake.on('GET', `/v21.0/${post}`, { body: fixture('post-engagement') });
     fake.on('GET', `/v21.0/${post}/insights`, { body: fixture('post-insights') });
     expect(await facebook().fetchMetrics(context(), request(post))).toEqual({
@@ -191,7 +191,8 @@ describe('facebook', () => {
     expect(read!.query.get('fields')).toBe(
       'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares',
     );
-    expect(fake.calls('GET', `/v21.0/${post}/insights`)[0]!.query.get('metric')).toBe('post_impressions');
+    // post_impressions was retired on 15 November 2025 in favour of post_media_view.
+    expect(fake.calls('GET', `/v21.0/${post}/insights`)[0]!.query.get('metric')).toBe('post_media_view');
   });
 
   it('leaves impressions out without the insights permission, and answers not_found for a deleted post', async () => {

@@ -10,6 +10,7 @@ import {
   createSandboxConnector,
   issueAuthorizationCode,
   localSlot,
+  sandboxAudience,
   sandboxMetrics,
   sandboxMigrations,
   setSandboxAccountRevoked,
@@ -168,6 +169,85 @@ describe('the connector', () => {
     ).toEqual({ kind: 'not_found' });
     await connector().delete(context, published.externalId);
     expect(await connector().fetchMetrics(context, request)).toEqual({ kind: 'not_found' });
+  });
+
+  it('reads many posts in one batch, each answered as a single read would', async () => {
+    const context = await connected();
+    const requests = [];
+    for (const n of [1, 2]) {
+      const published = await connector().publish(context, {
+        postId: `post-b${n}`,
+        idempotencyKey: `publish:post-b${n}:1`,
+        groupTitle: 'T',
+        contentText: `Batch ${n}`,
+        media: null,
+        platformPayload: null,
+        attemptStartedAt: '2026-03-03T10:00:00.000Z',
+      });
+      if (published.kind !== 'published') throw new Error('expected published');
+      requests.push({
+        externalId: published.externalId,
+        url: published.url,
+        publishedAt: `2026-03-0${n + 1}T10:00:00.000Z`,
+        timezone: 'UTC',
+      });
+    }
+    const gone = { ...requests[0]!, externalId: '1000000000000000001' };
+    const batch = await connector().fetchMetricsBatch!(context, [requests[1]!, gone, requests[0]!]);
+    expect(batch).toEqual([
+      await connector().fetchMetrics(context, requests[1]!),
+      { kind: 'not_found' },
+      await connector().fetchMetrics(context, requests[0]!),
+    ]);
+    expect(batch[0]).toEqual({
+      kind: 'metrics',
+      metrics: sandboxMetrics({ platform: 'x', ...requests[1]!, now }),
+    });
+  });
+
+  it("answers the account's followers, following and published posts, growing with time", async () => {
+    const context = await connected();
+    const stats = await connector().accountStats(context);
+    expect(stats).toEqual({
+      ...sandboxAudience({ platform: 'x', accountExternalId: context.account.accountExternalId, now }),
+      posts: 0,
+    });
+    expect(stats.followers).toBeGreaterThanOrEqual(300);
+    await connector().publish(context, {
+      postId: 'post-s1',
+      idempotencyKey: 'publish:post-s1:1',
+      groupTitle: 'T',
+      contentText: 'Counted',
+      media: null,
+      platformPayload: null,
+      attemptStartedAt: now.toISOString(),
+    });
+    expect((await connector().accountStats(context)).posts).toBe(1);
+    // A month later: more followers; within the same hour: the same numbers.
+    const later = (days: number) =>
+      sandboxAudience({
+        platform: 'x',
+        accountExternalId: context.account.accountExternalId,
+        now: new Date(now.getTime() + days * 86_400_000),
+      });
+    expect(later(30).followers).toBeGreaterThan(stats.followers);
+    expect(later(30).following).toBeGreaterThanOrEqual(stats.following!);
+    expect(
+      sandboxAudience({
+        platform: 'x',
+        accountExternalId: context.account.accountExternalId,
+        now: new Date(now.getTime() + 59 * 60_000),
+      }),
+    ).toEqual(sandboxAudience({ platform: 'x', accountExternalId: context.account.accountExternalId, now }));
+  });
+
+  it('refuses the follower counts to a grant without the scope, as the platform would', async () => {
+    const context = await connected();
+    const error = await connectorFailure(
+      connector().accountStats({ ...context, tokens: { ...context.tokens, scopes: ['tweet.read'] } }),
+    );
+    expect(error).toMatchObject({ kind: 'permanent', details: { platformCode: 'needs_permission' } });
+    expect(error.message).toMatch(/users\.read/);
   });
 
   it('refuses a revoked account like every other call', async () => {

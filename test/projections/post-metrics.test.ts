@@ -130,6 +130,47 @@ describe('the read model', () => {
   });
 });
 
+describe('a page folded at once', () => {
+  test('gives the rows and versions that folding its events one by one gives', async () => {
+    const one = 'rm_post_metrics_one_by_one';
+    const batch = 'rm_post_metrics_batched';
+    await db.transaction().execute(async (trx) => {
+      for (const s of [one, batch]) {
+        await sql`create schema ${sql.id(s)}`.execute(trx);
+        await postMetricsProjection.createTables(trx, s);
+      }
+    });
+    const org = randomUUID();
+    const posts = [randomUUID(), randomUUID(), randomUUID()];
+    const publishedAt = '2026-03-10T09:00:00.000Z';
+    const later = (n: number) => new Date(Date.parse(publishedAt) + n * 3_600_000).toISOString();
+    // Readings out of order, one twice, across posts and workspaces.
+    const page = [
+      fetched({ org, postId: posts[0]!, publishedAt, engagement: 5, fetchNumber: 1, fetchedAt: later(1) }),
+      fetched({ org, postId: posts[0]!, publishedAt, engagement: 30, fetchNumber: 3, fetchedAt: later(24) }),
+      fetched({ org, postId: posts[0]!, publishedAt, engagement: 20, fetchNumber: 2, fetchedAt: later(6) }),
+      fetched({ org, postId: posts[1]!, publishedAt, engagement: 8, fetchNumber: 1, fetchedAt: later(1) }),
+      fetched({ org, postId: posts[1]!, publishedAt, engagement: 8, fetchNumber: 1, fetchedAt: later(1) }),
+      fetched({ postId: posts[2]!, publishedAt, engagement: 12, fetchNumber: 1, fetchedAt: later(1) }),
+    ];
+    await db.transaction().execute(async (trx) => {
+      for (const event of page)
+        await postMetricsProjection.apply(trx, postMetricsEventCodec.decode(event) as never, one);
+      await postMetricsProjection.fold(trx, page, batch);
+    });
+    const rowsOf = async (s: string) =>
+      (await sql`select * from ${sql.id(s, 'post_metrics')} order by post_id`.execute(db)).rows;
+    const versionsOf = async (s: string) =>
+      (await sql`select * from ${sql.id(s, 'post_metrics_versions')} order by org_id`.execute(db)).rows;
+    expect(await rowsOf(batch)).toEqual(await rowsOf(one));
+    expect(await versionsOf(batch)).toEqual(await versionsOf(one));
+    expect((await rowsOf(batch)).find((r) => (r as { post_id: string }).post_id === posts[0])).toMatchObject({
+      fetch_count: 3,
+      engagement: '30',
+    });
+  });
+});
+
 describe('the engagement history', () => {
   // Europe/Berlin moves from UTC+1 to UTC+2 on Sunday 2026-03-29 at 02:00 local.
   const berlin = randomUUID();

@@ -1,6 +1,6 @@
 // The live Bluesky connector (AT Protocol): app-password sessions and OAuth with DPoP, posts with facets,
-// images and threads under record keys derived from the idempotency key, status by record, deletion, profile
-// and a post's counts.
+// images and threads under record keys derived from the idempotency key, status by record, deletion, profile,
+// posts' counts (25 at a time) and the account's follower counts.
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, RichText, XRPCError, type AppBskyFeedPost, type BlobRef } from '@atproto/api';
 import { JoseKey } from '@atproto/jwk-jose';
@@ -24,6 +24,7 @@ import {
   isConnectorError,
   metricsReading,
   type AccountProfile,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type AuthorizationResult,
@@ -49,6 +50,9 @@ import {
 import { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
 import { isBlueskyIdentifier } from './identifier.js';
 export { blueskyClientMetadata, blueskyOAuthScope } from './client-metadata.js';
+
+/** URIs app.bsky.feed.getPosts takes at once. */
+const postsPerGetPosts = 25;
 
 export { blueskyOAuthMigrations } from './oauth-stores.js';
 
@@ -693,6 +697,50 @@ export function createBlueskyConnector(config: BlueskyConnectorConfig): Platform
           bookmarks: post.bookmarkCount ?? null,
         }),
       };
+    },
+
+    // app.bsky.feed.getPosts takes up to 25 URIs; the app view leaves out posts that no longer exist.
+    async fetchMetricsBatch(context: CallContext, requests: readonly MetricsRequest[]) {
+      const { agent } = await agentFor(context);
+      const found = new Map<string, MetricsFetch>();
+      const uris = [...new Set(requests.map((r) => r.externalId))];
+      for (let i = 0; i < uris.length; i += postsPerGetPosts) {
+        let posts;
+        try {
+          ({
+            data: { posts },
+          } = await agent.app.bsky.feed.getPosts({ uris: uris.slice(i, i + postsPerGetPosts) }));
+        } catch (error) {
+          throw fail(error, 'read');
+        }
+        for (const post of posts)
+          found.set(post.uri, {
+            kind: 'metrics',
+            metrics: metricsReading({
+              likes: post.likeCount ?? 0,
+              reposts: post.repostCount ?? 0,
+              replies: post.replyCount ?? 0,
+              quotes: post.quoteCount ?? 0,
+              bookmarks: post.bookmarkCount ?? null,
+            }),
+          });
+      }
+      return requests.map((r) => found.get(r.externalId) ?? { kind: 'not_found' as const });
+    },
+
+    // app.bsky.actor.getProfile: public counts, no permission beyond signing in.
+    async accountStats(context: CallContext): Promise<AccountStats> {
+      const { agent, did } = await agentFor(context);
+      try {
+        const { data } = await agent.app.bsky.actor.getProfile({ actor: did });
+        return {
+          followers: data.followersCount ?? 0,
+          following: data.followsCount ?? null,
+          posts: data.postsCount ?? null,
+        };
+      } catch (error) {
+        throw fail(error, 'read');
+      }
     },
 
     async accountInfo(context: CallContext): Promise<AccountProfile> {

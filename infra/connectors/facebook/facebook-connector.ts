@@ -1,11 +1,13 @@
 // The live Facebook Pages connector (Graph API): Facebook Login, one connected account per page the user
-// manages, text, link, photo, multi-photo and video posts, video processing status, deletion, a post's metrics.
+// manages, text, link, photo, multi-photo and video posts, video processing status, deletion, a post's metrics,
+// the page's follower count.
 import type { LiveConnectorOptions } from '../http.js';
 import {
   ConnectorError,
   metricsReading,
   orIfPermanent,
   type AccountProfile,
+  type AccountStats,
   type CallContext,
   type ConnectedAccount,
   type MetricsFetch,
@@ -14,6 +16,7 @@ import {
   type StatusCheck,
 } from '../port.js';
 import {
+  audiencePermissionError,
   authorizationCode,
   findByText,
   form,
@@ -21,6 +24,7 @@ import {
   graphTime,
   insightValue,
   isGraphNotFound,
+  isGraphPermissionError,
   type InsightsBody,
 } from './graph.js';
 import { graphTokenGet, metaApp, metaAuthorizationUrl } from './meta-oauth.js';
@@ -373,8 +377,9 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
         if (isGraphNotFound(error)) return { kind: 'not_found' };
         throw error;
       }
-      // Insights need read_insights on the page; without it the other numbers still count.
-      const metric = isVideo ? 'total_video_impressions' : 'post_impressions';
+      // Insights need read_insights on the page; without it the other numbers still count. Post impressions
+      // were retired for every Graph version on 15 November 2025; their views (`post_media_view`) replace them.
+      const metric = isVideo ? 'total_video_impressions' : 'post_media_view';
       const impressions = await orIfPermanent(
         get<InsightsBody>(
           `${id}/${isVideo ? 'video_insights' : 'insights'}`,
@@ -394,6 +399,27 @@ export function createFacebookConnector(config: FacebookConnectorConfig): Platfo
           impressions,
         }),
       };
+    },
+
+    // The page's followers (pages_read_engagement); `fan_count` (its likes) where Graph leaves followers out.
+    async accountStats(context): Promise<AccountStats> {
+      let page: { followers_count?: number; fan_count?: number };
+      try {
+        page = await get<{ followers_count?: number; fan_count?: number }>(
+          context.account.accountExternalId,
+          context.tokens.accessToken,
+          { fields: 'followers_count,fan_count' },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphPermissionError(error))
+          throw audiencePermissionError(platform, 'pages_read_engagement', error);
+        throw error;
+      }
+      const followers = page.followers_count ?? page.fan_count;
+      if (typeof followers !== 'number')
+        throw new ConnectorError('retryable', 'facebook: the page follower count was not returned');
+      return { followers, following: null, posts: null };
     },
 
     async accountInfo(context) {

@@ -69,6 +69,32 @@ export function isGraphNotFound(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether a Graph refusal says the token lacks a permission: code 10 ("Application does not have permission for
+ * this action") or 200–299 (permissions errors), per Graph's error-code reference.
+ */
+export function isGraphPermissionError(error: unknown): error is ConnectorError {
+  if (!(error instanceof ConnectorError) || error.kind !== 'permanent') return false;
+  const code = Number((error.details.platformCode ?? '').split(':')[0]);
+  return code === 10 || (code >= 200 && code <= 299);
+}
+
+/** A follower-count read refused for a permission the grant lacks (the reader records it as needs_permission). */
+export function audiencePermissionError(
+  platform: string,
+  permission: string,
+  error: ConnectorError,
+): ConnectorError {
+  return new ConnectorError(
+    'permanent',
+    `${platform}: reading follower counts needs the ${permission} permission; reconnect the account to grant it (${error.message})`,
+    {
+      ...(error.details.status !== undefined ? { status: error.details.status } : {}),
+      platformCode: 'needs_permission',
+    },
+  );
+}
+
 export function graphError(
   platform: string,
   response: PlatformResponse,

@@ -1,6 +1,6 @@
 // The live Instagram connector (Instagram API with Instagram Login): OAuth with long-lived tokens and their
-// refresh, publishing by media container (image, reel, carousel), container polling, a post's metrics; no
-// deletion by API.
+// refresh, publishing by media container (image, reel, carousel), container polling, a post's metrics, the
+// account's follower counts; no deletion by API.
 import {
   advanceContainer,
   containerApi,
@@ -14,10 +14,12 @@ import {
   type PendingContainer,
 } from '../facebook/containers.js';
 import {
+  audiencePermissionError,
   authorizationCode,
   graphClient,
   insightValue,
   isGraphNotFound,
+  isGraphPermissionError,
   type InsightsBody,
 } from '../facebook/graph.js';
 import {
@@ -33,6 +35,7 @@ import {
   metricsReading,
   orIfPermanent,
   type AccountProfile,
+  type AccountStats,
   type MetricsFetch,
   type PlatformConnector,
   type PublishOutcome,
@@ -239,6 +242,30 @@ export function createInstagramConnector(config: InstagramConnectorConfig): Plat
           bookmarks: insightValue(insights, 'saved'),
           impressions: insightValue(insights, 'views'),
         }),
+      };
+    },
+
+    // The professional account's own counts (instagram_business_basic): followers, follows and media.
+    async accountStats(context): Promise<AccountStats> {
+      let user: { followers_count?: number; follows_count?: number; media_count?: number };
+      try {
+        user = await graph.get(
+          'me',
+          context.tokens.accessToken,
+          { fields: 'followers_count,follows_count,media_count' },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphPermissionError(error))
+          throw audiencePermissionError(platform, 'instagram_business_basic', error);
+        throw error;
+      }
+      if (typeof user.followers_count !== 'number')
+        throw new ConnectorError('retryable', 'instagram: followers_count was not returned');
+      return {
+        followers: user.followers_count,
+        following: user.follows_count ?? null,
+        posts: user.media_count ?? null,
       };
     },
 

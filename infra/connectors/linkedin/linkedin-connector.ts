@@ -1,12 +1,15 @@
 // The live LinkedIn connector: 3-legged OAuth for a member profile or the pages a member administers, the
-// Posts API with images, multi-image, documents and videos uploaded first, status checks, deletion and a
-// post's metrics (social actions; a page's share statistics).
+// Posts API with images, multi-image, documents and videos uploaded first, status checks, deletion, a post's
+// metrics (social actions; a page's share statistics) and the follower count (a page's network size, a member's
+// follower statistics).
 import { platformCall, type LiveConnectorOptions, type PlatformRequest } from '../http.js';
 import {
   ConnectorError,
+  isConnectorError,
   metricsReading,
   orIfPermanent,
   type AccountProfile,
+  type AccountStats,
   type AuthorizationChoice,
   type CallContext,
   type ConnectedAccount,
@@ -610,6 +613,45 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
           },
         };
       return { kind: 'metrics', metrics };
+    },
+
+    // A page's followers from its network size (rw_organization_admin); a member's from memberFollowersCount
+    // (r_member_profileAnalytics, restricted to approved apps). LinkedIn offers neither following nor post counts.
+    async accountStats(context): Promise<AccountStats> {
+      const token = context.tokens.accessToken;
+      const orgId = organizationId(context.account.accountExternalId);
+      try {
+        if (orgId) {
+          const urn = encodeURIComponent(`urn:li:organization:${orgId}`);
+          const { body } = await call<{ firstDegreeSize?: number }>({
+            url: `${api}/rest/networkSizes/${urn}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`,
+            headers: restHeaders(token),
+            effect: 'read',
+            ...withSignal(context.signal),
+          });
+          if (typeof body.firstDegreeSize !== 'number')
+            throw new ConnectorError('retryable', 'linkedin: the page follower count was not returned');
+          return { followers: body.firstDegreeSize, following: null, posts: null };
+        }
+        const { body } = await call<{ elements?: Array<{ memberFollowersCount?: number }> }>({
+          url: `${api}/rest/memberFollowersCount?q=me`,
+          headers: restHeaders(token),
+          effect: 'read',
+          ...withSignal(context.signal),
+        });
+        const followers = body.elements?.[0]?.memberFollowersCount;
+        if (typeof followers !== 'number')
+          throw new ConnectorError('retryable', 'linkedin: the member follower count was not returned');
+        return { followers, following: null, posts: null };
+      } catch (error) {
+        if (isConnectorError(error) && error.kind === 'permanent' && error.details.status === 403)
+          throw new ConnectorError(
+            'permanent',
+            `linkedin: reading follower counts needs the ${orgId ? 'rw_organization_admin' : 'r_member_profileAnalytics'} permission; reconnect the account to grant it (${error.message})`,
+            { status: 403, platformCode: 'needs_permission' },
+          );
+        throw error;
+      }
     },
 
     async accountInfo(context) {

@@ -1,11 +1,12 @@
 // Live Reddit connector: OAuth2 code flow with permanent grants, the user as the account, submissions (text,
-// link, uploaded image, gallery) with Reddit's in-body errors, finding an unconfirmed post again, deletion and a
-// submission's score and comments.
+// link, uploaded image, gallery) with Reddit's in-body errors, finding an unconfirmed post again, deletion,
+// submissions' score and comments (100 at a time) and the profile's follower count.
 import {
   ConnectorError,
   metricsReading,
   type AccountProfile,
   type AccountRef,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
@@ -82,7 +83,28 @@ interface MeBody {
   id?: string;
   name?: string;
   icon_img?: string;
-  subreddit?: { title?: string; public_description?: string } | null;
+  subreddit?: { title?: string; public_description?: string; subscribers?: number } | null;
+}
+
+type Submission = NonNullable<NonNullable<NonNullable<Listing['data']>['children']>[number]['data']>;
+
+/** Fullnames one /api/info call takes. */
+const postsPerInfo = 100;
+
+/** A submission's numbers; a post its author deleted is still listed, as [deleted], and counts as gone. */
+function submissionMetrics(post: Submission | undefined): MetricsFetch {
+  if (!post || post.author === '[deleted]' || post.removed_by_category === 'deleted')
+    return { kind: 'not_found' };
+  return {
+    kind: 'metrics',
+    metrics: metricsReading({
+      // The score (upvotes less downvotes) is the closest Reddit comes to likes.
+      likes: Math.max(0, post.score ?? 0),
+      reposts: post.num_crossposts ?? 0,
+      replies: post.num_comments ?? 0,
+      impressions: typeof post.view_count === 'number' ? post.view_count : null,
+    }),
+  };
 }
 
 interface Listing {
@@ -490,20 +512,37 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
         effect: 'read',
         ...(context.signal ? { signal: context.signal } : {}),
       });
-      const post = body.data?.children?.[0]?.data;
-      // A post its author deleted is still listed, as [deleted]; its numbers no longer grow.
-      if (!post || post.author === '[deleted]' || post.removed_by_category === 'deleted')
-        return { kind: 'not_found' };
-      return {
-        kind: 'metrics',
-        metrics: metricsReading({
-          // The score (upvotes less downvotes) is the closest Reddit comes to likes.
-          likes: Math.max(0, post.score ?? 0),
-          reposts: post.num_crossposts ?? 0,
-          replies: post.num_comments ?? 0,
-          impressions: typeof post.view_count === 'number' ? post.view_count : null,
-        }),
-      };
+      return submissionMetrics(body.data?.children?.[0]?.data);
+    },
+
+    // /api/info takes up to 100 fullnames at once.
+    async fetchMetricsBatch(context, requests) {
+      const found = new Map<string, MetricsFetch>();
+      const names = [...new Set(requests.map((r) => fullname(r.externalId)))];
+      for (let i = 0; i < names.length; i += postsPerInfo) {
+        const { body } = await call<Listing>(context.account, context.tokens, {
+          path: `/api/info?id=${encodeURIComponent(names.slice(i, i + postsPerInfo).join(','))}&raw_json=1`,
+          effect: 'read',
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+        for (const child of body.data?.children ?? [])
+          if (child.data?.name) found.set(child.data.name, submissionMetrics(child.data));
+      }
+      return requests.map((r) => found.get(fullname(r.externalId)) ?? { kind: 'not_found' as const });
+    },
+
+    // /api/v1/me (identity): the user's profile subreddit counts its followers as subscribers. Reddit offers no
+    // following or post count.
+    async accountStats(context): Promise<AccountStats> {
+      const { body } = await call<MeBody>(context.account, context.tokens, {
+        path: '/api/v1/me?raw_json=1',
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const followers = body.subreddit?.subscribers;
+      if (typeof followers !== 'number')
+        throw new ConnectorError('retryable', 'reddit: the profile follower count was not returned');
+      return { followers, following: null, posts: null };
     },
 
     async accountInfo(context) {

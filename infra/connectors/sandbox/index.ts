@@ -1,5 +1,5 @@
-// The sandbox platform's public surface: the connector, its tables, faults, accounts, statistics and the
-// engagement curve of its posts.
+// The sandbox platform's public surface: the connector, its tables, faults, accounts, statistics, the
+// engagement curve of its posts and its accounts' audience.
 // Routes, the CLI, the registry and tests import from here.
 export {
   createSandboxConnector,
@@ -33,6 +33,8 @@ export { sandboxPublicationsOf, sandboxStats, type SandboxStats } from './stats.
 export {
   localSlot,
   sandboxGrowth,
+  SANDBOX_AUDIENCE_EPOCH,
+  sandboxAudience,
   sandboxHourFactor,
   sandboxMetrics,
   sandboxWeekdayFactor,

@@ -1,5 +1,6 @@
 // The sandbox platforms' engagement numbers: deterministic, so a test can predict them, and shaped like a real
-// audience's, so the scheduler's history has a signal to find (when posting does better and when it does not).
+// audience's, so the scheduler's history has a signal to find (when posting does better and when it does not);
+// and the sandbox accounts' follower counts, deterministic and growing with time.
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Platform } from '../../../domain/shared/platforms.js';
@@ -93,5 +94,35 @@ export function sandboxMetrics(input: {
     quotes: hasQuotes.has(input.platform) ? share(0.03, 1 - repostDraw) : 0,
     bookmarks,
     impressions: Math.round(engagement * (25 + 15 * rateDraw)),
+  };
+}
+
+/** Where the sandbox accounts' audience started growing. */
+export const SANDBOX_AUDIENCE_EPOCH = Date.parse('2024-01-01T00:00:00Z');
+
+/**
+ * A sandbox account's followers and the accounts it follows at `now`: from a hash of the account, a starting
+ * audience of 300–5,000 followers growing by 0.2–0.8 % of it a day since SANDBOX_AUDIENCE_EPOCH, and 80–480
+ * followed accounts growing by 0.05–0.3 a day. Whole hours count, so two readings within an hour agree; the
+ * numbers never go down.
+ */
+export function sandboxAudience(input: { platform: Platform; accountExternalId: string; now: Date }): {
+  followers: number;
+  following: number;
+} {
+  const digest = createHash('sha256')
+    .update(`sandbox-audience:${input.platform}:${input.accountExternalId}`)
+    .digest();
+  const [a = 0, b = 0, c = 0, d = 0] = Array.from(
+    { length: 4 },
+    (_, i) => digest.readUInt32BE(i * 4) / 2 ** 32,
+  );
+  const hours = Math.max(0, Math.floor((input.now.getTime() - SANDBOX_AUDIENCE_EPOCH) / 3_600_000));
+  const days = hours / 24;
+  const start = 300 + Math.floor(a * 4_700);
+  const followingStart = 80 + Math.floor(c * 400);
+  return {
+    followers: Math.floor(start + start * (0.002 + 0.006 * b) * days),
+    following: Math.floor(followingStart + (0.05 + 0.25 * d) * days),
   };
 }

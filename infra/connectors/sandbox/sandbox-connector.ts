@@ -1,19 +1,22 @@
 // The sandbox connector: one simulated platform per platform value, with real OAuth checks (single-use codes,
-// PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once), injected faults
-// and deterministic engagement numbers for published posts (./metrics.ts).
+// PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once), injected faults,
+// deterministic engagement numbers for published posts and follower counts for accounts (./metrics.ts).
 import { pkceChallenge } from '../../crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { platformNames, type Platform } from '../../../domain/shared/platforms.js';
+import { missingAudienceScopes } from '../analytics-access.js';
 import {
   ConnectorError,
   metricsReading,
   type AccountProfile,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
   type ConnectedAccount,
   type MetricsFetch,
+  type MetricsRequest,
   type PlatformConnector,
   type PublishOutcome,
   type PublishRequest,
@@ -32,7 +35,7 @@ import {
   sandboxExternalId,
 } from './accounts.js';
 import { faultSharesFor, pickFault, type SandboxFaultSource } from './faults.js';
-import { sandboxMetrics } from './metrics.js';
+import { sandboxAudience, sandboxMetrics } from './metrics.js';
 import type { SandboxPublicationsTable, SandboxTables } from './migrations.js';
 import { createSandboxXReads } from './x-reads.js';
 
@@ -213,6 +216,51 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     return 'published' as const;
   };
 
+  /** The numbers of each requested post: one query for all of them. */
+  const readMetrics = async (requests: readonly MetricsRequest[]): Promise<MetricsFetch[]> => {
+    if (requests.length === 0) return [];
+    const rows = await db
+      .selectFrom('sandbox_publications')
+      .select(['id', 'external_id', 'status', 'ready_at'])
+      .where('platform', '=', platform)
+      .where(
+        'external_id',
+        'in',
+        requests.map((r) => r.externalId),
+      )
+      .orderBy('id')
+      .execute();
+    const byPost = new Map<string, typeof rows>();
+    for (const row of rows) byPost.set(row.external_id, [...(byPost.get(row.external_id) ?? []), row]);
+    const at = now();
+    const zero = metricsReading({ likes: 0, replies: 0, impressions: 0 });
+    const answers: MetricsFetch[] = [];
+    for (const request of requests) {
+      const publications = byPost.get(request.externalId) ?? [];
+      const row = publications[0];
+      // Like a platform: a post it never had, or one deleted since, is not found.
+      if (!row || publications.every((r) => r.status === 'deleted')) {
+        answers.push({ kind: 'not_found' });
+        continue;
+      }
+      if ((await settle(row)) === 'pending') {
+        answers.push({ kind: 'metrics', metrics: zero });
+        continue;
+      }
+      answers.push({
+        kind: 'metrics',
+        metrics: sandboxMetrics({
+          platform,
+          externalId: request.externalId,
+          publishedAt: request.publishedAt,
+          timezone: request.timezone,
+          now: at,
+        }),
+      });
+    }
+    return answers;
+  };
+
   const connector: PlatformConnector = {
     platform,
     mode: 'sandbox',
@@ -372,27 +420,39 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     // Faults are not drawn here: they simulate publishing trouble, and a metrics read has nothing to lose.
     async fetchMetrics(context, request): Promise<MetricsFetch> {
       await authorize(context);
-      const rows = await db
+      const [reading] = await readMetrics([request]);
+      return reading!;
+    },
+
+    // Like the platforms that take a list of ids: one read for many posts.
+    async fetchMetricsBatch(context, requests): Promise<MetricsFetch[]> {
+      await authorize(context);
+      return readMetrics(requests);
+    },
+
+    async accountStats(context): Promise<AccountStats> {
+      await authorize(context);
+      const account = context.account;
+      // A real platform refuses the read to a grant without its scope; so does the sandbox.
+      const missing = missingAudienceScopes(platform, account.accountExternalId, context.tokens.scopes);
+      if (missing)
+        throw new ConnectorError(
+          'permanent',
+          `${label}: reading follower counts needs the ${missing.join(' or ')} scope; reconnect the account to grant it`,
+          { status: 403, platformCode: 'needs_permission' },
+        );
+      const at = now();
+      const [published] = await db
         .selectFrom('sandbox_publications')
-        .select(['id', 'status', 'ready_at'])
+        .select((eb) => eb.fn.countAll<string>().as('posts'))
         .where('platform', '=', platform)
-        .where('external_id', '=', request.externalId)
-        .orderBy('id')
+        .where('account_external_id', '=', account.accountExternalId)
+        .where('status', '!=', 'deleted')
+        .where('ready_at', '<=', at.toISOString())
         .execute();
-      // Like a platform: a post it never had, or one deleted since, is not found.
-      const row = rows[0];
-      if (!row || rows.every((r) => r.status === 'deleted')) return { kind: 'not_found' };
-      const zero = metricsReading({ likes: 0, replies: 0, impressions: 0 });
-      if ((await settle(row)) === 'pending') return { kind: 'metrics', metrics: zero };
       return {
-        kind: 'metrics',
-        metrics: sandboxMetrics({
-          platform,
-          externalId: request.externalId,
-          publishedAt: request.publishedAt,
-          timezone: request.timezone,
-          now: now(),
-        }),
+        ...sandboxAudience({ platform, accountExternalId: account.accountExternalId, now: at }),
+        posts: Number(published?.posts ?? 0),
       };
     },
 

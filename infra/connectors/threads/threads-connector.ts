@@ -1,6 +1,6 @@
 // The live Threads connector (Meta Threads API): OAuth with long-lived tokens and their refresh, publishing by
-// media container (text, image, video, carousel, thread items as replies), container polling, deletion and a
-// post's metrics (media insights).
+// media container (text, image, video, carousel, thread items as replies), container polling, deletion, a post's
+// metrics (media insights) and the account's follower count (user insights).
 import {
   advanceContainer,
   containerApi,
@@ -15,10 +15,12 @@ import {
   type PendingContainer,
 } from '../facebook/containers.js';
 import {
+  audiencePermissionError,
   authorizationCode,
   graphClient,
   insightValue,
   isGraphNotFound,
+  isGraphPermissionError,
   type InsightsBody,
 } from '../facebook/graph.js';
 import {
@@ -34,6 +36,7 @@ import {
   isConnectorError,
   metricsReading,
   type AccountProfile,
+  type AccountStats,
   type CallContext,
   type MetricsFetch,
   type PlatformConnector,
@@ -270,6 +273,27 @@ export function createThreadsConnector(config: ThreadsConnectorConfig): Platform
           impressions: insightValue(insights, 'views'),
         }),
       };
+    },
+
+    // The user insights' followers_count (threads_manage_insights); Threads offers no following or post count.
+    async accountStats(context): Promise<AccountStats> {
+      let insights: InsightsBody;
+      try {
+        insights = await graph.get<InsightsBody>(
+          `${context.account.accountExternalId}/threads_insights`,
+          context.tokens.accessToken,
+          { metric: 'followers_count' },
+          context.signal,
+        );
+      } catch (error) {
+        if (isGraphPermissionError(error))
+          throw audiencePermissionError(platform, 'threads_manage_insights', error);
+        throw error;
+      }
+      const followers = insightValue(insights, 'followers_count');
+      if (followers === null)
+        throw new ConnectorError('retryable', 'threads: the followers_count insight was not returned');
+      return { followers, following: null, posts: null };
     },
 
     async accountInfo(context) {

@@ -1,10 +1,11 @@
 // Live TikTok connector: Login Kit v2 with PKCE, the user and creator info, and the Content Posting API's
 // direct posts (videos by chunked upload or URL pull, photo posts by URL) with their publish-status polls, and
-// a video's counts (Display API video query).
+// videos' counts (Display API video query, 20 at a time) and the account's follower counts.
 import {
   ConnectorError,
   metricsReading,
   type AccountProfile,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
@@ -58,6 +59,27 @@ export interface TikTokConnectorConfig extends LiveConnectorOptions {
 }
 
 export const tiktokScopes = ['user.info.basic', 'video.publish', 'video.upload'];
+
+interface TikTokVideoCounts {
+  id?: string;
+  like_count?: number;
+  comment_count?: number;
+  share_count?: number;
+  view_count?: number;
+}
+
+/** Video ids one /v2/video/query/ takes. */
+const videosPerQuery = 20;
+
+/** A video's counts in the port's terms: shares as reposts, views as impressions. */
+function videoMetrics(video: TikTokVideoCounts) {
+  return metricsReading({
+    likes: video.like_count ?? 0,
+    reposts: video.share_count ?? 0,
+    replies: video.comment_count ?? 0,
+    impressions: video.view_count ?? null,
+  });
+}
 
 const defaults = {
   authorizeUrl: 'https://www.tiktok.com/v2/auth/authorize/',
@@ -261,6 +283,27 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
 
   async function creatorInfo(tokens: TokenSet, signal?: AbortSignal): Promise<TikTokCreatorInfo> {
     return (await queryCreatorInfo(tokens, signal)).info;
+  }
+
+  /** The Display API's video query: the counts of the videos TikTok still has among `ids` (at most 20). */
+  async function queryVideos(context: CallContext, ids: readonly string[]): Promise<TikTokVideoCounts[]> {
+    const { data, code } = await call<{ videos?: TikTokVideoCounts[] }>({
+      method: 'POST',
+      url: `${api}/v2/video/query/?fields=id,like_count,comment_count,share_count,view_count`,
+      headers: json(context.tokens),
+      body: { filters: { video_ids: [...ids] } },
+      effect: 'read',
+      // A missing scope is not a token TikTok refuses: refreshing would not help, reconnecting with it would.
+      tolerate: (c) => c === 'scope_not_authorized',
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (code === 'scope_not_authorized')
+      throw new ConnectorError(
+        'permanent',
+        'tiktok: reading video counts needs the video.list scope; reconnect the account to grant it',
+        { platformCode: code },
+      );
+    return data.videos ?? [];
   }
 
   async function profile(tokens: TokenSet, signal?: AbortSignal): Promise<AccountProfile> {
@@ -550,40 +593,48 @@ export function createTikTokConnector(config: TikTokConnectorConfig = {}): Platf
     },
 
     async fetchMetrics(context, request): Promise<MetricsFetch> {
+      // Deleted videos (and a publish id standing in for a private post's) are not among the answers.
+      const [video] = await queryVideos(context, [request.externalId]);
+      if (!video) return { kind: 'not_found' };
+      return { kind: 'metrics', metrics: videoMetrics(video) };
+    },
+
+    // /v2/video/query/ takes up to 20 video ids; videos TikTok no longer has are not among the answers.
+    async fetchMetricsBatch(context, requests) {
+      const found = new Map<string, MetricsFetch>();
+      const ids = [...new Set(requests.map((r) => r.externalId))];
+      for (let i = 0; i < ids.length; i += videosPerQuery) {
+        const videos = await queryVideos(context, ids.slice(i, i + videosPerQuery));
+        for (const video of videos)
+          if (video.id) found.set(video.id, { kind: 'metrics', metrics: videoMetrics(video) });
+      }
+      return requests.map((r) => found.get(r.externalId) ?? { kind: 'not_found' as const });
+    },
+
+    // /v2/user/info/ with the stats fields (user.info.stats): followers, following and videos.
+    async accountStats(context): Promise<AccountStats> {
       const { data, code } = await call<{
-        videos?: Array<{
-          like_count?: number;
-          comment_count?: number;
-          share_count?: number;
-          view_count?: number;
-        }>;
+        user?: { follower_count?: number; following_count?: number; video_count?: number };
       }>({
-        method: 'POST',
-        url: `${api}/v2/video/query/?fields=id,like_count,comment_count,share_count,view_count`,
-        headers: json(context.tokens),
-        body: { filters: { video_ids: [request.externalId] } },
+        url: `${api}/v2/user/info/?fields=open_id,follower_count,following_count,video_count`,
+        headers: { authorization: `Bearer ${context.tokens.accessToken}` },
         effect: 'read',
-        // A missing scope is not a token TikTok refuses: refreshing would not help, reconnecting with it would.
         tolerate: (c) => c === 'scope_not_authorized',
         ...(context.signal ? { signal: context.signal } : {}),
       });
       if (code === 'scope_not_authorized')
         throw new ConnectorError(
           'permanent',
-          'tiktok: reading video counts needs the video.list scope; reconnect the account to grant it',
-          { platformCode: code },
+          'tiktok: reading follower counts needs the user.info.stats scope; reconnect the account to grant it',
+          { platformCode: 'needs_permission' },
         );
-      // Deleted videos (and a publish id standing in for a private post's) are not among the answers.
-      const video = data.videos?.[0];
-      if (!video) return { kind: 'not_found' };
+      const user = data.user;
+      if (typeof user?.follower_count !== 'number')
+        throw new ConnectorError('retryable', 'tiktok: follower_count was not returned');
       return {
-        kind: 'metrics',
-        metrics: metricsReading({
-          likes: video.like_count ?? 0,
-          reposts: video.share_count ?? 0,
-          replies: video.comment_count ?? 0,
-          impressions: video.view_count ?? null,
-        }),
+        followers: user.follower_count,
+        following: user.following_count ?? null,
+        posts: user.video_count ?? null,
       };
     },
 

@@ -1,6 +1,6 @@
 // The live X connector: OAuth 2.0 with PKCE, account info, publishing tweets (threads, polls, quotes, reply
-// settings, communities, media uploads), finding an unconfirmed tweet again, deletion and a tweet's metrics
-// through X API v2.
+// settings, communities, media uploads), finding an unconfirmed tweet again, deletion, tweets' metrics (one or a
+// hundred at a time) and the account's follower counts through X API v2.
 import type { MediaAsset } from '../../../domain/shared/media-asset.js';
 import type { PlatformPayload, ReplySettings } from '../../../domain/post-groups/post-content.js';
 import {
@@ -22,11 +22,13 @@ import {
   metricsReading,
   type AccountProfile,
   type AccountRef,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type AuthorizationResult,
   type AuthorizationStart,
   type CallContext,
+  type MetricsBatchAnswer,
   type MetricsFetch,
   type MetricsRequest,
   type PlatformConnector,
@@ -191,27 +193,54 @@ interface XPublicMetrics {
   impression_count?: number;
 }
 
+interface XTweetWithMetrics {
+  id: string;
+  public_metrics?: XPublicMetrics;
+  non_public_metrics?: { impression_count?: number };
+}
+
 interface XTweetMetricsBody {
-  data?: {
-    id: string;
-    public_metrics?: XPublicMetrics;
-    non_public_metrics?: { impression_count?: number };
-  };
+  data?: XTweetWithMetrics;
   errors?: Array<{ type?: string; title?: string; detail?: string }>;
 }
+
+/** GET /2/tweets?ids=…: the tweets found, and an error naming each id that was not. */
+interface XTweetsMetricsBody {
+  data?: XTweetWithMetrics[];
+  errors?: Array<{
+    type?: string;
+    title?: string;
+    detail?: string;
+    value?: string;
+    resource_id?: string;
+  }>;
+}
+
+/** Ids a GET /2/tweets lookup takes at once. */
+const tweetsPerLookup = 100;
+
+/** A tweet's counts in the port's terms; impressions from the non-public metrics when X gave them. */
+function xMetrics(tweet: XTweetWithMetrics) {
+  const p = tweet.public_metrics ?? {};
+  return metricsReading({
+    likes: p.like_count ?? 0,
+    reposts: p.retweet_count ?? 0,
+    replies: p.reply_count ?? 0,
+    quotes: p.quote_count ?? 0,
+    bookmarks: p.bookmark_count ?? null,
+    impressions: tweet.non_public_metrics?.impression_count ?? p.impression_count ?? null,
+  });
+}
+
+const isNotFoundError = (e: { type?: string; title?: string; detail?: string }) =>
+  /resource-not-found/.test(e.type ?? '') || /not found/i.test(`${e.title ?? ''} ${e.detail ?? ''}`);
 
 /** X serves non-public metrics of the account's own tweets for 30 days after posting. */
 const nonPublicMetricsDays = 30;
 
 /** Whether X's answer says the tweet does not exist (deleted, or never was): 200 with only a Not Found error. */
 function tweetNotFound(body: XTweetMetricsBody): boolean {
-  return (
-    !body.data &&
-    (body.errors ?? []).some(
-      (e) =>
-        /resource-not-found/.test(e.type ?? '') || /not found/i.test(`${e.title ?? ''} ${e.detail ?? ''}`),
-    )
-  );
+  return !body.data && (body.errors ?? []).some(isNotFoundError);
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -627,17 +656,86 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
           'retryable',
           `x: ${xErrorMessage(body, response.status)} (the tweet's metrics were not returned)`,
         );
-      const p = tweet.public_metrics ?? {};
+      return { kind: 'metrics', metrics: xMetrics(tweet) };
+    },
+
+    // GET /2/tweets?ids=… (up to 100): the posts younger than 30 days with their non-public metrics, the older
+    // ones with the public ones; each id X names in `errors` is gone or failed on its own.
+    async fetchMetricsBatch(context: CallContext, requests: readonly MetricsRequest[]) {
+      const read = async (ids: readonly string[], fields: string) => {
+        const query = new URLSearchParams({ ids: ids.join(','), 'tweet.fields': fields });
+        const response = await call<XTweetsMetricsBody>({
+          url: `${apiBase}/2/tweets?${query.toString()}`,
+          headers: bearer(context.tokens),
+          effect: 'read',
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+        return response.body && typeof response.body === 'object' ? response.body : {};
+      };
+      const answers = new Map<string, MetricsBatchAnswer>();
+      const take = (body: XTweetsMetricsBody) => {
+        for (const tweet of body.data ?? [])
+          answers.set(tweet.id, { kind: 'metrics', metrics: xMetrics(tweet) });
+        for (const error of body.errors ?? []) {
+          const id = error.resource_id ?? error.value;
+          if (!id || answers.has(id)) continue;
+          answers.set(
+            id,
+            isNotFoundError(error)
+              ? { kind: 'not_found' }
+              : {
+                  kind: 'error',
+                  message: `x: ${error.detail ?? error.title ?? 'the tweet was not returned'}`,
+                },
+          );
+        }
+      };
+      const cutoff = now().getTime() - nonPublicMetricsDays * 86_400_000;
+      const ids = (recent: boolean) => [
+        ...new Set(
+          requests.filter((r) => Date.parse(r.publishedAt) > cutoff === recent).map((r) => r.externalId),
+        ),
+      ];
+      for (let i = 0, recent = ids(true); i < recent.length; i += tweetsPerLookup) {
+        const chunk = recent.slice(i, i + tweetsPerLookup);
+        try {
+          take(await read(chunk, 'public_metrics,non_public_metrics'));
+        } catch (error) {
+          // The app may not read non-public metrics (or X no longer serves them): the public ones still count.
+          if (!isConnectorError(error) || error.kind !== 'permanent') throw error;
+          take(await read(chunk, 'public_metrics'));
+        }
+      }
+      for (let i = 0, older = ids(false); i < older.length; i += tweetsPerLookup)
+        take(await read(older.slice(i, i + tweetsPerLookup), 'public_metrics'));
+      return requests.map(
+        (r) =>
+          answers.get(r.externalId) ?? {
+            kind: 'error' as const,
+            message: 'x: the tweet was not in the answer',
+          },
+      );
+    },
+
+    // GET /2/users/me with the user's public metrics (users.read): followers, following and tweets.
+    async accountStats(context: CallContext): Promise<AccountStats> {
+      const response = await call<{
+        data?: {
+          public_metrics?: { followers_count?: number; following_count?: number; tweet_count?: number };
+        };
+      }>({
+        url: `${apiBase}/2/users/me?user.fields=public_metrics`,
+        headers: bearer(context.tokens),
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const metrics = response.body.data?.public_metrics;
+      if (typeof metrics?.followers_count !== 'number')
+        throw new ConnectorError('retryable', "x: the account's public metrics were not returned");
       return {
-        kind: 'metrics',
-        metrics: metricsReading({
-          likes: p.like_count ?? 0,
-          reposts: p.retweet_count ?? 0,
-          replies: p.reply_count ?? 0,
-          quotes: p.quote_count ?? 0,
-          bookmarks: p.bookmark_count ?? null,
-          impressions: tweet.non_public_metrics?.impression_count ?? p.impression_count ?? null,
-        }),
+        followers: metrics.followers_count,
+        following: metrics.following_count ?? null,
+        posts: metrics.tweet_count ?? null,
       };
     },
   };

@@ -1,10 +1,11 @@
 // Live YouTube connector: Google OAuth 2.0 with PKCE, the authorized user's channel, resumable video uploads
-// through the YouTube Data API v3, processing status, finding an unconfirmed upload again, deletion and a
-// video's statistics.
+// through the YouTube Data API v3, processing status, finding an unconfirmed upload again, deletion, videos'
+// statistics (50 at a time) and the channel's subscriber count.
 import {
   ConnectorError,
   metricsReading,
   type AccountProfile,
+  type AccountStats,
   type AuthorizationCallback,
   type AuthorizationRequest,
   type CallContext,
@@ -105,6 +106,28 @@ interface PlaylistItemsBody {
 }
 
 /** Counts arrive as strings of digits (64-bit values); a count the owner hides is absent. */
+interface VideoStatistics {
+  viewCount?: string;
+  likeCount?: string;
+  commentCount?: string;
+}
+
+interface VideosStatisticsBody {
+  items?: Array<{ id?: string; statistics?: VideoStatistics }>;
+}
+
+/** Ids one videos.list call takes. */
+const videosPerList = 50;
+
+/** A video's statistics in the port's terms: views stand in for impressions. */
+function videoMetrics(stats: VideoStatistics) {
+  return metricsReading({
+    likes: countOf(stats.likeCount) ?? 0,
+    replies: countOf(stats.commentCount) ?? 0,
+    impressions: countOf(stats.viewCount),
+  });
+}
+
 function countOf(value: string | undefined): number | null {
   if (value === undefined) return null;
   const n = Number(value);
@@ -459,12 +482,7 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
     },
 
     async fetchMetrics(context, request): Promise<MetricsFetch> {
-      const { body } = await call<{
-        items?: Array<{
-          id?: string;
-          statistics?: { viewCount?: string; likeCount?: string; commentCount?: string };
-        }>;
-      }>({
+      const { body } = await call<VideosStatisticsBody>({
         url: `${api}/youtube/v3/videos?part=statistics&id=${encodeURIComponent(request.externalId)}`,
         headers: bearer(context.tokens),
         effect: 'read',
@@ -473,14 +491,53 @@ export function createYouTubeConnector(config: YouTubeConnectorConfig = {}): Pla
       // A deleted (or never uploaded) video is simply not among the items.
       const stats = body.items?.[0]?.statistics;
       if (!stats) return { kind: 'not_found' };
-      return {
-        kind: 'metrics',
-        metrics: metricsReading({
-          likes: countOf(stats.likeCount) ?? 0,
-          replies: countOf(stats.commentCount) ?? 0,
-          impressions: countOf(stats.viewCount),
-        }),
-      };
+      return { kind: 'metrics', metrics: videoMetrics(stats) };
+    },
+
+    // videos.list takes up to 50 ids for one quota unit; a deleted video is simply not among the items.
+    async fetchMetricsBatch(context, requests) {
+      const found = new Map<string, MetricsFetch>();
+      const ids = [...new Set(requests.map((r) => r.externalId))];
+      for (let i = 0; i < ids.length; i += videosPerList) {
+        const query = new URLSearchParams({
+          part: 'statistics',
+          id: ids.slice(i, i + videosPerList).join(','),
+        });
+        const { body } = await call<VideosStatisticsBody>({
+          url: `${api}/youtube/v3/videos?${query.toString()}`,
+          headers: bearer(context.tokens),
+          effect: 'read',
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+        for (const item of body.items ?? [])
+          if (item.id && item.statistics)
+            found.set(item.id, { kind: 'metrics', metrics: videoMetrics(item.statistics) });
+      }
+      return requests.map((r) => found.get(r.externalId) ?? { kind: 'not_found' as const });
+    },
+
+    // channels.list of the authorized user's channel (youtube.readonly): subscribers and videos. A channel that
+    // hides its subscriber count answers none.
+    async accountStats(context): Promise<AccountStats> {
+      const { body } = await call<{
+        items?: Array<{
+          statistics?: { subscriberCount?: string; videoCount?: string; hiddenSubscriberCount?: boolean };
+        }>;
+      }>({
+        url: `${api}/youtube/v3/channels?part=statistics&mine=true`,
+        headers: bearer(context.tokens),
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const stats = body.items?.[0]?.statistics;
+      if (!body.items?.[0])
+        throw new ConnectorError('permanent', 'youtube: this Google account has no YouTube channel');
+      const followers = stats?.hiddenSubscriberCount ? null : countOf(stats?.subscriberCount);
+      if (followers === null)
+        throw new ConnectorError('permanent', 'youtube: the channel hides its subscriber count', {
+          platformCode: 'hidden_subscriber_count',
+        });
+      return { followers, following: null, posts: countOf(stats?.videoCount) };
     },
 
     async accountInfo(context) {

@@ -1,5 +1,5 @@
 // The metrics process end to end on the sandbox: a post published through the pipeline is put on the fetch
-// schedule by the process manager, read at +1 h, +24 h, +72 h and +7 days by the fetcher (driven by an injected
+// schedule by the process manager, read at +1 h, +6 h, +24 h, then weekly to 30 days by the fetcher (driven by an injected
 // clock shared with the sandbox platform and the account access), recorded as PostMetricsFetched and shown in
 // the post_metrics read model. Two instances never read a post twice at once, a reading recorded by an instance
 // that crashed is not taken again, deleted posts and removed accounts stop, transient failures come back.
@@ -20,6 +20,8 @@ import type { PostView } from '../../../domain/post-groups/views.js';
 import {
   ConnectorError,
   type ConnectorRegistry,
+  type MetricsReadLimits,
+  type MetricsRequest,
   type PlatformConnector,
 } from '../../../infra/connectors/port.js';
 import {
@@ -81,10 +83,31 @@ function sandboxRegistry(wrap: (c: PlatformConnector) => PlatformConnector = (c)
   };
 }
 
-function fetcher(options: { owner?: string; connectors?: ConnectorRegistry } = {}): MetricsFetcher {
+/** The connector with `before` called ahead of every metrics read, single or batched (it may throw). */
+function readsThrough(
+  c: PlatformConnector,
+  before: (requests: readonly MetricsRequest[]) => void,
+): PlatformConnector {
+  return {
+    ...c,
+    fetchMetrics: async (context, request) => {
+      before([request]);
+      return c.fetchMetrics(context, request);
+    },
+    fetchMetricsBatch: async (context, requests) => {
+      before(requests);
+      return c.fetchMetricsBatch!(context, requests);
+    },
+  };
+}
+
+function fetcher(
+  options: { owner?: string; connectors?: ConnectorRegistry; readLimits?: MetricsReadLimits } = {},
+): MetricsFetcher {
   const { runtime } = service;
   const connectors = options.connectors ?? sandboxRegistry();
   return new MetricsFetcher({
+    ...(options.readLimits ? { readLimits: () => options.readLimits! } : {}),
     db: runtime.readModels,
     commands: runtime.commands,
     connectors,
@@ -144,7 +167,7 @@ async function metricsEvents(postId: string): Promise<PostMetricsEvent[]> {
 const at = (publishedAt: string, ms: number) => new Date(Date.parse(publishedAt) + ms);
 
 describe('the schedule', () => {
-  test('a published post is read at +1 h, +24 h, +72 h and +7 days, each reading recorded and shown', async () => {
+  test('a published post is read at +1 h, +6 h, +24 h, then weekly to 30 days, each reading recorded and shown', async () => {
     const { postId, groupId, externalId, publishedAt, row } = await publishPost('Read my numbers');
     expect(row).toMatchObject({
       org_id: ws.orgId,
@@ -156,19 +179,24 @@ describe('the schedule', () => {
     });
     const instance = fetcher();
     clock = at(publishedAt, 30 * 60_000);
-    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
 
+    const day = 24 * hour;
     const readings: Array<[number, number]> = [
-      [hour + 5_000, 24 * hour],
-      [24 * hour + 5_000, 72 * hour],
-      [72 * hour + 5_000, 168 * hour],
-      [168 * hour + 5_000, 0],
+      [hour + 5_000, 6 * hour],
+      [6 * hour + 5_000, day],
+      [day + 5_000, 7 * day],
+      [7 * day + 5_000, 14 * day],
+      [14 * day + 5_000, 21 * day],
+      [21 * day + 5_000, 28 * day],
+      [28 * day + 5_000, 30 * day],
+      [30 * day + 5_000, 0],
     ];
     for (const [index, [age, nextAge]] of readings.entries()) {
       clock = at(publishedAt, age);
-      expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0 });
+      expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0, deferred: 0 });
       // The same round again finds nothing due.
-      expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+      expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
       const metrics = sandboxMetrics({ platform: 'x', externalId, publishedAt, timezone, now: clock });
       const events = await metricsEvents(postId);
       expect(events).toHaveLength(index + 1);
@@ -207,9 +235,10 @@ describe('the schedule', () => {
     }
     // The numbers grew with the post's age.
     const engagement = (await metricsEvents(postId)).map((e) => e.data.engagement);
-    expect(engagement[0]).toBeLessThan(engagement[3]!);
-    clock = at(publishedAt, 30 * 24 * hour);
-    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0 });
+    expect(engagement[0]).toBeLessThan(engagement[1]!);
+    expect(engagement[1]).toBeLessThan(engagement[3]!);
+    clock = at(publishedAt, 40 * 24 * hour);
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
     expect(
       (
         await engagementHistory(service.runtime.readModels, {
@@ -256,13 +285,9 @@ describe('the schedule', () => {
       { awaitReadModels: false },
     );
     const calls: string[] = [];
-    const counting = sandboxRegistry((c) => ({
-      ...c,
-      fetchMetrics: async (context, request) => {
-        calls.push(request.externalId);
-        return c.fetchMetrics(context, request);
-      },
-    }));
+    const counting = sandboxRegistry((c) =>
+      readsThrough(c, (requests) => calls.push(...requests.map((r) => r.externalId))),
+    );
     clock = at(publishedAt, hour + 60_000);
     expect(await fetcher({ connectors: counting }).runOnce()).toMatchObject({ recorded: 1 });
     expect(calls).not.toContain(externalId);
@@ -270,7 +295,7 @@ describe('the schedule', () => {
     expect(await scheduleRow(postId)).toMatchObject({
       status: 'active',
       fetches: 1,
-      next_fetch_at: at(publishedAt, 24 * hour).toISOString(),
+      next_fetch_at: at(publishedAt, 6 * hour).toISOString(),
     });
   });
 });
@@ -311,14 +336,12 @@ describe('when a reading cannot be taken', () => {
   test('a transient failure is tried again on a later round', async () => {
     const { postId, publishedAt } = await publishPost('Flaky platform');
     let failures = 1;
-    const flaky = sandboxRegistry((c) => ({
-      ...c,
-      fetchMetrics: async (context, request) => {
+    const flaky = sandboxRegistry((c) =>
+      readsThrough(c, () => {
         if (failures-- > 0)
           throw new ConnectorError('retryable', 'x: the platform is unavailable (HTTP 503)');
-        return c.fetchMetrics(context, request);
-      },
-    }));
+      }),
+    );
     const instance = fetcher({ connectors: flaky });
     clock = at(publishedAt, hour + 1_000);
     expect(await instance.runOnce()).toMatchObject({ recorded: 0, retried: 1 });
@@ -336,22 +359,22 @@ describe('when a reading cannot be taken', () => {
   test('fetching now reads the workspace posts of the last days at once, and an account that is gone stops them', async () => {
     const first = await publishPost('Refresh me');
     clock = at(first.publishedAt, 2 * hour);
-    const refreshed = await fetcher().refreshWorkspace(ws.orgId, { days: 1 });
+    const refreshed = await fetcher().refreshWorkspace(ws.orgId);
     expect(refreshed.failed).toBe(0);
     expect(refreshed.updated).toBeGreaterThanOrEqual(1);
     expect(await postMetricsOf(service.runtime.readModels, ws.orgId, first.postId)).toMatchObject({
       fetchCount: 1,
     });
-    // The schedule moves on from the reading: +24 h is the next one.
+    // The schedule moves on from the reading: +6 h is the next one.
     expect(await scheduleRow(first.postId)).toMatchObject({
-      next_fetch_at: at(first.publishedAt, 24 * hour).toISOString(),
+      next_fetch_at: at(first.publishedAt, 6 * hour).toISOString(),
     });
 
     const removed = await service.request('DELETE', `${ws.base}/accounts/${accountId}`, {
       token: ws.tokens.owner,
     });
     expect(removed.status).toBeLessThan(300);
-    clock = at(first.publishedAt, 24 * hour + 1_000);
+    clock = at(first.publishedAt, 6 * hour + 1_000);
     const round = await fetcher().runOnce();
     expect(round.recorded).toBe(0);
     expect(round.stopped).toBeGreaterThanOrEqual(1);
@@ -360,5 +383,124 @@ describe('when a reading cannot be taken', () => {
     expect((await loadPostMetrics(service.runtime.commands, first.postId)).state).toMatchObject({
       fetchCount: 1,
     });
+  });
+});
+
+describe('sharing the platforms and the posts', () => {
+  // The account of the tests above was removed by the last of them.
+  beforeAll(async () => {
+    accountId = (
+      await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x', {
+        account: 'sharing_x',
+      })
+    ).id;
+  });
+
+  test("posts over the platform's request budget wait for its next window and are then read; none fails", async () => {
+    const posts = [
+      await publishPost('Budget 1'),
+      await publishPost('Budget 2'),
+      await publishPost('Budget 3'),
+    ];
+    const publishedAt = posts[2]!.publishedAt;
+    // Two requests per 15 minutes for the account, one post a request.
+    const readLimits: MetricsReadLimits = {
+      limits: [{ requests: 2, windowMs: 15 * 60_000, per: 'account' }],
+      requestsPerPost: 1,
+      postsPerRequest: 1,
+    };
+    const instance = fetcher({ readLimits });
+    clock = at(publishedAt, hour + 1_000);
+    expect(await instance.runOnce()).toEqual({ recorded: 2, stopped: 0, retried: 0, deferred: 1 });
+    const waiting = (await Promise.all(posts.map((p) => scheduleRow(p.postId)))).find(
+      (r) => r!.fetches === 0,
+    )!;
+    const windowEnd = new Date(Math.floor(clock.getTime() / (15 * 60_000)) * 15 * 60_000 + 15 * 60_000);
+    expect(waiting).toMatchObject({
+      status: 'active',
+      attempts: 0,
+      last_error: null,
+      lease_owner: null,
+      next_fetch_at: windowEnd.toISOString(),
+    });
+    // Still the same window: nothing due; the next window: the waiting post is read.
+    expect(await instance.runOnce()).toEqual({ recorded: 0, stopped: 0, retried: 0, deferred: 0 });
+    clock = windowEnd;
+    expect(await instance.runOnce()).toEqual({ recorded: 1, stopped: 0, retried: 0, deferred: 0 });
+    for (const post of posts) expect(await metricsEvents(post.postId)).toHaveLength(1);
+  });
+
+  test('a refresh over budget answers which posts wait for the platform, and leaves their schedule alone', async () => {
+    const posts = [await publishPost('Refresh budget 1'), await publishPost('Refresh budget 2')];
+    clock = at(posts[1]!.publishedAt, 2 * hour);
+    const before = await scheduleRow(posts[0]!.postId);
+    const result = await fetcher({
+      readLimits: {
+        limits: [{ requests: 1, windowMs: 60 * 60_000, per: 'account' }],
+        requestsPerPost: 1,
+        postsPerRequest: 1,
+      },
+    }).refreshWorkspace(ws.orgId, { allowance: async () => 2 });
+    expect(result).toMatchObject({ processed: 1, updated: 1, failed: 0, deferred: 1, busy: 0 });
+    expect(result.errors).toEqual([
+      { platform: 'x', message: "1 post waits for X's rate limit and will be read when it allows" },
+    ]);
+    const rows = await Promise.all(posts.map((p) => scheduleRow(p.postId)));
+    const unread = rows.find((r) => r!.fetches === 0)!;
+    expect(unread.next_fetch_at).toBe(
+      unread.post_id === before!.post_id
+        ? before!.next_fetch_at
+        : at(posts[1]!.publishedAt, hour).toISOString(),
+    );
+    expect(unread).toMatchObject({ attempts: 0, last_error: null, lease_owner: null });
+  });
+
+  test('two refreshes and the background fetcher at once never read one post at the same time', async () => {
+    const posts = [
+      await publishPost('Contended 1'),
+      await publishPost('Contended 2'),
+      await publishPost('Contended 3'),
+      await publishPost('Contended 4'),
+    ];
+    const inFlight = new Map<string, number>();
+    let overlaps = 0;
+    let reads = 0;
+    const tracking = sandboxRegistry((c) => {
+      const slow = async <T>(requests: readonly MetricsRequest[], read: () => Promise<T>): Promise<T> => {
+        for (const r of requests) {
+          const n = (inFlight.get(r.externalId) ?? 0) + 1;
+          if (n > 1) overlaps++;
+          inFlight.set(r.externalId, n);
+        }
+        reads += requests.length;
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return await read();
+        } finally {
+          for (const r of requests) inFlight.set(r.externalId, inFlight.get(r.externalId)! - 1);
+        }
+      };
+      return {
+        ...c,
+        fetchMetrics: (context, request) => slow([request], () => c.fetchMetrics(context, request)),
+        fetchMetricsBatch: (context, requests) =>
+          slow(requests, () => c.fetchMetricsBatch!(context, requests)),
+      };
+    });
+    clock = at(posts[3]!.publishedAt, hour + 1_000);
+    const [a, b, round] = await Promise.all([
+      fetcher({ owner: 'instance-a', connectors: tracking }).refreshWorkspace(ws.orgId),
+      fetcher({ owner: 'instance-b', connectors: tracking }).refreshWorkspace(ws.orgId),
+      fetcher({ owner: 'instance-c', connectors: tracking }).runOnce(),
+    ]);
+    expect(overlaps).toBe(0);
+    const recorded = (
+      await Promise.all(posts.map(async (p) => (await metricsEvents(p.postId)).length))
+    ).reduce((sum, n) => sum + n, 0);
+    // Every read recorded a reading, and what one reader held the others skipped.
+    expect(recorded).toBe(reads);
+    expect(a.updated + b.updated + round.recorded).toBe(reads);
+    expect(a.busy + b.busy).toBeGreaterThan(0);
+    for (const post of posts) expect((await metricsEvents(post.postId)).length).toBeGreaterThanOrEqual(1);
   });
 });

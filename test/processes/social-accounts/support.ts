@@ -63,6 +63,7 @@ export function fakeConnector(
     delete: refuse,
     accountInfo: refuse,
     fetchMetrics: refuse,
+    accountStats: refuse,
   };
   return connector;
 }

@@ -1,0 +1,216 @@
+// The performance slice's use cases: GET ORG/marketing/analytics/performance (get_performance_summary) and
+// GET …/analytics/top-posts (list_top_posts), read from the performance read models in the workspace's effective
+// time zone, with the audience from the 'audience' service. The rules are domain/performance/performance.ts's.
+import type { Kysely } from 'kysely';
+import type { Audience, AudienceReader } from '../../domain/analytics/audience.js';
+import {
+  performanceWindow,
+  summariseActivity,
+  type ActivitySummary,
+  type PerformanceWindow,
+  type Totals,
+  type TrendDay,
+  type PlatformTotals,
+} from '../../domain/performance/performance.js';
+import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { toPage, type Page } from '../../domain/shared/page.js';
+import type { Platform } from '../../domain/shared/platforms.js';
+import {
+  activityByDay,
+  publishedBreakdowns,
+  rankedPosts,
+  upcomingScheduledCount,
+  type ContentTypeTotals,
+  type RankedPost,
+  type TopicTotals,
+} from '../../projections/performance/queries.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
+
+export interface PerformanceDeps {
+  readModels: Kysely<ReadModels>;
+  audience: AudienceReader;
+  now: () => Date;
+}
+
+export interface TopPost {
+  postId: string;
+  platform: Platform | null;
+  publishedExternalId: string | null;
+  publishedUrl: string | null;
+  contentText: string;
+  publishedAt: string | null;
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number;
+  bookmarks: number | null;
+  impressions: number | null;
+  engagementScore: number;
+  topic: string | null;
+  contentType: string | null;
+}
+
+export interface PerformanceSummary {
+  windowDays: number;
+  generatedAt: string;
+  summary: ActivitySummary['summary'] & { postsScheduledUpcoming: number };
+  previousWindow: Totals;
+  trends: TrendDay[];
+  topPosts: TopPost[];
+  topTopics: TopicTotals[];
+  topContentTypes: ContentTypeTotals[];
+  platforms: PlatformTotals[];
+  audience: Audience;
+}
+
+export interface TopPostItem {
+  postId: string;
+  publishedExternalId: string | null;
+  publishedUrl: string | null;
+  contentText: string;
+  scheduledForUtc: string | null;
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number;
+  bookmarks: number | null;
+  impressions: number | null;
+  engagementScore: number;
+  fetchedAt: string;
+}
+
+/** What a summary reads the window in: the workspace's effective time zone (audience, else workspace, else UTC). */
+async function windowOf(
+  deps: PerformanceDeps,
+  orgId: string,
+  days: number,
+  now: Date,
+): Promise<PerformanceWindow> {
+  return performanceWindow(now.getTime(), await effectiveTimezoneOf(deps.readModels, orgId), days);
+}
+
+export function topPostOf(p: RankedPost): TopPost {
+  return {
+    postId: p.postId,
+    platform: p.platform,
+    publishedExternalId: p.publishedExternalId,
+    publishedUrl: p.publishedUrl,
+    contentText: p.contentText,
+    publishedAt: p.publishedAt,
+    likes: p.likes,
+    reposts: p.reposts,
+    replies: p.replies,
+    quotes: p.quotes,
+    bookmarks: p.bookmarks,
+    impressions: p.impressions,
+    engagementScore: p.engagementScore,
+    topic: p.topic,
+    contentType: p.contentType,
+  };
+}
+
+/** The summary of the workspace's last `days` days, without checking a caller (the home summary asks it too). */
+export async function performanceSummaryOf(
+  deps: PerformanceDeps,
+  orgId: string,
+  options: { days: number; topLimit: number },
+): Promise<PerformanceSummary> {
+  const now = deps.now();
+  const window = await windowOf(deps, orgId, options.days, now);
+  const db = deps.readModels;
+  const [activity, breakdowns, ranked, upcoming, audience] = await Promise.all([
+    activityByDay(db, orgId, window),
+    publishedBreakdowns(db, orgId, window.startMs, window.endMs),
+    rankedPosts(db, { orgId, from: window.startMs, to: window.endMs, limit: options.topLimit, offset: 0 }),
+    upcomingScheduledCount(db, orgId, now.toISOString()),
+    deps.audience.forOrg(orgId, { from: new Date(window.startMs), to: now }),
+  ]);
+  const summarised = summariseActivity(window, activity);
+  return {
+    windowDays: options.days,
+    generatedAt: now.toISOString(),
+    summary: { ...summarised.summary, postsScheduledUpcoming: upcoming },
+    previousWindow: summarised.previousWindow,
+    trends: summarised.trends,
+    topPosts: ranked.items.map(topPostOf),
+    topTopics: breakdowns.topics.slice(0, options.topLimit),
+    topContentTypes: breakdowns.contentTypes.slice(0, options.topLimit),
+    platforms: summarised.platforms,
+    audience,
+  };
+}
+
+export interface RecentResults {
+  window: PerformanceWindow;
+  activity: ActivitySummary;
+  topPost: TopPost | null;
+}
+
+/** What the performance slice offers others (the 'performance' service): the home summary's recent results. */
+export interface PerformanceReads {
+  recentResults(orgId: string, days: number): Promise<RecentResults>;
+}
+
+/** The window's activity and its best post alone (the home summary's recent results). */
+export async function recentResultsOf(
+  deps: Pick<PerformanceDeps, 'readModels' | 'now'>,
+  orgId: string,
+  days: number,
+): Promise<RecentResults> {
+  const now = deps.now();
+  const window = performanceWindow(now.getTime(), await effectiveTimezoneOf(deps.readModels, orgId), days);
+  const [activity, ranked] = await Promise.all([
+    activityByDay(deps.readModels, orgId, window),
+    rankedPosts(deps.readModels, { orgId, from: window.startMs, to: window.endMs, limit: 1, offset: 0 }),
+  ]);
+  const best = ranked.items[0];
+  return {
+    window,
+    activity: summariseActivity(window, activity),
+    topPost: best ? topPostOf(best) : null,
+  };
+}
+
+const reading = (orgId: string) => ({ orgId, permission: 'posts:read', scope: 'mcp:read' }) as const;
+
+export async function getPerformanceSummary(
+  deps: PerformanceDeps,
+  caller: Caller,
+  input: { orgId: string; days: number; topLimit: number },
+): Promise<PerformanceSummary> {
+  authorize(caller, reading(input.orgId));
+  return performanceSummaryOf(deps, input.orgId, input);
+}
+
+export async function listTopPosts(
+  deps: PerformanceDeps,
+  caller: Caller,
+  input: { orgId: string; days: number; page: number; limit: number },
+): Promise<Page<TopPostItem>> {
+  authorize(caller, reading(input.orgId));
+  const window = await windowOf(deps, input.orgId, input.days, deps.now());
+  const ranked = await rankedPosts(deps.readModels, {
+    orgId: input.orgId,
+    from: window.startMs,
+    to: window.endMs,
+    limit: input.limit,
+    offset: (input.page - 1) * input.limit,
+  });
+  const items = ranked.items.map((p): TopPostItem => ({
+    postId: p.postId,
+    publishedExternalId: p.publishedExternalId,
+    publishedUrl: p.publishedUrl,
+    contentText: p.contentText,
+    scheduledForUtc: p.scheduledForUtc,
+    likes: p.likes,
+    reposts: p.reposts,
+    replies: p.replies,
+    quotes: p.quotes,
+    bookmarks: p.bookmarks,
+    impressions: p.impressions,
+    engagementScore: p.engagementScore,
+    fetchedAt: p.fetchedAt,
+  }));
+  return toPage(items, ranked.total, input.page, input.limit);
+}

@@ -166,6 +166,22 @@ export class PublishedPosts {
     return { externalId, url };
   }
 
+  /** A publish-now of an approved post that fails for good at `at`. */
+  async failPublishing(group: FixtureGroup, postId: string, at: string): Promise<void> {
+    await this.step(group.groupId, { type: 'RequestPublishNow', postId }, at);
+    await this.step(group.groupId, { type: 'StartPublishAttempt', postId, socialAccountId: null }, at);
+    await this.step(
+      group.groupId,
+      {
+        type: 'RecordPublishOutcome',
+        postId,
+        attempt: 1,
+        outcome: { kind: 'failed', error: 'Refused by the platform', reason: 'permanent', nextRetryAt: null },
+      },
+      at,
+    );
+  }
+
   /** Deletes a published post after it was deleted on its platform. */
   async deleteOnPlatform(group: FixtureGroup, postId: string, externalId: string, at: string): Promise<void> {
     await this.step(group.groupId, { type: 'DeletePost', postId, deletedOnPlatform: { externalId } }, at);

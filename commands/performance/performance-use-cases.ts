@@ -16,16 +16,14 @@ import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { toPage, type Page } from '../../domain/shared/page.js';
 import type { Platform } from '../../domain/shared/platforms.js';
 import {
-  activityByDay,
-  publishedBreakdowns,
+  performanceZoneOf,
   rankedPosts,
-  upcomingScheduledCount,
+  summaryReads,
   type ContentTypeTotals,
   type RankedPost,
   type TopicTotals,
 } from '../../projections/performance/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
-import { effectiveTimezoneOf } from '../../projections/scheduling/queries.js';
 
 export interface PerformanceDeps {
   readModels: Kysely<ReadModels>;
@@ -80,14 +78,17 @@ export interface TopPostItem {
   fetchedAt: string;
 }
 
-/** What a summary reads the window in: the workspace's effective time zone (audience, else workspace, else UTC). */
+/**
+ * What a summary reads the window in: the workspace's effective time zone (audience, else workspace, else UTC), as
+ * the performance read model has it, so the window's days are the days its activity was counted in.
+ */
 async function windowOf(
-  deps: PerformanceDeps,
+  deps: Pick<PerformanceDeps, 'readModels'>,
   orgId: string,
   days: number,
   now: Date,
 ): Promise<PerformanceWindow> {
-  return performanceWindow(now.getTime(), await effectiveTimezoneOf(deps.readModels, orgId), days);
+  return performanceWindow(now.getTime(), await performanceZoneOf(deps.readModels, orgId), days);
 }
 
 export function topPostOf(p: RankedPost): TopPost {
@@ -118,24 +119,20 @@ export async function performanceSummaryOf(
 ): Promise<PerformanceSummary> {
   const now = deps.now();
   const window = await windowOf(deps, orgId, options.days, now);
-  const db = deps.readModels;
-  const [activity, breakdowns, ranked, upcoming, audience] = await Promise.all([
-    activityByDay(db, orgId, window),
-    publishedBreakdowns(db, orgId, window.startMs, window.endMs),
-    rankedPosts(db, { orgId, from: window.startMs, to: window.endMs, limit: options.topLimit, offset: 0 }),
-    upcomingScheduledCount(db, orgId, now.toISOString()),
+  const [reads, audience] = await Promise.all([
+    summaryReads(deps.readModels, { orgId, window, topLimit: options.topLimit, now: now.toISOString() }),
     deps.audience.forOrg(orgId, { from: new Date(window.startMs), to: now }),
   ]);
-  const summarised = summariseActivity(window, activity);
+  const summarised = summariseActivity(window, reads.activity);
   return {
     windowDays: options.days,
     generatedAt: now.toISOString(),
-    summary: { ...summarised.summary, postsScheduledUpcoming: upcoming },
+    summary: { ...summarised.summary, postsScheduledUpcoming: reads.postsScheduledUpcoming },
     previousWindow: summarised.previousWindow,
     trends: summarised.trends,
-    topPosts: ranked.items.map(topPostOf),
-    topTopics: breakdowns.topics.slice(0, options.topLimit),
-    topContentTypes: breakdowns.contentTypes.slice(0, options.topLimit),
+    topPosts: reads.top.map(topPostOf),
+    topTopics: reads.topics.slice(0, options.topLimit),
+    topContentTypes: reads.contentTypes.slice(0, options.topLimit),
     platforms: summarised.platforms,
     audience,
   };
@@ -159,15 +156,12 @@ export async function recentResultsOf(
   days: number,
 ): Promise<RecentResults> {
   const now = deps.now();
-  const window = performanceWindow(now.getTime(), await effectiveTimezoneOf(deps.readModels, orgId), days);
-  const [activity, ranked] = await Promise.all([
-    activityByDay(deps.readModels, orgId, window),
-    rankedPosts(deps.readModels, { orgId, from: window.startMs, to: window.endMs, limit: 1, offset: 0 }),
-  ]);
-  const best = ranked.items[0];
+  const window = await windowOf(deps, orgId, days, now);
+  const reads = await summaryReads(deps.readModels, { orgId, window, topLimit: 1, now: now.toISOString() });
+  const best = reads.top[0];
   return {
     window,
-    activity: summariseActivity(window, activity),
+    activity: summariseActivity(window, reads.activity),
     topPost: best ? topPostOf(best) : null,
   };
 }

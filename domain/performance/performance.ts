@@ -90,10 +90,7 @@ export interface PerformanceWindow {
   dates: string[];
   /** The previous window's local dates, oldest first. */
   previousDates: string[];
-  /**
-   * Where each of the 2 × `days` local days starts (UTC ms), previous window first, and where today ends: the
-   * thresholds activity is grouped into days by (day i is [bounds[i], bounds[i + 1])).
-   */
+  /** Where each of the 2 × `days` local days starts (UTC ms), previous window first, and where today ends. */
   bounds: number[];
   previousStartMs: number;
   /** The window's first instant. */
@@ -121,10 +118,10 @@ export function performanceWindow(nowMs: number, timezone: string, days: number)
   };
 }
 
-/** Activity of one platform on one local day (the read model's buckets, grouped by the window's bounds). */
+/** Activity of one platform on one local day of the workspace's zone (the read model's days). */
 export interface DayActivity {
-  /** 0 … 2 × days − 1: the previous window's days, then the window's. */
-  day: number;
+  /** The local date (YYYY-MM-DD); dates outside the two windows are left out. */
+  date: string;
   platform: Platform;
   postsPublished: number;
   engagements: number;
@@ -170,7 +167,7 @@ interface Sum {
 
 const emptySum = (): Sum => ({ postsPublished: 0, engagements: 0, impressions: null, ratedEngagements: 0 });
 
-function add(sum: Sum, a: Omit<DayActivity, 'day' | 'platform'>): void {
+function add(sum: Sum, a: Omit<DayActivity, 'date' | 'platform'>): void {
   sum.postsPublished += a.postsPublished;
   sum.engagements += a.engagements;
   sum.ratedEngagements += a.ratedEngagements;
@@ -199,12 +196,14 @@ export function summariseActivity(
   activity: readonly DayActivity[],
 ): ActivitySummary {
   const { days } = window;
+  const indexOf = new Map([...window.previousDates, ...window.dates].map((date, i) => [date, i]));
   const perDay = Array.from({ length: 2 * days }, emptySum);
   const perPlatform = new Map<Platform, Sum>();
   for (const a of activity) {
-    if (!Number.isInteger(a.day) || a.day < 0 || a.day >= 2 * days) continue;
-    add(perDay[a.day]!, a);
-    if (a.day < days) continue;
+    const day = indexOf.get(a.date);
+    if (day === undefined) continue;
+    add(perDay[day]!, a);
+    if (day < days) continue;
     let p = perPlatform.get(a.platform);
     if (!p) perPlatform.set(a.platform, (p = emptySum()));
     add(p, a);

@@ -2,7 +2,7 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing and visuals. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals and performance-summary. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import { publishingBench } from './publishing.js';
 import { postGroupsRebuildBench } from './post-groups-rebuild.js';
 import { schedulerSlotsBench } from './scheduler-slots.js';
 import { notificationFanoutBench } from './notification-fanout.js';
+import { performanceSummaryBench } from './performance-summary.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -238,6 +239,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'notification-fanout': notificationFanoutBench,
   billing: billingBench,
   visuals: visualsBench,
+  'performance-summary': performanceSummaryBench,
 };
 
 async function main() {

@@ -194,16 +194,30 @@ describe('the summary from activity', () => {
 
   test('days without activity are in the trends; an impression-less day says null; platforms rank by engagement', () => {
     const s = summariseActivity(window, [
-      { day: 7, platform: 'x', postsPublished: 1, engagements: 7, impressions: 200, ratedEngagements: 7 },
       {
-        day: 10,
+        date: '2027-03-27',
+        platform: 'x',
+        postsPublished: 1,
+        engagements: 7,
+        impressions: 200,
+        ratedEngagements: 7,
+      },
+      {
+        date: '2027-03-30',
         platform: 'linkedin',
         postsPublished: 1,
         engagements: 11,
         impressions: null,
         ratedEngagements: 0,
       },
-      { day: 2, platform: 'x', postsPublished: 1, engagements: 4, impressions: 100, ratedEngagements: 4 },
+      {
+        date: '2027-03-22',
+        platform: 'x',
+        postsPublished: 1,
+        engagements: 4,
+        impressions: 100,
+        ratedEngagements: 4,
+      },
     ]);
     expect(s.summary).toEqual({
       postsPublished: 2,
@@ -232,7 +246,8 @@ describe('the summary from activity', () => {
   });
 
   const arbActivity = fc.record({
-    day: fc.integer({ min: 0, max: 13 }),
+    // The two windows' dates and one on each side of them, which the summary leaves out.
+    date: fc.constantFrom('2027-03-19', ...window.previousDates, ...window.dates, '2027-04-03'),
     platform: fc.constantFrom(...platforms),
     postsPublished: fc.integer({ min: 0, max: 20 }),
     engagements: fc.integer({ min: -50, max: 10_000 }),
@@ -244,7 +259,7 @@ describe('the summary from activity', () => {
     fc.assert(
       fc.property(fc.array(arbActivity, { maxLength: 40 }), (activity: DayActivity[]) => {
         const s = summariseActivity(window, activity);
-        const inWindow = activity.filter((a) => a.day >= 7);
+        const inWindow = activity.filter((a) => window.dates.includes(a.date));
         const sum = (
           list: readonly { postsPublished: number; engagements: number; impressions: number | null }[],
         ) => ({
@@ -262,7 +277,7 @@ describe('the summary from activity', () => {
         expect(sum(s.trends)).toEqual(summary);
         expect(sum(s.platforms)).toEqual(summary);
         expect(sum(inWindow)).toEqual(summary);
-        expect(s.previousWindow).toEqual(sum(activity.filter((a) => a.day < 7)));
+        expect(s.previousWindow).toEqual(sum(activity.filter((a) => window.previousDates.includes(a.date))));
         expect(s.trends.map((t) => t.date)).toEqual(window.dates);
         expect(s.summary.publishingActiveDays).toBe(s.trends.filter((t) => t.postsPublished > 0).length);
         expect(new Set(s.platforms.map((p) => p.platform)).size).toBe(s.platforms.length);

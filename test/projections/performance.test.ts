@@ -1,6 +1,7 @@
 // The performance read models (projections/performance): folded from random histories of post groups (created,
-// topic changed, published, deleted on the platform) and readings, the rows are the same whether the history comes
-// as one batch, one event at a time, or with every event applied twice; and the activity adds up to the posts:
+// topic changed, published, deleted on the platform), readings and changes of the workspace's time zones, the rows
+// are the same whether the history comes as one batch, one event at a time, or with every event applied twice; the
+// days are the 15-minute buckets summed in the zone in effect at the end; and the activity adds up to the posts:
 // the engagement of every reading taken in equals the posts' latest engagement, the posts published counted are the
 // published posts not deleted, and impressions add up to the posts' latest impressions.
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,8 @@ import { postMetricsEventCodec } from '../../domain/analytics/event-codec.js';
 import { engagementOf, type MetricsReading } from '../../domain/analytics/post-metrics.js';
 import { postGroupEventCodec, type PostGroupEvent } from '../../domain/post-groups/event-codec.js';
 import type { PostMetricsEvent } from '../../domain/analytics/post-metrics.js';
+import { schedulingEventCodec, type SchedulingEvent } from '../../domain/scheduling/event-codec.js';
+import { todayAt } from '../../domain/scheduling/time.js';
 import type { Platform } from '../../domain/shared/platforms.js';
 import type { RecordedEvent } from '../../infra/event-store/port.js';
 import { performanceProjection } from '../../projections/performance/performance-projection.js';
@@ -40,12 +43,18 @@ beforeAll(async () => {
 afterAll(async () => database?.drop());
 
 let position = 0;
-function recorded(event: PostGroupEvent | PostMetricsEvent, stream: string, revision: number): RecordedEvent {
+function recorded(
+  event: PostGroupEvent | PostMetricsEvent | SchedulingEvent,
+  stream: string,
+  revision: number,
+): RecordedEvent {
   position++;
   const schemaVersion =
     event.type === 'PostMetricsFetched'
       ? postMetricsEventCodec.schemaVersion(event.type)
-      : postGroupEventCodec.schemaVersion(event.type);
+      : event.type === 'WorkspaceTimezoneSet' || event.type === 'SchedulingSettingsChanged'
+        ? schedulingEventCodec.schemaVersion(event.type)
+        : postGroupEventCodec.schemaVersion(event.type);
   return {
     id: randomUUID(),
     streamName: stream,
@@ -62,7 +71,11 @@ type Op =
   | { kind: 'publish'; post: number; minutes: number }
   | { kind: 'read'; post: number; minutes: number; metrics: MetricsReading }
   | { kind: 'delete'; post: number; minutes: number }
-  | { kind: 'topic'; group: number; topic: string | null; minutes: number };
+  | { kind: 'topic'; group: number; topic: string | null; minutes: number }
+  | { kind: 'zone'; timezone: string; minutes: number }
+  | { kind: 'audienceZone'; timezone: string | null; minutes: number };
+
+const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Pacific/Chatham', 'UTC'];
 
 const count = fc.integer({ min: 0, max: 500 });
 const arbOp: fc.Arbitrary<Op> = fc.oneof(
@@ -85,6 +98,16 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
     kind: fc.constant('topic' as const),
     group: fc.nat(2),
     topic: fc.constantFrom('launch', 'hiring', null),
+    minutes: fc.nat(20_000),
+  }),
+  fc.record({
+    kind: fc.constant('zone' as const),
+    timezone: fc.constantFrom(...zones),
+    minutes: fc.nat(20_000),
+  }),
+  fc.record({
+    kind: fc.constant('audienceZone' as const),
+    timezone: fc.constantFrom(null, ...zones),
     minutes: fc.nat(20_000),
   }),
 );
@@ -143,6 +166,31 @@ function history(orgId: string, ops: readonly Op[]): RecordedEvent[] {
   const fetchNumbers = new Map<number, number>();
   const lastFetch = new Map<number, number>();
   for (const op of ops) {
+    if (op.kind === 'zone' || op.kind === 'audienceZone') {
+      const stream = `scheduling-${orgId}`;
+      events.push(
+        recorded(
+          op.kind === 'zone'
+            ? {
+                type: 'WorkspaceTimezoneSet',
+                data: { orgId, timezone: op.timezone, previousTimezone: null, by: 'u', at: at(op.minutes) },
+              }
+            : {
+                type: 'SchedulingSettingsChanged',
+                data: {
+                  orgId,
+                  changes: { audienceTimezone: op.timezone },
+                  resetPostingWindows: [],
+                  by: 'u',
+                  at: at(op.minutes),
+                },
+              },
+          stream,
+          next(stream),
+        ),
+      );
+      continue;
+    }
     if (op.kind === 'topic') {
       const groupId = groups[op.group]!;
       events.push(
@@ -224,7 +272,12 @@ async function rowsOf(schema: string, orgId: string) {
   const activity = await sql`
     select * from ${sql.id(schema, 'performance_activity')} where org_id = ${orgId}
     order by bucket, platform`.execute(db);
-  return { posts: posts.rows, activity: activity.rows };
+  const daily = await sql`
+    select org_id, day::text as day, platform, posts_published, engagements, impressions, rated_engagements
+    from ${sql.id(schema, 'performance_daily')} where org_id = ${orgId} order by day, platform`.execute(db);
+  const zone = await sql`
+    select * from ${sql.id(schema, 'performance_zones')} where org_id = ${orgId}`.execute(db);
+  return { posts: posts.rows, activity: activity.rows, daily: daily.rows, zone: zone.rows };
 }
 
 async function fold(schema: string, events: readonly RecordedEvent[]) {
@@ -245,6 +298,49 @@ test('property: one batch, one event at a time and every event twice give the sa
       const batch = await rowsOf(schemas.batch, orgId);
       expect(await rowsOf(schemas.single, orgId)).toEqual(batch);
       expect(await rowsOf(schemas.twice, orgId)).toEqual(batch);
+
+      // The days are the buckets summed in the zone in effect now (audience, else workspace, else UTC).
+      let workspace: string | null = null;
+      let audience: string | null = null;
+      for (const op of ops)
+        if (op.kind === 'zone') workspace = op.timezone;
+        else if (op.kind === 'audienceZone') audience = op.timezone;
+      const zone = audience ?? workspace ?? 'UTC';
+      const expected = new Map<string, { posts: number; engagements: number; impressions: number | null }>();
+      for (const row of batch.activity as Array<{
+        bucket: string;
+        platform: string;
+        posts_published: number;
+        engagements: string;
+        impressions: string | null;
+      }>) {
+        const key = `${todayAt(Date.parse(row.bucket), zone)} ${row.platform}`;
+        const e = expected.get(key) ?? { posts: 0, engagements: 0, impressions: null };
+        e.posts += row.posts_published;
+        e.engagements += Number(row.engagements);
+        if (row.impressions !== null) e.impressions = (e.impressions ?? 0) + Number(row.impressions);
+        expected.set(key, e);
+      }
+      expect(
+        new Map(
+          (
+            batch.daily as Array<{
+              day: string;
+              platform: string;
+              posts_published: number;
+              engagements: string;
+              impressions: string | null;
+            }>
+          ).map((d) => [
+            `${d.day} ${d.platform}`,
+            {
+              posts: d.posts_published,
+              engagements: Number(d.engagements),
+              impressions: d.impressions === null ? null : Number(d.impressions),
+            },
+          ]),
+        ),
+      ).toEqual(expected);
 
       const { rows } = await sql<{
         engagement: number;

@@ -506,3 +506,20 @@ describe('projection rebuilds', () => {
     expect(field(month.topTopics, 'topic')).toEqual(['launch', 'people']);
   });
 });
+
+describe('a change of time zone', () => {
+  test("the days follow the workspace's new zone at once; the totals stay", async () => {
+    const res = await service.request('PATCH', `/v1/orgs/${ws.orgId}/timezone`, {
+      token: ws.tokens.owner,
+      body: { timezone: 'UTC' },
+    });
+    expect(res.status).toBe(200);
+    const week = await data(`${base()}/performance?days=7`);
+    // P1's first reading (23:30 UTC on the 27th) was 00:30 on the 28th in Berlin: now on the 27th.
+    expect(week.trends.slice(0, 2)).toEqual([
+      { date: '2027-03-27', postsPublished: 1, impressions: 700, engagements: 21 },
+      { date: '2027-03-28', postsPublished: 0, impressions: null, engagements: 0 },
+    ]);
+    expect(week.summary).toMatchObject({ postsPublished: 3, engagements: 161, impressions: 3200 });
+  });
+});

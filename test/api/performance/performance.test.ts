@@ -516,7 +516,7 @@ describe('a change of time zone', () => {
     expect(res.status).toBe(200);
     const week = await data(`${base()}/performance?days=7`);
     // P1's first reading (23:30 UTC on the 27th) was 00:30 on the 28th in Berlin: now on the 27th.
-    expect(week.trends.slice(0, 2)).toEqual([
+    expect((week.trends as Loose[]).slice(0, 2)).toEqual([
       { date: '2027-03-27', postsPublished: 1, impressions: 700, engagements: 21 },
       { date: '2027-03-28', postsPublished: 0, impressions: null, engagements: 0 },
     ]);

@@ -4,6 +4,7 @@
 import {
   getPerformanceSummary,
   listTopPosts,
+  ZoneGuesses,
   type PerformanceDeps,
 } from '../../commands/performance/performance-use-cases.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
@@ -21,7 +22,7 @@ export function performanceDeps(
   ctx: SliceContext,
   now: () => Date = ctx.services.now ?? (() => new Date()),
 ): PerformanceDeps {
-  return { readModels: ctx.readModels, audience: ctx.use(audienceService), now };
+  return { readModels: ctx.readModels, audience: ctx.use(audienceService), now, zones: new ZoneGuesses() };
 }
 
 export function performanceOperations(now?: () => Date) {

@@ -16,7 +16,6 @@ import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { toPage, type Page } from '../../domain/shared/page.js';
 import type { Platform } from '../../domain/shared/platforms.js';
 import {
-  performanceZoneOf,
   rankedPosts,
   summaryReads,
   type ContentTypeTotals,
@@ -29,6 +28,47 @@ export interface PerformanceDeps {
   readModels: Kysely<ReadModels>;
   audience: AudienceReader;
   now: () => Date;
+  /** The zone each workspace's days were last counted in, per runtime (`new ZoneGuesses()`). */
+  zones: ZoneGuesses;
+}
+
+/**
+ * The zone a workspace's days were last seen counted in. A read computes its window for the remembered zone and
+ * its statement answers the zone the read model has; only when they differ (the zone changed since) is the read
+ * made again, for the zone it answered. So a summary needs no statement of its own for the zone, and is never
+ * answered in a stale one. Bounded: the oldest entries go first.
+ */
+export class ZoneGuesses {
+  private readonly zones = new Map<string, string>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  /**
+   * Runs `read` for the window of `days` ending at `now` in the workspace's zone: first in the zone remembered (UTC
+   * for a workspace not seen yet), again in the zone the read answered when it differs.
+   */
+  async read<T extends { zone: string }>(
+    orgId: string,
+    days: number,
+    now: Date,
+    read: (window: PerformanceWindow) => Promise<T>,
+  ): Promise<{ window: PerformanceWindow; result: T }> {
+    let zone = this.zones.get(orgId) ?? 'UTC';
+    // A zone changing twice between two statements is the only reason for a third round; it ends there.
+    for (let round = 0; ; round++) {
+      const window = performanceWindow(now.getTime(), zone, days);
+      const result = await read(window);
+      this.remember(orgId, result.zone);
+      if (result.zone === zone || round === 2) return { window, result };
+      zone = result.zone;
+    }
+  }
+
+  private remember(orgId: string, zone: string): void {
+    this.zones.delete(orgId);
+    this.zones.set(orgId, zone);
+    if (this.zones.size > this.maxEntries) this.zones.delete(this.zones.keys().next().value!);
+  }
 }
 
 export interface TopPost {
@@ -78,19 +118,6 @@ export interface TopPostItem {
   fetchedAt: string;
 }
 
-/**
- * What a summary reads the window in: the workspace's effective time zone (audience, else workspace, else UTC), as
- * the performance read model has it, so the window's days are the days its activity was counted in.
- */
-async function windowOf(
-  deps: Pick<PerformanceDeps, 'readModels'>,
-  orgId: string,
-  days: number,
-  now: Date,
-): Promise<PerformanceWindow> {
-  return performanceWindow(now.getTime(), await performanceZoneOf(deps.readModels, orgId), days);
-}
-
 export function topPostOf(p: RankedPost): TopPost {
   return {
     postId: p.postId,
@@ -118,11 +145,16 @@ export async function performanceSummaryOf(
   options: { days: number; topLimit: number },
 ): Promise<PerformanceSummary> {
   const now = deps.now();
-  const window = await windowOf(deps, orgId, options.days, now);
-  const [reads, audience] = await Promise.all([
-    summaryReads(deps.readModels, { orgId, window, topLimit: options.topLimit, now: now.toISOString() }),
-    deps.audience.forOrg(orgId, { from: new Date(window.startMs), to: now }),
-  ]);
+  const {
+    window,
+    result: [reads, audience],
+  } = await deps.zones.read(orgId, options.days, now, async (w) => {
+    const both = await Promise.all([
+      summaryReads(deps.readModels, { orgId, window: w, topLimit: options.topLimit, now: now.toISOString() }),
+      deps.audience.forOrg(orgId, { from: new Date(w.startMs), to: now }),
+    ]);
+    return Object.assign(both, { zone: both[0].zone });
+  });
   const summarised = summariseActivity(window, reads.activity);
   return {
     windowDays: options.days,
@@ -151,13 +183,14 @@ export interface PerformanceReads {
 
 /** The window's activity and its best post alone (the home summary's recent results). */
 export async function recentResultsOf(
-  deps: Pick<PerformanceDeps, 'readModels' | 'now'>,
+  deps: Pick<PerformanceDeps, 'readModels' | 'now' | 'zones'>,
   orgId: string,
   days: number,
 ): Promise<RecentResults> {
   const now = deps.now();
-  const window = await windowOf(deps, orgId, days, now);
-  const reads = await summaryReads(deps.readModels, { orgId, window, topLimit: 1, now: now.toISOString() });
+  const { window, result: reads } = await deps.zones.read(orgId, days, now, (w) =>
+    summaryReads(deps.readModels, { orgId, window: w, topLimit: 1, now: now.toISOString() }),
+  );
   const best = reads.top[0];
   return {
     window,
@@ -183,14 +216,15 @@ export async function listTopPosts(
   input: { orgId: string; days: number; page: number; limit: number },
 ): Promise<Page<TopPostItem>> {
   authorize(caller, reading(input.orgId));
-  const window = await windowOf(deps, input.orgId, input.days, deps.now());
-  const ranked = await rankedPosts(deps.readModels, {
-    orgId: input.orgId,
-    from: window.startMs,
-    to: window.endMs,
-    limit: input.limit,
-    offset: (input.page - 1) * input.limit,
-  });
+  const { result: ranked } = await deps.zones.read(input.orgId, input.days, deps.now(), (w) =>
+    rankedPosts(deps.readModels, {
+      orgId: input.orgId,
+      from: w.startMs,
+      to: w.endMs,
+      limit: input.limit,
+      offset: (input.page - 1) * input.limit,
+    }),
+  );
   const items = ranked.items.map((p): TopPostItem => ({
     postId: p.postId,
     publishedExternalId: p.publishedExternalId,

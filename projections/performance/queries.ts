@@ -1,8 +1,9 @@
 // Reads of the performance read models (performance-projection.ts) for the summary, top posts and the home
-// screen: the zone a workspace's days are counted in; then, in one statement, the activity per local day and
-// platform over a window and the one before it, the window's published posts by topic and by content type, its
-// best posts by engagement score and the count of posts scheduled ahead; and a page of the ranking. Each part
-// reads an index led by the workspace.
+// screen: in one statement, the activity per local day and platform over a window and the one before it, the
+// window's published posts by topic and by content type, its best posts by engagement score and the count of posts
+// scheduled ahead; and a page of the ranking. Each answers the zone the workspace's days are counted in, so a
+// caller that computed the window for a zone it guessed knows whether to ask again. Each part reads an index led by
+// the workspace.
 import { sql, type Kysely } from 'kysely';
 import type { DayActivity, PerformanceWindow } from '../../domain/performance/performance.js';
 import type { Platform } from '../../domain/shared/platforms.js';
@@ -10,13 +11,6 @@ import type { ReadModels } from '../read-models.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
-
-/** The zone a workspace's days are counted in (its effective time zone as this read model has it); UTC if none. */
-export async function performanceZoneOf(db: Kysely<ReadModels>, orgId: string): Promise<string> {
-  const { rows } = await sql<{ tz: string }>`
-    select effective_timezone as tz from performance_zones where org_id = ${orgId}`.execute(db);
-  return rows[0]?.tz ?? 'UTC';
-}
 
 export interface TopicTotals {
   topic: string;
@@ -62,11 +56,6 @@ export interface RankedPage {
   total: number;
 }
 
-/**
- * The posts published in [from, to) with at least one reading (deleted ones left out), by engagement score, then
- * engagement, then newest first: `limit` of them from `offset`, and how many there are. The ranking reads the
- * window's index entries only; the page's rows and texts are then read by key.
- */
 /** A ranked post's row, from the statement's columns or its JSON (bigints as strings or numbers). */
 interface RankedRow {
   post_id: string;
@@ -135,39 +124,47 @@ const rankedColumns = sql`pp.post_id, pp.group_id, pp.platform, pp.external_id, 
   pp.quotes, pp.bookmarks, pp.impressions, pp.engagement, pp.engagement_score, pp.topic, pp.content_type,
   pp.fetched_at`;
 
+/** The zone a workspace's days are counted in, as a column (UTC if none). */
+const zoneColumn = (orgId: string) =>
+  sql<string>`coalesce((select effective_timezone from performance_zones where org_id = ${orgId}), 'UTC')`;
+
 /**
  * The posts published in [from, to) with at least one reading (deleted ones left out), by engagement score, then
- * engagement, then newest first: `limit` of them from `offset`, and how many there are. The ranking reads the
- * window's index entries only; the page's rows and texts are then read by key.
+ * engagement, then newest first: `limit` of them from `offset`, and how many there are; with the zone the read
+ * model counts the workspace's days in, so a caller that guessed the window's zone can tell it was right. The
+ * ranking reads the window's index entries only; the page's rows and texts are then read by key.
  */
 export async function rankedPosts(
   db: Kysely<ReadModels>,
   query: { orgId: string; from: number; to: number; limit: number; offset: number },
-): Promise<RankedPage> {
+): Promise<RankedPage & { zone: string }> {
   const { orgId, from, to, limit, offset } = query;
-  const { rows } = await sql<RankedRow & { total: string }>`
+  const { rows } = await sql<Partial<RankedRow> & { zone: string; total: number }>`
     with ranked as (
-      select post_id, engagement_score, engagement, published_at, count(*) over () as total
+      select post_id, engagement_score, engagement, published_at
       ${windowPosts(orgId, from, to)}
       order by ${ranking('')}
       limit ${limit} offset ${offset}
     )
-    select r.total, ${rankedColumns}
-    from ranked r
-    join performance_posts pp on pp.post_id = r.post_id
-    left join posts p on p.id = r.post_id
-    order by ${ranking('r.')}`.execute(db);
-  const items = rows.map(rankedPostOf);
-  if (rows.length > 0) return { items, total: Number(rows[0]!.total) };
-  if (offset === 0) return { items, total: 0 };
-  // A page past the end: the count alone.
-  const counted = await sql<{ n: number }>`select count(*)::int as n ${windowPosts(orgId, from, to)}`.execute(
-    db,
-  );
-  return { items, total: counted.rows[0]?.n ?? 0 };
+    select z.zone, z.total, page.*
+    from (select ${zoneColumn(orgId)} as zone, (select count(*)::int ${windowPosts(orgId, from, to)}) as total) z
+    left join lateral (
+      select ${rankedColumns}
+      from ranked r
+      join performance_posts pp on pp.post_id = r.post_id
+      left join posts p on p.id = r.post_id
+    ) page on true
+    order by ${ranking('page.')}`.execute(db);
+  return {
+    zone: rows[0]!.zone,
+    total: rows[0]!.total,
+    items: rows.filter((r) => r.post_id != null).map((r) => rankedPostOf(r as RankedRow)),
+  };
 }
 
 export interface SummaryReads {
+  /** The zone the read model counts the workspace's days in (the window must be of it). */
+  zone: string;
   activity: DayActivity[];
   topics: TopicTotals[];
   contentTypes: ContentTypeTotals[];
@@ -206,6 +203,7 @@ export async function summaryReads(
     groups: Array<[string | null, string | null, boolean, number, number, number | null]>;
     top: RankedRow[];
     upcoming: number;
+    zone: string;
   }>`
     with ranked as (
       select post_id, engagement_score, engagement, published_at
@@ -219,7 +217,7 @@ export async function summaryReads(
       where org_id = ${orgId} and published_at >= ${iso(from)} and published_at < ${iso(to)} and not deleted
       group by grouping sets ((topic), (content_type))
     )
-    select
+    select ${zoneColumn(orgId)} as zone,
       (select coalesce(json_agg(json_build_array(day::text, platform, posts_published, engagements, impressions,
           rated_engagements)), '[]'::json)
         from performance_daily
@@ -257,6 +255,7 @@ export async function summaryReads(
     }))
     .sort(ranked((t) => t.contentType));
   return {
+    zone: row.zone,
     activity: row.days.map(([date, platform, posts, engagements, impressions, rated]) => ({
       date,
       platform,

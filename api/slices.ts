@@ -8,12 +8,14 @@ import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
 import { brandProfileSlice } from './brand-profile/slice.js';
 import { authSlice } from './auth/slice.js';
+import { homeSlice } from './home/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { mcpSlice } from './mcp/slice.js';
 import { mediaSlice } from './media/slice.js';
 import { notificationsSlice } from './notifications/slice.js';
 import { oauthSlice } from './oauth/slice.js';
 import { onboardingSlice } from './onboarding/slice.js';
+import { performanceSlice } from './performance/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
@@ -50,8 +52,10 @@ export const slices = [
   storageSlice,
   publishingSlice,
   analyticsSlice,
+  performanceSlice,
   notificationsSlice,
   billingSlice,
+  homeSlice,
   aiSlice,
   signInSlice,
   oauthSlice,

@@ -2,8 +2,9 @@
 // PostgreSQL under .data/bench-postgres; each benchmark works in a fresh database that it drops afterwards.
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
-// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals and
-// analytics-refresh. Run some by name: `npm run bench -- list-posts` or `BENCH_ONLY=approve-command,list-posts`.
+// list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals,
+// analytics-refresh and performance-summary. Run some by name: `npm run bench -- list-posts` or
+// `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -27,6 +28,7 @@ import { postGroupsRebuildBench } from './post-groups-rebuild.js';
 import { schedulerSlotsBench } from './scheduler-slots.js';
 import { notificationFanoutBench } from './notification-fanout.js';
 import { analyticsRefreshBench } from './analytics-refresh.js';
+import { performanceSummaryBench } from './performance-summary.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -241,6 +243,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   billing: billingBench,
   visuals: visualsBench,
   'analytics-refresh': analyticsRefreshBench,
+  'performance-summary': performanceSummaryBench,
 };
 
 async function main() {

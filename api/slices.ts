@@ -4,6 +4,7 @@
 // line here; see docs/adding-a-slice.md.
 import { aiSlice } from './ai/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
+import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
 import { brandProfileSlice } from './brand-profile/slice.js';
@@ -50,6 +51,7 @@ export const slices = [
   storageSlice,
   publishingSlice,
   analyticsSlice,
+  automationSlice,
   notificationsSlice,
   billingSlice,
   aiSlice,

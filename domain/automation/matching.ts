@@ -45,7 +45,10 @@ export function repostThresholdsMet(selection: RepostSelection, evidence: Action
 /** At most maxImpressions (known impressions only) and at most maxLikes; a rule with neither matches nothing. */
 export function deleteThresholdsMet(rule: AutoDeleteRule, evidence: ActionEvidence): boolean {
   if (!hasDeleteThreshold(rule)) return false;
-  if (rule.maxImpressions !== null && (evidence.impressions === null || evidence.impressions > rule.maxImpressions))
+  if (
+    rule.maxImpressions !== null &&
+    (evidence.impressions === null || evidence.impressions > rule.maxImpressions)
+  )
     return false;
   if (rule.maxLikes !== null && evidence.likes > rule.maxLikes) return false;
   return true;
@@ -61,7 +64,8 @@ const n = (value: number) => value.toLocaleString('en-US');
 /** Why the post meets a repost rule, for the action's `reason`. */
 export function repostReason(selection: RepostSelection, evidence: ActionEvidence, rank: number): string {
   const numbers = `${evidence.impressions === null ? 'impressions unknown' : `${n(evidence.impressions)} impressions`}, ${n(evidence.likes)} likes`;
-  if (selection.mode === 'top_n') return `#${rank} of the top ${selection.n} by ${selection.rankBy} (${numbers})`;
+  if (selection.mode === 'top_n')
+    return `#${rank} of the top ${selection.n} by ${selection.rankBy} (${numbers})`;
   const met = [
     selection.minImpressions !== null ? `impressions ≥ ${n(selection.minImpressions)}` : null,
     selection.minLikes !== null ? `likes ≥ ${n(selection.minLikes)}` : null,
@@ -73,7 +77,9 @@ export function repostReason(selection: RepostSelection, evidence: ActionEvidenc
 /** Why the post meets a delete rule, for the action's `reason`. */
 export function deleteReason(rule: AutoDeleteRule, evidence: ActionEvidence, now: string): string {
   const met = [
-    rule.maxImpressions !== null ? `${n(evidence.impressions ?? 0)} impressions ≤ ${n(rule.maxImpressions)}` : null,
+    rule.maxImpressions !== null
+      ? `${n(evidence.impressions ?? 0)} impressions ≤ ${n(rule.maxImpressions)}`
+      : null,
     rule.maxLikes !== null ? `${n(evidence.likes)} likes ≤ ${n(rule.maxLikes)}` : null,
   ].filter((s) => s !== null);
   const hours = Math.max(0, Math.floor(ageMs(evidence.metricsFetchedAt, now) / hourMs));

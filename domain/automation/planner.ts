@@ -50,7 +50,9 @@ export function planRepost(
   const inWindow = scoped(rule, candidates, now);
   const warnings: string[] = [];
   if (!hasRepostThreshold(rule.selection))
-    warnings.push('autoRepost: no threshold is set (minImpressions, minLikes or minEngagementRate), so it matches nothing');
+    warnings.push(
+      'autoRepost: no threshold is set (minImpressions, minLikes or minEngagementRate), so it matches nothing',
+    );
   // Posts reposted their maximum number of times, or within their cooldown, are not due: not matched.
   const due = inWindow.filter((c) => repostBlock(state, rule, c.postId, now) === null);
   const selection = rule.selection;
@@ -61,7 +63,11 @@ export function planRepost(
       .sort((a, b) => b.engagement - a.engagement || newestFirst(a, b));
   else {
     const value = (c: XPostCandidate) =>
-      selection.rankBy === 'impressions' ? c.impressions : selection.rankBy === 'likes' ? c.likes : c.engagement;
+      selection.rankBy === 'impressions'
+        ? c.impressions
+        : selection.rankBy === 'likes'
+          ? c.likes
+          : c.engagement;
     picks = due
       .filter((c) => value(c) !== null)
       .sort((a, b) => value(b)! - value(a)! || b.engagement - a.engagement || newestFirst(a, b))
@@ -85,7 +91,9 @@ export function planDelete(
   const warnings: string[] = [];
   if (!hasDeleteThreshold(rule))
     warnings.push('autoDelete: neither maxImpressions nor maxLikes is set, so it deletes nothing');
-  const meeting = inWindow.filter((c) => deleteBlock(state, c.postId) === null && deleteThresholdsMet(rule, c));
+  const meeting = inWindow.filter(
+    (c) => deleteBlock(state, c.postId) === null && deleteThresholdsMet(rule, c),
+  );
   const fresh = meeting.filter((c) => metricsFresh(rule, c.metricsFetchedAt, now));
   const stale = meeting.length - fresh.length;
   if (stale > 0)

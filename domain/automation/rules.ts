@@ -2,12 +2,7 @@
 // saved (off, dry run), how a PUT's partial rule merges into the saved one (fields left out keep their values,
 // null clears a threshold), and the checks every saved rule passes (each problem named by its field).
 import type { ErrorDetail } from '../shared/errors.js';
-import type {
-  AutoDeleteRule,
-  AutoRepostRule,
-  RankBy,
-  RepostSelection,
-} from './event-codec.js';
+import type { AutoDeleteRule, AutoRepostRule, RankBy, RepostSelection } from './event-codec.js';
 
 export type { AutoDeleteRule, AutoRepostRule, RankBy, RepostSelection } from './event-codec.js';
 
@@ -100,7 +95,11 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function mergeSelection(saved: RepostSelection, patch: SelectionPatch, problems: ErrorDetail[]): RepostSelection {
+function mergeSelection(
+  saved: RepostSelection,
+  patch: SelectionPatch,
+  problems: ErrorDetail[],
+): RepostSelection {
   const mode = patch.mode ?? saved.mode;
   const base = mode === saved.mode ? saved : defaultSelection(mode);
   const foreign = mode === 'threshold' ? topNFields : thresholdFields;
@@ -115,20 +114,33 @@ function mergeSelection(saved: RepostSelection, patch: SelectionPatch, problems:
     for (const field of thresholdFields) if (patch[field] !== undefined) next[field] = patch[field];
     return next;
   }
-  return { ...base, ...(patch.n !== undefined ? { n: patch.n } : {}), ...(patch.rankBy ? { rankBy: patch.rankBy } : {}) };
+  return {
+    ...base,
+    ...(patch.n !== undefined ? { n: patch.n } : {}),
+    ...(patch.rankBy ? { rankBy: patch.rankBy } : {}),
+  };
 }
 
 function checkRange(field: LimitedField, value: number | null, path: string, problems: ErrorDetail[]) {
   if (value === null) return;
   const range: Range = ruleLimits[field];
-  if (!Number.isFinite(value) || value < range.min || value > range.max || (range.integer && !Number.isInteger(value)))
+  if (
+    !Number.isFinite(value) ||
+    value < range.min ||
+    value > range.max ||
+    (range.integer && !Number.isInteger(value))
+  )
     problems.push({
       path,
       message: `${range.integer ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}`,
     });
 }
 
-function checkAgeWindow(rule: { minAgeHours: number; maxAgeDays: number }, kind: string, problems: ErrorDetail[]) {
+function checkAgeWindow(
+  rule: { minAgeHours: number; maxAgeDays: number },
+  kind: string,
+  problems: ErrorDetail[],
+) {
   if (rule.minAgeHours >= rule.maxAgeDays * 24)
     problems.push({
       path: `${kind}.minAgeHours`,
@@ -139,7 +151,13 @@ function checkAgeWindow(rule: { minAgeHours: number; maxAgeDays: number }, kind:
 export function repostRuleProblems(rule: AutoRepostRule): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const at = (field: string) => `autoRepost.${field}`;
-  for (const field of ['minAgeHours', 'maxAgeDays', 'cooldownHoursPerPost', 'maxRepostsPerPost', 'maxActionsPerDay'] as const)
+  for (const field of [
+    'minAgeHours',
+    'maxAgeDays',
+    'cooldownHoursPerPost',
+    'maxRepostsPerPost',
+    'maxActionsPerDay',
+  ] as const)
     checkRange(field, rule[field], at(field), problems);
   const s = rule.selection;
   if (s.mode === 'threshold')

@@ -147,8 +147,7 @@ export type XAutomationCommand =
       type: 'SettleXAutomationAction';
       actionId: string;
       outcome:
-        | { status: 'succeeded'; warnings: string[] }
-        | { status: 'failed'; error: string; definite: boolean };
+        { status: 'succeeded'; warnings: string[] } | { status: 'failed'; error: string; definite: boolean };
       now: string;
     }
   | {
@@ -171,7 +170,10 @@ export function actionsInWindow(state: XAutomationState, kind: AutomationKind, n
     .length;
 }
 
-export function ruleOf(state: XAutomationState, kind: AutomationKind): AutoRepostRule | AutoDeleteRule | null {
+export function ruleOf(
+  state: XAutomationState,
+  kind: AutomationKind,
+): AutoRepostRule | AutoDeleteRule | null {
   return kind === 'auto_repost' ? state.autoRepost : state.autoDelete;
 }
 
@@ -184,7 +186,12 @@ export function isDryRun(rule: { dryRun: boolean }, runDryRun: boolean): boolean
  * Why a repost of the post is not due (the per-post limits), or null when it may be reposted at `now`: in flight,
  * deleted, reposted maxRepostsPerPost times, or reposted within cooldownHoursPerPost.
  */
-export function repostBlock(state: XAutomationState, rule: AutoRepostRule, postId: string, now: string): string | null {
+export function repostBlock(
+  state: XAutomationState,
+  rule: AutoRepostRule,
+  postId: string,
+  now: string,
+): string | null {
   const post = state.posts[postId];
   if (!post) return null;
   if (post.deleted) return 'the post was deleted by automation';
@@ -205,7 +212,10 @@ export function deleteBlock(state: XAutomationState, postId: string): string | n
   return null;
 }
 
-function decideRules(command: Extract<XAutomationCommand, { type: 'UpdateXAutomationRules' }>, state: XAutomationState): XAutomationEvent[] {
+function decideRules(
+  command: Extract<XAutomationCommand, { type: 'UpdateXAutomationRules' }>,
+  state: XAutomationState,
+): XAutomationEvent[] {
   const problems = [];
   let autoRepost = state.autoRepost;
   let autoDelete = state.autoDelete;
@@ -234,13 +244,17 @@ function decideRules(command: Extract<XAutomationCommand, { type: 'UpdateXAutoma
   ];
 }
 
-function decideStart(command: Extract<XAutomationCommand, { type: 'StartXAutomationRun' }>, state: XAutomationState): XAutomationEvent[] {
+function decideStart(
+  command: Extract<XAutomationCommand, { type: 'StartXAutomationRun' }>,
+  state: XAutomationState,
+): XAutomationEvent[] {
   if (state.runs[command.runId] || state.completedRuns.includes(command.runId))
     throw new Conflict('This automation run was started already', 'run_exists');
   if (command.trigger === 'nightly') {
     if (!command.localDate) throw new Error('a nightly run names its night');
     const night = state.nights[command.localDate];
-    if (night?.completed) throw new Conflict(`The night of ${command.localDate} was swept already`, 'night_done');
+    if (night?.completed)
+      throw new Conflict(`The night of ${command.localDate} was swept already`, 'night_done');
     if (night && Date.parse(night.leaseUntil) > Date.parse(command.now))
       throw new Conflict(`Another instance is sweeping the night of ${command.localDate}`, 'night_taken');
   }
@@ -286,7 +300,8 @@ function skipReason(
 ): string | null {
   const { kind, evidence, now } = command;
   const rule = ruleOf(state, kind);
-  if (!rule || !rule.enabled) return `the ${kind === 'auto_repost' ? 'autoRepost' : 'autoDelete'} rule is off`;
+  if (!rule || !rule.enabled)
+    return `the ${kind === 'auto_repost' ? 'autoRepost' : 'autoDelete'} rule is off`;
   if (rule.socialAccountId !== null && rule.socialAccountId !== evidence.socialAccountId)
     return 'the post was published with another account than the rule names';
   if (run.touched.includes(`${kind}:${evidence.postId}`)) return 'this run decided about the post already';
@@ -313,7 +328,10 @@ function skipReason(
   return null;
 }
 
-function decideAction(command: Extract<XAutomationCommand, { type: 'DecideXAutomationAction' }>, state: XAutomationState): XAutomationEvent[] {
+function decideAction(
+  command: Extract<XAutomationCommand, { type: 'DecideXAutomationAction' }>,
+  state: XAutomationState,
+): XAutomationEvent[] {
   const run = state.runs[command.runId];
   if (!run) throw new Conflict('The automation run is not open', 'run_not_open');
   if (state.actions[command.actionId]) return [];
@@ -321,16 +339,34 @@ function decideAction(command: Extract<XAutomationCommand, { type: 'DecideXAutom
   const rule = ruleOf(state, command.kind);
   const dryRun = rule ? isDryRun(rule, command.dryRun || run.dryRun) : true;
   const skipped = skipReason(state, run, command, dryRun);
-  const base = { orgId, runId: command.runId, actionId: command.actionId, kind: command.kind, evidence: command.evidence, at: command.now };
+  const base = {
+    orgId,
+    runId: command.runId,
+    actionId: command.actionId,
+    kind: command.kind,
+    evidence: command.evidence,
+    at: command.now,
+  };
   if (skipped !== null)
-    return [{ type: 'XAutomationActionRecorded', data: { ...base, status: 'skipped', dryRun, reason: skipped } }];
+    return [
+      { type: 'XAutomationActionRecorded', data: { ...base, status: 'skipped', dryRun, reason: skipped } },
+    ];
   if (dryRun)
-    return [{ type: 'XAutomationActionRecorded', data: { ...base, status: 'planned', dryRun: true, reason: command.reason } }];
-  const again = command.kind === 'auto_repost' && (state.posts[command.evidence.postId]?.reposts.length ?? 0) > 0;
+    return [
+      {
+        type: 'XAutomationActionRecorded',
+        data: { ...base, status: 'planned', dryRun: true, reason: command.reason },
+      },
+    ];
+  const again =
+    command.kind === 'auto_repost' && (state.posts[command.evidence.postId]?.reposts.length ?? 0) > 0;
   return [{ type: 'XAutomationActionStarted', data: { ...base, reason: command.reason, again } }];
 }
 
-function decideSettle(command: Extract<XAutomationCommand, { type: 'SettleXAutomationAction' }>, state: XAutomationState): XAutomationEvent[] {
+function decideSettle(
+  command: Extract<XAutomationCommand, { type: 'SettleXAutomationAction' }>,
+  state: XAutomationState,
+): XAutomationEvent[] {
   const action = state.actions[command.actionId];
   // Settled already (by its run, or as stale by a later one): the first outcome stands.
   if (!action || action.status !== 'started') return [];
@@ -356,7 +392,10 @@ function decideSettle(command: Extract<XAutomationCommand, { type: 'SettleXAutom
       ];
 }
 
-function decideComplete(command: Extract<XAutomationCommand, { type: 'CompleteXAutomationRun' }>, state: XAutomationState): XAutomationEvent[] {
+function decideComplete(
+  command: Extract<XAutomationCommand, { type: 'CompleteXAutomationRun' }>,
+  state: XAutomationState,
+): XAutomationEvent[] {
   const run = state.runs[command.runId];
   if (!run) return [];
   return [
@@ -382,13 +421,21 @@ function decideComplete(command: Extract<XAutomationCommand, { type: 'CompleteXA
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 /** The run's lease, renewed by each action it decides. */
-function renew(state: XAutomationState, runId: string, at: string, change: (run: OpenRun) => OpenRun = (r) => r): XAutomationState {
+function renew(
+  state: XAutomationState,
+  runId: string,
+  at: string,
+  change: (run: OpenRun) => OpenRun = (r) => r,
+): XAutomationState {
   const run = state.runs[runId];
   if (!run) return state;
   const next = change({ ...run, leaseUntil: plus(at, run.leaseMs) });
   const nights =
     next.localDate && state.nights[next.localDate]?.runId === runId
-      ? { ...state.nights, [next.localDate]: { ...state.nights[next.localDate]!, leaseUntil: next.leaseUntil } }
+      ? {
+          ...state.nights,
+          [next.localDate]: { ...state.nights[next.localDate]!, leaseUntil: next.leaseUntil },
+        }
       : state.nights;
   return { ...state, runs: { ...state.runs, [runId]: next }, nights };
 }
@@ -396,22 +443,36 @@ function renew(state: XAutomationState, runId: string, at: string, change: (run:
 /** Settled actions older than the ledger keeps, dropped as time moves on (in flight ones stay). */
 function pruned(actions: Record<string, LedgerAction>, at: string): Record<string, LedgerAction> {
   const keepFrom = Date.parse(at) - ledgerKeepMs;
-  const kept = Object.entries(actions).filter(([, a]) => a.status === 'started' || Date.parse(a.at) >= keepFrom);
+  const kept = Object.entries(actions).filter(
+    ([, a]) => a.status === 'started' || Date.parse(a.at) >= keepFrom,
+  );
   return kept.length === Object.keys(actions).length ? actions : Object.fromEntries(kept);
 }
 
-function withPost(state: XAutomationState, postId: string, change: (post: PostLedger) => PostLedger): XAutomationState {
+function withPost(
+  state: XAutomationState,
+  postId: string,
+  change: (post: PostLedger) => PostLedger,
+): XAutomationState {
   const post = state.posts[postId] ?? { reposts: [], deleted: false, busy: null };
   return { ...state, posts: { ...state.posts, [postId]: change(post) } };
 }
 
-function evolveSettled(state: XAutomationState, actionId: string, succeeded: boolean, definite: boolean): XAutomationState {
+function evolveSettled(
+  state: XAutomationState,
+  actionId: string,
+  succeeded: boolean,
+  definite: boolean,
+): XAutomationState {
   const action = state.actions[actionId];
   if (!action || action.status !== 'started') return state;
   const counts = succeeded || !definite;
   const next: XAutomationState = {
     ...state,
-    actions: { ...state.actions, [actionId]: { ...action, status: succeeded ? 'succeeded' : 'failed', counts } },
+    actions: {
+      ...state.actions,
+      [actionId]: { ...action, status: succeeded ? 'succeeded' : 'failed', counts },
+    },
   };
   return withPost(next, action.postId, (post) => ({
     ...post,
@@ -511,7 +572,8 @@ export const xAutomationDecider: Decider<XAutomationState, XAutomationCommand, X
         return withPost(next, d.evidence.postId, (post) => ({
           ...post,
           busy: d.actionId,
-          reposts: d.kind === 'auto_repost' ? [...post.reposts, { actionId: d.actionId, at: d.at }] : post.reposts,
+          reposts:
+            d.kind === 'auto_repost' ? [...post.reposts, { actionId: d.actionId, at: d.at }] : post.reposts,
         }));
       }
       case 'XAutomationActionSucceeded':

@@ -5,25 +5,35 @@
 // call, so the caps hold across concurrent runs and instances; a run that stops between claim and answer leaves the
 // claim counted, and the next run settles it as failed with an unknown outcome.
 import { randomUUID } from 'node:crypto';
-import type { ActionEvidence, AutomationKind, KindSummary, RunCounts, RunTrigger } from '../../domain/automation/event-codec.js';
-import { planDelete, planRepost, type RulePlan, type XPostCandidate } from '../../domain/automation/planner.js';
+import type {
+  ActionEvidence,
+  AutomationKind,
+  KindSummary,
+  RunCounts,
+  RunTrigger,
+} from '../../domain/automation/event-codec.js';
+import {
+  planDelete,
+  planRepost,
+  type RulePlan,
+  type XPostCandidate,
+} from '../../domain/automation/planner.js';
 import { dayMs } from '../../domain/automation/matching.js';
 import { withWarnings, type AutomationActionView } from '../../domain/automation/views.js';
-import {
-  allKinds,
-  ruleOf,
-  type XAutomationEvent,
-  type XAutomationState,
-} from '../../domain/automation/x-automation.js';
+import { allKinds, ruleOf, type XAutomationState } from '../../domain/automation/x-automation.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import type { Checkpoint } from '../../infra/event-store/port.js';
-import { awaitReadModels, type CommandDeps, type CommandMetadata, type SideWriteOf } from '../shared/command-handler.js';
+import {
+  awaitReadModels,
+  type CommandDeps,
+  type CommandMetadata,
+  type SideWriteOf,
+} from '../shared/command-handler.js';
 import { decideXAutomation, runStepRetries } from './x-automation-commands.js';
 
 /** What X did with a claimed action. `definite`: X certainly did nothing (it refused before acting). */
 export type EffectOutcome =
-  | { status: 'succeeded'; warnings: string[] }
-  | { status: 'failed'; error: string; definite: boolean };
+  { status: 'succeeded'; warnings: string[] } | { status: 'failed'; error: string; definite: boolean };
 
 export interface ActionTarget {
   orgId: string;
@@ -146,7 +156,10 @@ export async function runXAutomation(
   const dryRun = input.dryRun || (kinds.length > 0 && kinds.every((k) => ruleOf(state, k)!.dryRun));
 
   const counts: RunCounts = { evaluated: 0, matched: 0, acted: 0, skipped: 0, failed: 0 };
-  const byKind: Record<AutomationKind, KindSummary> = { auto_repost: emptySummary(), auto_delete: emptySummary() };
+  const byKind: Record<AutomationKind, KindSummary> = {
+    auto_repost: emptySummary(),
+    auto_delete: emptySummary(),
+  };
   const actions: AutomationActionView[] = [];
 
   if (kinds.length > 0) {
@@ -185,7 +198,7 @@ export async function runXAutomation(
         );
         state = decided.state;
         last = decided.position ?? last;
-        const event = decided.events[0] as XAutomationEvent | undefined;
+        const event = decided.events[0];
         if (!event) continue;
         if (event.type === 'XAutomationActionRecorded') {
           const d = event.data;
@@ -271,9 +284,15 @@ async function act(
   metadata: CommandMetadata,
 ): Promise<EffectOutcome> {
   try {
-    return kind === 'auto_repost' ? await effects.repost({ ...target, again }) : await effects.delete(target, metadata);
+    return kind === 'auto_repost'
+      ? await effects.repost({ ...target, again })
+      : await effects.delete(target, metadata);
   } catch (error) {
-    return { status: 'failed', error: error instanceof Error ? error.message : String(error), definite: false };
+    return {
+      status: 'failed',
+      error: error instanceof Error ? error.message : String(error),
+      definite: false,
+    };
   }
 }
 

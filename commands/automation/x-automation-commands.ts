@@ -27,7 +27,11 @@ export async function loadXAutomation(
   deps: Pick<CommandDeps, 'eventStore'>,
   orgId: string,
 ): Promise<{ state: XAutomationState; revision: number | null }> {
-  const { state, revision } = await loadAggregate(deps.eventStore, xAutomationStream(orgId), xAutomationDecider);
+  const { state, revision } = await loadAggregate(
+    deps.eventStore,
+    xAutomationStream(orgId),
+    xAutomationDecider,
+  );
   return { state, revision };
 }
 
@@ -43,7 +47,9 @@ export async function decideXAutomation(
   } = {},
 ): Promise<CommandOutcome<XAutomationState, XAutomationEvent>> {
   return handleCommand(
-    options.retries !== undefined ? { ...deps, maxRetries: Math.max(deps.maxRetries ?? 5, options.retries) } : deps,
+    options.retries !== undefined
+      ? { ...deps, maxRetries: Math.max(deps.maxRetries ?? 5, options.retries) }
+      : deps,
     {
       stream: xAutomationStream(orgId),
       decider: xAutomationDecider,

@@ -60,7 +60,11 @@ export function xAutomationEffects(deps: XPostDeletionDeps & { callTimeoutMs: nu
 
     async delete(target: ActionTarget, metadata: CommandMetadata): Promise<EffectOutcome> {
       try {
-        const deletion = await deletePublishedXPost(deps, { orgId: target.orgId, postId: target.postId }, metadata);
+        const deletion = await deletePublishedXPost(
+          deps,
+          { orgId: target.orgId, postId: target.postId },
+          metadata,
+        );
         return { status: 'succeeded', warnings: deletion.warnings };
       } catch (error) {
         // Deleted on X and removed here; only the read models are behind.

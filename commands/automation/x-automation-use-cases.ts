@@ -4,7 +4,11 @@
 import type { Kysely } from 'kysely';
 import type { AutomationKind } from '../../domain/automation/event-codec.js';
 import type { AutoDeletePatch, AutoRepostPatch } from '../../domain/automation/rules.js';
-import { rulesView, type AutomationActionView, type XAutomationRulesView } from '../../domain/automation/views.js';
+import {
+  rulesView,
+  type AutomationActionView,
+  type XAutomationRulesView,
+} from '../../domain/automation/views.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { InvalidFields, type ErrorDetail } from '../../domain/shared/errors.js';
 import { listXAutomationActions, xAutomationRulesOf } from '../../projections/automation/queries.js';

@@ -591,8 +591,9 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
       return { kind: 'deleted' as const };
     },
 
-    // X automation's repost: POST /2/users/:id/retweets. X ignores a repeated retweet, so the call is safe to try
-    // again (`read`); a repost of a post the account reposted before undoes that one first
+    // X automation's repost: POST /2/users/:id/retweets. X ignores a repeated retweet, so trying again is safe, but
+    // a lost answer may still have reposted (`create`: unknown_outcome, which the automation counts against its
+    // caps). A repost of a post the account reposted before undoes that one first
     // (DELETE /2/users/:id/retweets/:source_tweet_id), so the new one shows again at the top of timelines.
     async repost(context: CallContext, request: RepostRequest): Promise<RepostOutcome> {
       type RetweetBody = { data?: { retweeted?: boolean }; errors?: XTweetMetricsBody['errors'] };
@@ -619,7 +620,7 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
           url: `${apiBase}/2/users/${user}/retweets`,
           headers: bearer(context.tokens),
           body: { tweet_id: request.externalId },
-          effect: 'read',
+          effect: 'create',
           ...signal,
         },
         [404],

@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { recordPostMetrics } from '../../../commands/analytics/post-metrics-commands.js';
-import { awaitReadModels } from '../../../commands/shared/command-handler.js';
 import type { PostView } from '../../../domain/post-groups/views.js';
 import type { SocialAccountView } from '../../../domain/social-accounts/social-account.js';
 import { sandboxPublicationsOf } from '../../../infra/connectors/sandbox/index.js';
@@ -19,6 +17,8 @@ import {
   type TestService,
 } from '../../support/runtime.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
+import { publishedXPost as publishedXPostWith } from '../../support/x-automation.js';
+import { waitUntil } from '../../support/wait.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
 /** An answer as JSON, read loosely: each test checks the fields it is about. */
@@ -66,52 +66,11 @@ async function call(
 }
 
 /** An X post published now through post-now, with one reading of its metrics (`fetchedHoursAgo` before now). */
-async function publishedXPost(
+const publishedXPost = (
   w: TestWorkspace,
   metrics: { impressions: number | null; likes: number; replies?: number },
   fetchedHoursAgo = 0,
-): Promise<PostView> {
-  const created = await call(
-    'POST',
-    `${w.base}/post-groups`,
-    {
-      title: 'T',
-      posts: [{ platform: 'x', contentText: `Post ${randomUUID()}`, socialAccountId: account.id }],
-    },
-    w.tokens.owner,
-  );
-  const groupId = created.json.data.group.id as string;
-  const postId = created.json.data.posts[0].id as string;
-  await call('POST', `${w.base}/post-groups/${groupId}/approve`, { autoSchedule: false }, w.tokens.owner);
-  const posted = await call('POST', `${w.base}/posts/${postId}/post-now`, undefined, w.tokens.owner);
-  const post = posted.json.data as PostView;
-  expect(post.status).toBe('published');
-  const now = new Date();
-  await recordPostMetrics(
-    service.runtime.commands,
-    {
-      orgId: w.orgId,
-      postId,
-      groupId,
-      platform: 'x',
-      socialAccountId: account.id,
-      externalId: post.publishedExternalId!,
-      publishedAt: now.toISOString(),
-      contentType: null,
-      metrics: {
-        likes: metrics.likes,
-        reposts: 0,
-        replies: metrics.replies ?? 0,
-        quotes: 0,
-        bookmarks: null,
-        impressions: metrics.impressions,
-      },
-      fetchedAt: new Date(now.getTime() - fetchedHoursAgo * 3_600_000).toISOString(),
-    },
-    { orgId: w.orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() },
-  );
-  return post;
-}
+) => publishedXPostWith(service, w, account, { ...metrics, fetchedHoursAgo });
 
 async function listedPost(postId: string): Promise<PostView | undefined> {
   const res = await call('GET', `${ws.base}/posts?limit=100`);
@@ -347,19 +306,21 @@ describe('runs', () => {
         ?.status,
     ).toBe('succeeded');
     // Members are told; the owner who ran it is not.
-    await waitForAllReadModels();
-    const editorInbox = await call(
-      'GET',
-      `/v1/orgs/${ws.orgId}/notifications?unreadOnly=false`,
-      undefined,
-      ws.tokens.editor,
-    );
-    const told = (editorInbox.json.data.items as Array<{ type: string; title: string }>).filter(
-      (n) => n.type === 'x_automation_acted',
-    );
     const deleted = actions.filter((a) => a.status === 'succeeded').length;
-    expect(told.map((n) => n.title)).toContain(
-      `X automation deleted ${deleted} post${deleted === 1 ? '' : 's'}`,
+    const title = `X automation deleted ${deleted} post${deleted === 1 ? '' : 's'}`;
+    await waitUntil(
+      async () => {
+        const inbox = await call(
+          'GET',
+          `/v1/orgs/${ws.orgId}/notifications?unreadOnly=false`,
+          undefined,
+          ws.tokens.editor,
+        );
+        return (inbox.json.data.items as Array<{ type: string; title: string }>).some(
+          (n) => n.type === 'x_automation_acted' && n.title === title,
+        );
+      },
+      { what: "the editor's x_automation_acted notification" },
     );
     const ownerInbox = await call(
       'GET',
@@ -400,6 +361,35 @@ describe('runs', () => {
     await rulesOff();
   });
 
+  test('a post gone from X fails its repost', async () => {
+    const gone = await publishedXPost(ws, { impressions: 500_000, likes: 5_000 });
+    const ref = { ...account, xSubscription: null };
+    await service.runtime.accounts.withTokens(ref, (tokens) =>
+      service.runtime.connectors
+        .get('x')
+        .delete(
+          { account: ref, tokens, fetchMedia: () => Promise.reject(new Error()) },
+          gone.publishedExternalId!,
+        ),
+    );
+    await call('PUT', rulesPath(), {
+      autoRepost: {
+        enabled: true,
+        dryRun: false,
+        minAgeHours: 0,
+        selection: { mode: 'top_n', n: 1, rankBy: 'impressions' },
+        maxActionsPerDay: 10,
+      },
+    });
+    const res = await call('POST', runPath(), { kinds: ['auto_repost'] });
+    expect(res.json.data.actions[0]).toMatchObject({
+      sourcePostId: gone.id,
+      status: 'failed',
+      error: 'X no longer has the post',
+    });
+    await rulesOff();
+  });
+
   test('an Idempotency-Key replays the first run', async () => {
     const key = randomUUID();
     const first = await call('POST', runPath(), { dryRun: true }, ws.tokens.owner, {
@@ -415,19 +405,6 @@ describe('runs', () => {
     expect(await eventCount(service)).toBe(count);
   });
 });
-
-async function waitForAllReadModels() {
-  const store = service.runtime.eventStore;
-  let from = store.start;
-  let last: string | undefined;
-  for (;;) {
-    const page = await store.readAll({ from, limit: 1000 });
-    last = page.events[page.events.length - 1]?.position ?? last;
-    from = page.checkpoint;
-    if (page.isEnd) break;
-  }
-  if (last !== undefined) await awaitReadModels(service.runtime.commands, last);
-}
 
 describe('two instances at once', () => {
   test('runs on both never exceed maxActionsPerDay', async () => {

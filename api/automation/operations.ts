@@ -84,7 +84,8 @@ export const xAutomationOperations = operationGroup<XAutomationDeps, PlatformEnv
           'Turning enabled on with dryRun false lets automation repost or delete the workspace’s own X posts on its ' +
           'own every night: confirm with the person first.',
         hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        summary: (r) => `Saved. autoRepost: ${ruleState(r.autoRepost)}; autoDelete: ${ruleState(r.autoDelete)}.`,
+        summary: (r) =>
+          `Saved. autoRepost: ${ruleState(r.autoRepost)}; autoDelete: ${ruleState(r.autoDelete)}.`,
       },
       run: (deps, { caller, request }, input) => updateXAutomationRules(deps, caller, input, request),
     }),
@@ -127,7 +128,8 @@ export const xAutomationOperations = operationGroup<XAutomationDeps, PlatformEnv
       path: `${path}/runs`,
       tags: ['marketing'],
       summary: 'What X automation did, newest first',
-      description: 'Tool: list_x_automation_runs. Every action runs recorded: planned, succeeded, failed or skipped.',
+      description:
+        'Tool: list_x_automation_runs. Every action runs recorded: planned, succeeded, failed or skipped.',
       params: orgParams,
       query: xAutomationRunsQuery,
       output: xAutomationRunsSchema,

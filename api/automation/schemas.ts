@@ -78,7 +78,10 @@ const ruleCommon = {
   enabled: z.boolean().optional(),
   minAgeHours: limited('minAgeHours', 'Only posts at least this many hours old').optional(),
   maxAgeDays: limited('maxAgeDays', 'Only posts at most this many days old').optional(),
-  maxActionsPerDay: limited('maxActionsPerDay', 'At most this many actions of the rule in any 24 hours').optional(),
+  maxActionsPerDay: limited(
+    'maxActionsPerDay',
+    'At most this many actions of the rule in any 24 hours',
+  ).optional(),
   dryRun: z.boolean().optional().openapi({ description: 'Record what it would do, touch nothing on X' }),
 };
 
@@ -112,14 +115,20 @@ export const autoRepostPatchSchema = z
 export const autoDeletePatchSchema = z
   .object({
     ...ruleCommon,
-    maxImpressions: limited('maxImpressions', 'Delete only posts with at most this many impressions; null clears it')
+    maxImpressions: limited(
+      'maxImpressions',
+      'Delete only posts with at most this many impressions; null clears it',
+    )
       .nullable()
       .optional(),
     maxLikes: limited('maxLikes', 'Delete only posts with at most this many likes; null clears it')
       .nullable()
       .optional(),
     requireMetricsFetched: z.literal(true).optional(),
-    metricsMaxAgeHours: limited('metricsMaxAgeHours', 'Only posts whose metrics were read within this many hours').optional(),
+    metricsMaxAgeHours: limited(
+      'metricsMaxAgeHours',
+      'Only posts whose metrics were read within this many hours',
+    ).optional(),
     skipIfRepliesGte: limited('skipIfRepliesGte', 'Keep posts with at least this many replies').optional(),
   })
   .strict()
@@ -144,7 +153,9 @@ export const runXAutomationBody = z
     dryRun: z
       .boolean()
       .optional()
-      .openapi({ description: 'true: record what would be done, touch nothing (a rule in dry run is always one)' }),
+      .openapi({
+        description: 'true: record what would be done, touch nothing (a rule in dry run is always one)',
+      }),
   })
   .strict()
   .openapi('RunXAutomation');

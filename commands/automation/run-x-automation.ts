@@ -20,7 +20,12 @@ import {
 } from '../../domain/automation/planner.js';
 import { dayMs } from '../../domain/automation/matching.js';
 import { withWarnings, type AutomationActionView } from '../../domain/automation/views.js';
-import { allKinds, ruleOf, type XAutomationState } from '../../domain/automation/x-automation.js';
+import {
+  allKinds,
+  dailyCapReached,
+  ruleOf,
+  type XAutomationState,
+} from '../../domain/automation/x-automation.js';
 import { deterministicUuid } from '../../domain/shared/ids.js';
 import type { Checkpoint } from '../../infra/event-store/port.js';
 import {
@@ -178,7 +183,17 @@ export async function runXAutomation(
       counts.matched += plan.picks.length;
       warnings.push(...plan.warnings);
       const summary = byKind[kind];
-      for (const pick of plan.picks) {
+      for (const [index, pick] of plan.picks.entries()) {
+        // The cap is reached (a skip recorded says so): the rule's other picks wait for a later run.
+        if (index > 0 && dailyCapReached(state, runId, kind, input.dryRun, at())) {
+          const left = plan.picks.length - index;
+          summary.skipped += left;
+          counts.skipped += left;
+          warnings.push(
+            `${ruleName[kind]}: maxActionsPerDay reached; ${left} more matching post${left === 1 ? ' was' : 's were'} left for a later run`,
+          );
+          break;
+        }
         const actionId = deterministicUuid(runId, kind, pick.evidence.postId);
         const decided = await decideXAutomation(
           commands,

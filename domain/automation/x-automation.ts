@@ -170,6 +170,34 @@ export function actionsInWindow(state: XAutomationState, kind: AutomationKind, n
     .length;
 }
 
+/** Actions of a kind that count against its daily cap for a decision in `run` (its own planned ones in a dry run). */
+function usedToday(
+  state: XAutomationState,
+  run: OpenRun,
+  kind: AutomationKind,
+  dryRun: boolean,
+  now: string,
+): number {
+  return actionsInWindow(state, kind, now) + (dryRun ? run.planned[kind] : 0);
+}
+
+/**
+ * Whether the rule's daily cap leaves no room for another action in this run at `now` (a run stops deciding the
+ * rule's other picks then, rather than recording each as skipped).
+ */
+export function dailyCapReached(
+  state: XAutomationState,
+  runId: string,
+  kind: AutomationKind,
+  runDryRun: boolean,
+  now: string,
+): boolean {
+  const run = state.runs[runId];
+  const rule = ruleOf(state, kind);
+  if (!run || !rule) return false;
+  return usedToday(state, run, kind, isDryRun(rule, runDryRun || run.dryRun), now) >= rule.maxActionsPerDay;
+}
+
 export function ruleOf(
   state: XAutomationState,
   kind: AutomationKind,
@@ -322,7 +350,7 @@ function skipReason(
     if (evidence.replies >= del.skipIfRepliesGte)
       return `${plural(evidence.replies, 'reply')} (skipIfRepliesGte ${del.skipIfRepliesGte})`;
   }
-  const used = actionsInWindow(state, kind, now) + (dryRun ? run.planned[kind] : 0);
+  const used = usedToday(state, run, kind, dryRun, now);
   if (used >= rule.maxActionsPerDay)
     return `maxActionsPerDay ${rule.maxActionsPerDay} reached (${plural(used, 'action')} in the last 24 h${dryRun ? ', planned ones included' : ''})`;
   return null;

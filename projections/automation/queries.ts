@@ -23,7 +23,10 @@ function json<T>(value: T | string): T {
 const iso = (value: string | Date) => new Date(value).toISOString();
 
 /** The rules resource; every field null for a workspace that never saved any. */
-export async function xAutomationRulesOf(db: Kysely<ReadModels>, orgId: string): Promise<XAutomationRulesView> {
+export async function xAutomationRulesOf(
+  db: Kysely<ReadModels>,
+  orgId: string,
+): Promise<XAutomationRulesView> {
   const row = await tablesOf(db)
     .selectFrom('x_automation_rules')
     .select(['auto_repost', 'auto_delete', 'updated_at', 'updated_by'])

@@ -103,7 +103,10 @@ export const xAutomationProjection = defineProjection({
           .insertInto('x_automation_rules')
           .values({ ...row, last_night: null })
           .onConflict((oc) =>
-            oc.column('org_id').doUpdateSet(changes).where('x_automation_rules.revision', '<', event.revision),
+            oc
+              .column('org_id')
+              .doUpdateSet(changes)
+              .where('x_automation_rules.revision', '<', event.revision),
           )
           .execute();
         return;

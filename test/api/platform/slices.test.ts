@@ -147,6 +147,7 @@ describe('slices fit together', () => {
       'strategies',
       'social_accounts',
       'post_metrics',
+      'x_automation',
       'notifications',
       'billing_subscriptions',
       'billing_history',

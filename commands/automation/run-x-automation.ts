@@ -89,6 +89,9 @@ export interface XAutomationRunResult {
   warnings: string[];
 }
 
+/** Failed calls to X in a row after which a run leaves a rule's other picks for a later run. */
+export const maxFailuresInARow = 3;
+
 const ruleName: Record<AutomationKind, string> = { auto_repost: 'autoRepost', auto_delete: 'autoDelete' };
 
 function actionView(
@@ -144,7 +147,10 @@ export async function runXAutomation(
     step,
   );
   let state: XAutomationState = started.state;
+  let revision = started.revision;
   let last: Checkpoint | null = started.position;
+  /** Each step is decided first against what the run's previous step left (one read of the stream per run). */
+  const seen = () => ({ ...step, loaded: { state, revision } });
 
   const warnings: string[] = [];
   const kinds: AutomationKind[] = [];
@@ -183,7 +189,18 @@ export async function runXAutomation(
       counts.matched += plan.picks.length;
       warnings.push(...plan.warnings);
       const summary = byKind[kind];
+      let failedInARow = 0;
       for (const [index, pick] of plan.picks.entries()) {
+        // X keeps failing (an account to reconnect, an outage): the rule's other picks wait for a later run.
+        if (failedInARow >= maxFailuresInARow) {
+          const left = plan.picks.length - index;
+          summary.skipped += left;
+          counts.skipped += left;
+          warnings.push(
+            `${ruleName[kind]}: X failed ${failedInARow} times in a row; ${left} more matching post${left === 1 ? ' was' : 's were'} left for a later run`,
+          );
+          break;
+        }
         // The cap is reached (a skip recorded says so): the rule's other picks wait for a later run.
         if (index > 0 && dailyCapReached(state, runId, kind, input.dryRun, at())) {
           const left = plan.picks.length - index;
@@ -209,9 +226,9 @@ export async function runXAutomation(
             now: at(),
           },
           metadata,
-          step,
+          seen(),
         );
-        state = decided.state;
+        ({ state, revision } = decided);
         last = decided.position ?? last;
         const event = decided.events[0];
         if (!event) continue;
@@ -251,9 +268,9 @@ export async function runXAutomation(
           orgId,
           { type: 'SettleXAutomationAction', actionId, outcome, now: at() },
           metadata,
-          step,
+          seen(),
         );
-        state = settled.state;
+        ({ state, revision } = settled);
         last = settled.position ?? last;
         const succeeded = outcome.status === 'succeeded';
         actions.push(
@@ -268,9 +285,11 @@ export async function runXAutomation(
         if (succeeded) {
           summary.acted++;
           counts.acted++;
+          failedInARow = 0;
         } else {
           summary.failed++;
           counts.failed++;
+          failedInARow++;
         }
       }
     }
@@ -283,7 +302,7 @@ export async function runXAutomation(
     orgId,
     { type: 'CompleteXAutomationRun', runId, counts, byKind, kinds, dryRun, warnings, now: at() },
     metadata,
-    { ...step, ...(record ? { sideWrite: (trx) => record(trx, result) } : {}) },
+    { ...seen(), ...(record ? { sideWrite: (trx) => record(trx, result) } : {}) },
   );
   last = completed.position ?? last;
   if (last && options.awaitReadModels !== false) await awaitReadModels(commands, last);

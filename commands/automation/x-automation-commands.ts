@@ -44,6 +44,8 @@ export async function decideXAutomation(
     awaitReadModels?: boolean;
     sideWrite?: SideWriteOf<CommandOutcome<XAutomationState, XAutomationEvent>>;
     retries?: number;
+    /** The stream as the caller last saw it (a run's previous step): decided against first, read again on a conflict. */
+    loaded?: { state: XAutomationState; revision: number | null };
   } = {},
 ): Promise<CommandOutcome<XAutomationState, XAutomationEvent>> {
   return handleCommand(
@@ -57,6 +59,7 @@ export async function decideXAutomation(
       metadata: { ...metadata, orgId },
       ...(options.awaitReadModels === false ? { awaitReadModels: false } : {}),
       ...(options.sideWrite ? { sideWrite: options.sideWrite } : {}),
+      ...(options.loaded ? { loaded: options.loaded } : {}),
     },
   );
 }

@@ -7,6 +7,7 @@
 // - automation never acts in dry run: X is only called for claimed actions, and never under a rule (or a run) in dry run;
 // - no cap is ever exceeded: actions per kind in any 24 hours, reposts per post, cooldown between reposts of a post;
 // - no deletion relies on metrics older than the rule allows, and every metrics time it relies on is a real reading.
+// Beside them, one example: a run stops calling X for a rule after three failures in a row.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -38,7 +39,7 @@ const day = 24 * hour;
 const start = Date.parse('2026-05-01T00:00:00.000Z');
 
 /** An event store in memory with the real optimistic concurrency; every read and append waits for the scheduler. */
-function memoryStore(s: fc.Scheduler): EventStore<unknown> & { all: RecordedEvent[] } {
+function memoryStore(s?: fc.Scheduler): EventStore<unknown> & { all: RecordedEvent[] } {
   const streams = new Map<string, RecordedEvent[]>();
   const all: RecordedEvent[] = [];
   const refuse = () => {
@@ -50,7 +51,7 @@ function memoryStore(s: fc.Scheduler): EventStore<unknown> & { all: RecordedEven
     start: '0',
     all,
     async appendToStream(stream: string, events: readonly NewEvent[], options: AppendOptions) {
-      await s.schedule(Promise.resolve(), `append ${events.map((e) => e.type).join(',')}`);
+      if (s) await s.schedule(Promise.resolve(), `append ${events.map((e) => e.type).join(',')}`);
       const current = streams.get(stream) ?? [];
       const actual = current.length === 0 ? 'no_stream' : current.length - 1;
       if (options.expectedRevision !== actual) {
@@ -78,7 +79,7 @@ function memoryStore(s: fc.Scheduler): EventStore<unknown> & { all: RecordedEven
       const events = (streams.get(stream) ?? []).filter(
         (e) => options.toRevision === undefined || e.revision <= options.toRevision,
       );
-      return s.schedule(Promise.resolve(events.slice()), `read ${stream}`);
+      return s ? s.schedule(Promise.resolve(events.slice()), `read ${stream}`) : events.slice();
     },
     async streamRevision(stream: string) {
       const events = streams.get(stream);
@@ -413,3 +414,50 @@ test('X automation never acts in dry run, never exceeds a cap, never deletes on 
   expect(reached.capSkips).toBeGreaterThan(0);
   expect(reached.conflicts).toBeGreaterThan(0);
 }, 120_000);
+
+test("a run leaves a rule's other picks for a later run after X failed three times in a row", async () => {
+  const commands: CommandDeps = { eventStore: memoryStore() };
+  const now = new Date(start);
+  const metadata = { orgId, actor: 'system', correlationId: randomUUID(), now: now.toISOString() };
+  await decideXAutomation(
+    commands,
+    orgId,
+    {
+      type: 'UpdateXAutomationRules',
+      orgId,
+      autoDelete: { enabled: true, dryRun: false, minAgeHours: 0, maxImpressions: 100, maxActionsPerDay: 50 },
+      by: null,
+      now: now.toISOString(),
+    },
+    metadata,
+  );
+  const posts: XPostCandidate[] = Array.from({ length: 6 }, (_, i) => ({
+    postId: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+    socialAccountId: account,
+    externalTweetId: `x-${i}`,
+    publishedAt: new Date(start - (i + 1) * hour).toISOString(),
+    metricsFetchedAt: now.toISOString(),
+    likes: 0,
+    replies: 0,
+    impressions: 10,
+    engagement: 0,
+  }));
+  let calls = 0;
+  const refused = async (): Promise<EffectOutcome> => {
+    calls++;
+    return { status: 'failed', error: 'The account needs reconnecting', definite: true };
+  };
+  const result = await runXAutomation(
+    {
+      commands,
+      candidates: async () => posts,
+      effects: { repost: refused, delete: refused },
+      now: () => now,
+    },
+    { orgId, runId: randomUUID(), trigger: 'manual', localDate: null, dryRun: false, by: null },
+    metadata,
+  );
+  expect(calls).toBe(3);
+  expect(result.counts).toMatchObject({ matched: 6, failed: 3, skipped: 3, acted: 0 });
+  expect(result.warnings.join(' ')).toMatch(/X failed 3 times in a row; 3 more matching posts were left/);
+});

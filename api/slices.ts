@@ -4,6 +4,7 @@
 // line here; see docs/adding-a-slice.md.
 import { aiSlice } from './ai/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
+import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
 import { brandProfileSlice } from './brand-profile/slice.js';
@@ -53,6 +54,7 @@ export const slices = [
   publishingSlice,
   analyticsSlice,
   performanceSlice,
+  automationSlice,
   notificationsSlice,
   billingSlice,
   homeSlice,

@@ -53,6 +53,8 @@ export interface DeleteXPostDeps extends XPostDeletionDeps {
 
 interface XPostWriteOptions {
   idempotencySeed?: string;
+  /** Only a published post may be named (X automation): a post not sent yet is refused, never canceled. */
+  publishedOnly?: boolean;
   /** Stores the answer with the append (the platform call came first, so the answer is known by then). */
   record?: SideWriteOf<XPostDeletion>;
 }
@@ -158,6 +160,24 @@ export async function deleteXPost(
   });
 }
 
+/**
+ * Deletes a published post of the workspace on X and removes it here, as `deleteXPost` does for a `postId` (X
+ * automation's deletions); a post that is not published is refused (409 `post_not_published`), never canceled.
+ */
+export async function deletePublishedXPost(
+  deps: XPostDeletionDeps,
+  input: { orgId: string; postId: string },
+  metadata: CommandMetadata,
+): Promise<XPostDeletion> {
+  const { deletion } = await deleteWith(
+    deps,
+    { orgId: input.orgId, target: { postId: input.postId }, socialAccountId: null },
+    metadata,
+    { publishedOnly: true },
+  );
+  return deletion;
+}
+
 async function deleteWith(
   deps: XPostDeletionDeps,
   input: DeleteXPostInput,
@@ -213,6 +233,8 @@ async function deleteWith(
         message: `the post is a ${post.platform} post`,
       },
     ]);
+  if (options.publishedOnly && post.status !== 'published')
+    throw new Conflict(`The post is ${post.status}, not published on X`, 'post_not_published');
   return post.status === 'published'
     ? deletePublished(deps, group, post, input.socialAccountId, metadata, options)
     : removeFromSchedule(deps, group, post, metadata, options);

@@ -243,6 +243,18 @@ export interface MetricsReadLimits {
 
 /** One post's answer in a batch read: its numbers, gone, or an error of its own (the others still count). */
 export type MetricsBatchAnswer = MetricsFetch | { kind: 'error'; message: string };
+/** Which published post to repost (`repost`), and whether the account's earlier repost of it is undone first. */
+export interface RepostRequest {
+  /** The platform's id of the post, as `publish` answered it. */
+  externalId: string;
+  /** The account reposted it before: undo that repost first, so this one is new (X ignores a repeated repost). */
+  undoFirst: boolean;
+}
+
+export type RepostOutcome =
+  | { kind: 'reposted' }
+  /** The platform says the post is gone. */
+  | { kind: 'not_found' };
 
 export interface TikTokCreatorInfo {
   creatorAvatarUrl: string | null;
@@ -282,6 +294,11 @@ export interface PlatformConnector {
   checkStatus(context: CallContext, query: StatusQuery): Promise<StatusCheck>;
   /** Deletes a published post; `not_found` when it is already gone. */
   delete(context: CallContext, externalId: string): Promise<{ kind: 'deleted' } | { kind: 'not_found' }>;
+  /**
+   * X only (X automation): reposts one of the account's own published posts with the account. A repeated repost
+   * changes nothing on X, so it is safe to try again; failures throw ConnectorError as every call does.
+   */
+  repost?(context: CallContext, request: RepostRequest): Promise<RepostOutcome>;
   accountInfo(context: CallContext): Promise<AccountProfile>;
   /**
    * The post's engagement now. `not_found` when the platform says the post is gone; failures throw

@@ -469,6 +469,23 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     },
   };
 
+  // X automation's repost, deterministic: a post the sandbox published and has not deleted is reposted (a
+  // repeated repost, as on X, changes nothing); any other is not found. Nothing is recorded: a repost makes no new
+  // publication.
+  if (platform === 'x') {
+    connector.repost = async (context, request) => {
+      await authorize(context);
+      const live = await db
+        .selectFrom('sandbox_publications')
+        .select('id')
+        .where('platform', '=', platform)
+        .where('external_id', '=', request.externalId)
+        .where('status', '!=', 'deleted')
+        .executeTakeFirst();
+      return live ? { kind: 'reposted' } : { kind: 'not_found' };
+    };
+  }
+
   if (platform === 'linkedin') {
     connector.connectChoice = async (tokens, optionIds) => {
       if (optionIds.length === 0) throw new ConnectorError('permanent', `${label}: no organization chosen`);

@@ -40,6 +40,7 @@ import {
   type XSubscription,
 } from '../port.js';
 import { createXReads } from './x-reads.js';
+import type { RepostOutcome, RepostRequest } from '../port.js';
 
 export type XConnectorConfig = LiveConnectorOptions & {
   clientId?: string;
@@ -620,6 +621,51 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
       );
       if (response.status === 404) return { kind: 'not_found' as const };
       return { kind: 'deleted' as const };
+    },
+
+    // X automation's repost: POST /2/users/:id/retweets. X ignores a repeated retweet, so trying again is safe, but
+    // a lost answer may still have reposted (`create`: unknown_outcome, which the automation counts against its
+    // caps). A repost of a post the account reposted before undoes that one first
+    // (DELETE /2/users/:id/retweets/:source_tweet_id), so the new one shows again at the top of timelines.
+    async repost(context: CallContext, request: RepostRequest): Promise<RepostOutcome> {
+      type RetweetBody = { data?: { retweeted?: boolean }; errors?: XTweetMetricsBody['errors'] };
+      const gone = (b: RetweetBody) => !b.data && tweetNotFound({ errors: b.errors ?? [] });
+      const user = encodeURIComponent(context.account.accountExternalId);
+      const signal = context.signal ? { signal: context.signal } : {};
+      if (request.undoFirst) {
+        const undone = await call<RetweetBody>(
+          {
+            method: 'DELETE',
+            url: `${apiBase}/2/users/${user}/retweets/${encodeURIComponent(request.externalId)}`,
+            headers: bearer(context.tokens),
+            effect: 'read',
+            ...signal,
+          },
+          [404],
+        );
+        const undoneBody = undone.body && typeof undone.body === 'object' ? undone.body : {};
+        if (undone.status === 404 || gone(undoneBody)) return { kind: 'not_found' };
+      }
+      const response = await call<RetweetBody>(
+        {
+          method: 'POST',
+          url: `${apiBase}/2/users/${user}/retweets`,
+          headers: bearer(context.tokens),
+          body: { tweet_id: request.externalId },
+          effect: 'create',
+          ...signal,
+        },
+        [404],
+      );
+      const body = response.body && typeof response.body === 'object' ? response.body : {};
+      if (response.status === 404 || gone(body)) return { kind: 'not_found' };
+      if (body.data?.retweeted !== true)
+        throw new ConnectorError(
+          'permanent',
+          `x: ${xErrorMessage(body, response.status)} (the retweet was not confirmed)`,
+          { status: response.status },
+        );
+      return { kind: 'reposted' };
     },
 
     async accountInfo(context: CallContext): Promise<AccountProfile> {

@@ -156,6 +156,7 @@ describe('slices fit together', () => {
       'account_audience',
       'x_account_analytics',
       'performance',
+      'x_automation',
       'notifications',
       'billing_subscriptions',
       'billing_history',

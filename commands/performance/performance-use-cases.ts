@@ -35,8 +35,9 @@ export interface PerformanceDeps {
 /**
  * The zone a workspace's days were last seen counted in. A read computes its window for the remembered zone and
  * its statement answers the zone the read model has; only when they differ (the zone changed since) is the read
- * made again, for the zone it answered. So a summary needs no statement of its own for the zone, and is never
- * answered in a stale one. Bounded: the oldest entries go first.
+ * made again, for the zone it answered. So a summary needs no statement of its own for the zone, and is not
+ * answered in a stale one unless the zone changed again between its reads (the third read is then the last).
+ * Bounded: the oldest entries go first.
  */
 export class ZoneGuesses {
   private readonly zones = new Map<string, string>();

@@ -521,5 +521,17 @@ describe('a change of time zone', () => {
       { date: '2027-03-28', postsPublished: 0, impressions: null, engagements: 0 },
     ]);
     expect(week.summary).toMatchObject({ postsPublished: 3, engagements: 161, impressions: 3200 });
+    // Rebuilt from the log (the zone set, days counted in Berlin, then summed again in UTC): the same answer.
+    const { runtime } = service;
+    await rebuildProjection(
+      {
+        db: runtime.database.db,
+        eventStore: runtime.eventStore,
+        projections: runtime.projections,
+        logger: runtime.logger,
+      },
+      'performance',
+    );
+    expect(await data(`${base()}/performance?days=7`)).toEqual(week);
   });
 });

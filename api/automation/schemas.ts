@@ -150,12 +150,9 @@ export const runXAutomationBody = z
       .max(2)
       .optional()
       .openapi({ description: 'The rules to apply; both when left out' }),
-    dryRun: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: 'true: record what would be done, touch nothing (a rule in dry run is always one)',
-      }),
+    dryRun: z.boolean().optional().openapi({
+      description: 'true: record what would be done, touch nothing (a rule in dry run is always one)',
+    }),
   })
   .strict()
   .openapi('RunXAutomation');

@@ -70,13 +70,17 @@ describe('migrations of the slices', () => {
       '0033_credit_ledger_heads',
       '0034_slot_versions',
       '0035_rate_limit_windows',
+      '0036_post_metrics_cadence',
+      '0037_metrics_read_budgets',
+      '0038_analytics_refresh_windows',
+      '0039_account_stats_reads',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0036',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0040',
     );
   });
 
@@ -147,6 +151,7 @@ describe('slices fit together', () => {
       'strategies',
       'social_accounts',
       'post_metrics',
+      'account_audience',
       'notifications',
       'billing_subscriptions',
       'billing_history',
@@ -156,6 +161,7 @@ describe('slices fit together', () => {
     expect(composed.processManagers.map((p) => p.name)).toEqual([
       'account-removal',
       'post-metrics-schedule',
+      'account-stats-schedule',
       'billing-trial-start',
       'credit-periods',
       'assistant-connections-end',

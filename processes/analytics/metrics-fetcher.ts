@@ -64,7 +64,11 @@ export interface MetricsFetcherOptions {
   leaseMs?: number;
   /** Rows claimed at once; default 200. */
   batchSize?: number;
-  /** Platform reads and recordings under way at once; default 8. */
+  /**
+   * Platform reads and recordings under way at once; default 16. Fewer leave the projection runner folding a
+   * page per append or two (10.9 statements per post at 4, 6.9 at 8, 3.2 at 16 in the refresh benchmark); more
+   * hold more of the connection pool (10 by default) while a large refresh runs.
+   */
   concurrency?: number;
   /** Per platform call; default 30 seconds. */
   callTimeoutMs?: number;
@@ -179,7 +183,7 @@ export class MetricsFetcher {
     this.intervalMs = options.intervalMs ?? 60_000;
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.batchSize = options.batchSize ?? 200;
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? 16;
     this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.timezoneOf = options.timezoneOf ?? (async () => 'UTC');
     this.budget = new ReadBudget(options.db);

@@ -42,7 +42,7 @@ export const analyticsMigrations: Record<string, Migration> = {
   // Issue 28: the cadence slows with age up to 30 days. The reading time is kept on the row (a refresh decides
   // against it without reading the post's stream), and rows the old schedule finished (after its 7-day reading)
   // within 30 days of publication are taken up again at their next reading of the new one.
-  '0043_post_metrics_cadence': {
+  '0038_post_metrics_cadence': {
     async up(db: Kysely<unknown>) {
       await sql`alter table post_metrics_fetches add column last_fetched_at timestamptz`.execute(db);
       await resumeFinishedReadings(db);
@@ -52,7 +52,7 @@ export const analyticsMigrations: Record<string, Migration> = {
     },
   },
   // The platforms' request budgets (processes/analytics/read-budget.ts): one row per platform, limit and scope.
-  '0044_metrics_read_budgets': {
+  '0039_metrics_read_budgets': {
     async up(db: Kysely<unknown>) {
       await sql`
         create table metrics_read_budgets (
@@ -72,7 +72,7 @@ export const analyticsMigrations: Record<string, Migration> = {
     },
   },
   // The analytics refresh's fair use per workspace and hour (commands/analytics/refresh-analytics.ts).
-  '0045_analytics_refresh_windows': {
+  '0040_analytics_refresh_windows': {
     async up(db: Kysely<unknown>) {
       await sql`
         create table analytics_refresh_windows (
@@ -90,7 +90,7 @@ export const analyticsMigrations: Record<string, Migration> = {
   },
   // Follower counts are read daily per connected account (processes/analytics/account-stats-reader.ts), under a
   // lease per row like the post metrics.
-  '0046_account_stats_reads': {
+  '0041_account_stats_reads': {
     async up(db: Kysely<unknown>) {
       await sql`
         create table account_stats_reads (
@@ -119,7 +119,7 @@ export const analyticsMigrations: Record<string, Migration> = {
 
 /**
  * Rows the schedule before issue 28 finished (after its 7-day reading) that the 30-day cadence still has readings
- * for: active again, due at their next reading of the cadence after `now` (migration 0043). The cadence's offsets
+ * for: active again, due at their next reading of the cadence after `now` (migration 0036). The cadence's offsets
  * as it was introduced, in hours after publication, are frozen here.
  */
 export async function resumeFinishedReadings(db: Kysely<unknown>, now: Date = new Date()): Promise<number> {

@@ -14,7 +14,7 @@ const dayMs = 24 * hourMs;
  * When a post's metrics are read, after its publication: slowing with its age, as its numbers settle. An hour, six
  * hours and a day, then weekly (7, 14, 21 and 28 days) and a last reading at 30 days, when its window closes.
  * (Until issue 28: an hour, a day, three days and a week; rows on that schedule move onto this one at their next
- * reading, and rows it had finished within 30 days of publication were taken up again by migration 0043.)
+ * reading, and rows it had finished within 30 days of publication were taken up again by migration 0036.)
  */
 export const METRICS_FETCH_OFFSETS_MS: readonly number[] = [
   hourMs,

@@ -7,6 +7,9 @@
 //
 // Sizes: BENCH_REFRESH_POSTS (posts read, default 10,000; a multiple of 5), BENCH_REFRESH_ROUND (0 skips the
 // background round).
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { MetricsFetcher } from '../../processes/analytics/metrics-fetcher.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
@@ -25,6 +28,43 @@ import {
 } from './shared.js';
 
 const platforms: Platform[] = ['x', 'linkedin', 'bluesky', 'threads', 'facebook'];
+
+/** CPU time (ms) of the PostgreSQL backends serving `database` (Linux /proc; 0 elsewhere). */
+async function databaseCpuMs(database: string): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  let total = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).split(' ');
+      if (!title[0]?.startsWith('postgres:') || !title.includes(database)) continue;
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** With BENCH_CPU_PROFILE=<dir>, a V8 CPU profile of this process (the service) during the refresh. */
+async function profile(): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile: taken } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, `${Date.now()}-analytics-refresh.cpuprofile`);
+    await writeFile(file, JSON.stringify(taken));
+    console.error(`  CPU profile ${file}`);
+  };
+}
 
 async function post(service: BenchService, token: string, path: string, body?: unknown) {
   const res = await fetch(`${service.origin}${path}`, {
@@ -105,7 +145,10 @@ export async function analyticsRefreshBench(ctx: BenchContext): Promise<void> {
     await publishPosts(service, ws!, accounts, total);
 
     console.error(`refreshing ${fmt(total)} posts…`);
+    const stopProfile = await profile();
     const stopCounting = countQueries();
+    const database = new URL(fresh.url).pathname.slice(1);
+    const cpuBefore = { node: process.cpuUsage(), db: await databaseCpuMs(database) };
     const started = performance.now();
     const answer = (await post(service, ws!.token, `${ws!.base}/analytics/refresh`)).data as {
       processed: number;
@@ -115,13 +158,18 @@ export async function analyticsRefreshBench(ctx: BenchContext): Promise<void> {
       errors: unknown[];
     };
     const seconds = (performance.now() - started) / 1000;
+    const nodeCpu = process.cpuUsage(cpuBefore.node);
+    const nodeMs = (nodeCpu.user + nodeCpu.system) / 1000;
+    const dbMs = (await databaseCpuMs(database)) - cpuBefore.db;
+    const cpuMs = nodeMs + dbMs;
     stopCounting(total);
+    await stopProfile();
     if (answer.updated !== total)
       throw new Error(`the refresh updated ${answer.updated} of ${total} posts: ${JSON.stringify(answer)}`);
     record(
       `analytics refresh, ${fmt(total)} posts (sandbox, default configuration)`,
       `${fmt(total / seconds)} posts/s`,
-      `${fmt(seconds, 2)} s to the answer, read models included; processed ${answer.processed}, failed ${answer.failed}, skipped ${answer.skippedFairUse}`,
+      `${fmt(seconds, 2)} s to the answer, read models included; ${fmt(cpuMs / total, 2)} ms CPU per post (service ${fmt(nodeMs / total, 2)}, its PostgreSQL backends ${fmt(dbMs / total, 2)}); processed ${answer.processed}, failed ${answer.failed}, skipped ${answer.skippedFairUse}`,
     );
 
     if (process.env.BENCH_REFRESH_ROUND !== '0') {

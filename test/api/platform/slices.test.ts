@@ -72,17 +72,17 @@ describe('migrations of the slices', () => {
       '0035_rate_limit_windows',
       '0036_sandbox_x_posts',
       '0037_x_account_read_leases',
-      '0043_post_metrics_cadence',
-      '0044_metrics_read_budgets',
-      '0045_analytics_refresh_windows',
-      '0046_account_stats_reads',
+      '0038_post_metrics_cadence',
+      '0039_metrics_read_budgets',
+      '0040_analytics_refresh_windows',
+      '0041_account_stats_reads',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0047',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0042',
     );
   });
 

@@ -19,6 +19,7 @@ import {
 } from '../../../infra/connectors/sandbox/index.js';
 import { createLogger } from '../../../infra/logging/logger.js';
 import { AccountStatsReader } from '../../../processes/analytics/account-stats-reader.js';
+import { ACCOUNT_STATS_FIRST_READ_MS } from '../../../processes/analytics/account-stats-schedule.js';
 import type { AccountStatsReadsTable } from '../../../processes/analytics/migrations.js';
 import { createAudienceReader } from '../../../projections/analytics/audience.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
@@ -115,17 +116,20 @@ const audience = () => createAudienceReader(service.runtime.readModels);
 let firstRead: Date;
 
 describe('reading follower counts', () => {
-  test('a connected account is due at once, and is read daily; a grant without the scope is recorded unavailable', async () => {
+  test('a connected account is due ten minutes later, then read daily; a grant without the scope is recorded unavailable', async () => {
     for (const platform of ['x', 'bluesky', 'tiktok', 'linkedin'] as const) {
       const row = await waitUntil(() => scheduleRow(accounts[platform].id), {
         what: `${platform} scheduled`,
       });
       expect(row).toMatchObject({ org_id: ws.orgId, platform, status: 'active' });
-      expect(Date.parse(row!.next_read_at!)).toBeLessThanOrEqual(Date.now());
+      // Connected at updated_at; due ten minutes after.
+      expect(Date.parse(row!.next_read_at!)).toBe(Date.parse(row!.updated_at) + ACCOUNT_STATS_FIRST_READ_MS);
     }
-    firstRead = new Date(Date.now() + 60_000);
-    clock = firstRead;
     const instance = reader();
+    clock = new Date();
+    expect(await instance.runOnce()).toEqual({ read: 0, unavailable: 0, retried: 0, stopped: 0 });
+    firstRead = new Date(Date.now() + ACCOUNT_STATS_FIRST_READ_MS + 60_000);
+    clock = firstRead;
     expect(await instance.runOnce()).toEqual({ read: 2, unavailable: 2, retried: 0, stopped: 0 });
     expect(await instance.runOnce()).toEqual({ read: 0, unavailable: 0, retried: 0, stopped: 0 });
 

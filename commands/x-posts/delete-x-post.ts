@@ -1,21 +1,11 @@
 // Deleting one of the workspace's own X posts: a published post is deleted on X, then removed here
 // (`deleted_on_x`); a post not sent yet is canceled (`removed_from_schedule`); a link to a post published
 // elsewhere is deleted on X with the workspace's X account. The platform call comes first, so a retry converges.
+import { xCallFailure } from './x-call-failure.js';
 import type { ActivePostGroup, PostState } from '../../domain/post-groups/post-group.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
-import {
-  Conflict,
-  NotFound,
-  ServiceUnavailable,
-  TooManyRequests,
-  ValidationError,
-} from '../../domain/shared/errors.js';
-import {
-  ConnectorError,
-  isConnectorError,
-  type AccountRef,
-  type ConnectorRegistry,
-} from '../../infra/connectors/port.js';
+import { Conflict, NotFound, ValidationError } from '../../domain/shared/errors.js';
+import { ConnectorError, type AccountRef, type ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { Kysely } from 'kysely';
 import type { ReadModels } from '../../projections/read-models.js';
 import { findPostByExternalId, findPostGroupIdOfPost } from '../../projections/post-groups/queries.js';
@@ -82,24 +72,6 @@ export function parseXPostUrl(url: string): { xPostId: string; handle: string | 
   return { xPostId: match[2]!, handle: match[1] ?? null };
 }
 
-function platformFailure(error: unknown): Error {
-  if (!isConnectorError(error)) return error as Error;
-  switch (error.kind) {
-    case 'rate_limited':
-      return new TooManyRequests(
-        'X is rate limiting this account; try again later',
-        Math.max(1, Math.ceil((error.details.retryAfterMs ?? 60_000) / 1000)),
-      );
-    case 'auth':
-      return new Conflict(error.message, 'account_needs_reconnect');
-    case 'permanent':
-      return new Conflict(`X refused the deletion: ${error.message}`, 'x_refused');
-    case 'retryable':
-    case 'unknown_outcome':
-      return new ServiceUnavailable(`X could not be reached: ${error.message}`, 'platform_unavailable');
-  }
-}
-
 async function resolveAccount(
   deps: XPostDeletionDeps,
   orgId: string,
@@ -129,7 +101,7 @@ async function deleteOnX(deps: XPostDeletionDeps, account: AccountRef, xPostId: 
     );
     return result.kind === 'deleted';
   } catch (error) {
-    throw platformFailure(error);
+    throw xCallFailure(error, 'deletion');
   }
 }
 

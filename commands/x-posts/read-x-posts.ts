@@ -2,6 +2,7 @@
 // conversation (Tool: get_x_thread). Each post returned costs `x_post_read` credits, reserved for the most the read
 // may return before X is asked and charged after it for what it returned (a failed read charges nothing);
 // a retry with the same Idempotency-Key answers the first read and charges nothing more.
+import { xCallFailure } from './x-call-failure.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import {
   Conflict,
@@ -9,11 +10,9 @@ import {
   NotFound,
   PaymentRequired,
   ServiceUnavailable,
-  TooManyRequests,
 } from '../../domain/shared/errors.js';
 import {
   ConnectorError,
-  isConnectorError,
   type AccountRef,
   type CallContext,
   type ConnectorRegistry,
@@ -92,24 +91,8 @@ export function xPostIdOf(post: string): string {
 
 const reading = (orgId: string) => ({ orgId, permission: 'posts:draft', scope: 'posts:write' }) as const;
 
-/** What the caller gets when X fails a read: 429 while X rate limits, 409 to reconnect or when X refuses, else 503. */
-export function xReadFailure(error: unknown): Error {
-  if (!isConnectorError(error)) return error as Error;
-  switch (error.kind) {
-    case 'rate_limited':
-      return new TooManyRequests(
-        'X is rate limiting this account; try again later',
-        Math.max(1, Math.ceil((error.details.retryAfterMs ?? 60_000) / 1000)),
-      );
-    case 'auth':
-      return new Conflict(error.message, 'account_needs_reconnect');
-    case 'permanent':
-      return new Conflict(`X refused the read: ${error.message}`, 'x_refused');
-    case 'retryable':
-    case 'unknown_outcome':
-      return new ServiceUnavailable(`X could not be reached: ${error.message}`, 'platform_unavailable');
-  }
-}
+/** What the caller gets when X fails a read (xCallFailure). */
+export const xReadFailure = (error: unknown): Error => xCallFailure(error, 'read');
 
 async function resolveAccount(
   deps: XReadDeps,

@@ -18,6 +18,7 @@ import {
 import {
   activeVersionOf,
   generatedBy,
+  priorityStatusAt,
   shownVersionOf,
   strategyCategory,
   strategyDecider,
@@ -367,4 +368,27 @@ export interface StrategyDrafts {
     options: { goal: string | null; idempotencyKey?: string | null },
     metadata: CommandMetadata,
   ): Promise<StrategyView>;
+}
+
+/**
+ * What a post writer is grounded in from the strategy (domain/ai/writing.ts): the shown version's pillars (the
+ * active one, or the draft before any is confirmed) and the priorities in force at `now`.
+ */
+export async function strategyGroundingOf(
+  deps: Pick<CommandDeps, 'eventStore'>,
+  orgId: string,
+  now: string,
+): Promise<{ pillars: { name: string; description: string; keywords: string[] }[]; priorities: string[] }> {
+  const version = shownVersionOf(await loadStrategy(deps, orgId));
+  if (!version) return { pillars: [], priorities: [] };
+  return {
+    pillars: version.content.pillars.map((p) => ({
+      name: p.name,
+      description: p.description ?? '',
+      keywords: p.keywords ?? [],
+    })),
+    priorities: version.content.priorities
+      .filter((p) => priorityStatusAt(p, now) === 'active')
+      .map((p) => p.text),
+  };
 }

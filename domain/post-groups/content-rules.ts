@@ -171,7 +171,7 @@ function threadsLength(text: string): number {
   );
 }
 
-function textLength(platform: Platform, text: string): number {
+export function textLength(platform: Platform, text: string): number {
   switch (platform) {
     case 'x':
       return xWeightedLength(text);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { BrandContext } from '../ai/brand-context.js';
 import type { AiJob, AiPrompt } from '../ai/job.js';
+import { brandPromptLines } from '../ai/writing.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { platformNames, platforms, type Platform } from '../shared/platforms.js';
 import {
@@ -78,28 +79,8 @@ export type GeneratedStrategy = z.infer<typeof generatedStrategySchema>;
 
 // ---- The prompt: public brand context only ----
 
-function brandLines(brand: BrandContext | null): string[] {
-  if (!brand) return ['No brand profile yet: keep the strategy general and say what to fill in.'];
-  const list = (items: readonly string[]) => (items.length > 0 ? items.join('; ') : '(none)');
-  const o = brand.businessOutline;
-  return [
-    `Name: ${brand.name ?? '(unknown)'}; type: ${brand.brandType}; website: ${brand.websiteUrl ?? '(none)'}`,
-    `Tagline: ${brand.tagline ?? '(none)'}; mission: ${brand.mission ?? '(none)'}`,
-    `Overview: ${o.overview || '(none)'}`,
-    `Products or services: ${list(o.productsOrServices)}`,
-    `Target audience: ${list(o.targetAudience)}`,
-    `Value proposition: ${o.valueProposition || '(none)'}`,
-    `Differentiators: ${list(o.differentiators)}`,
-    `Expertise: ${list(brand.expertise)}; topics: ${list(brand.topics)}; goals: ${list(brand.goals)}`,
-    `Opinions: ${list(brand.opinions)}`,
-    `Voice: ${brand.voice.tone || '(unset)'}; traits: ${list(brand.voice.personalityTraits)}; guidelines: ${list(brand.voice.writingGuidelines)}; never say: ${list(brand.voice.bannedPhrases)}`,
-    `Known facts: ${list(brand.knowledge.map((k) => `${k.kind}: ${k.text}`))}`,
-    `Preferences: ${list(brand.preferences)}`,
-    brand.confirmed
-      ? 'The profile was confirmed by a person.'
-      : 'The profile was inferred and not confirmed yet.',
-  ];
-}
+const brandLines = (brand: BrandContext | null) =>
+  brandPromptLines(brand, 'No brand profile yet: keep the strategy general and say what to fill in.');
 
 function prompt(input: StrategyGenerateInput): AiPrompt {
   return {

@@ -3,6 +3,7 @@
 // schema is composed from their settings (api/env.ts). A new slice is one module (api/<slice>/slice.ts) and one
 // line here; see docs/adding-a-slice.md.
 import { aiSlice } from './ai/slice.js';
+import { aiTextSlice } from './ai-text/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
 import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
@@ -59,6 +60,7 @@ export const slices = [
   billingSlice,
   homeSlice,
   aiSlice,
+  aiTextSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

@@ -26,7 +26,7 @@ export const upperFirst = (text: string) => (text ? text[0]!.toUpperCase() + tex
 export const lowerFirst = (text: string) =>
   /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 /** A phrase without its closing punctuation, to be set inside a sentence. */
-export const bare = (text: string) => squeeze(text).replace(/[.!?;:,]+$/, '');
+export const bare = (text: string) => squeeze(squeeze(text).replace(/[\s.!?;:,]+$/, ''));
 
 /** How the brand names itself: "we"/"our" for a business, "I"/"my" for a person. */
 export function pronounsOf(brand: BrandContext | null): { we: string; our: string } {

@@ -111,7 +111,7 @@ export function xThreadOffline(input: XThreadInput): XThread {
   const hook = `${upperFirst(topic)}: what ${we} have learned${where}, in ${total} short posts.`;
   const close = `That is the thread. What would you add about ${lowerFirst(topic)}?`;
   const parts = [hook, ...middle, close].map((text, index) =>
-    fitToPlatform('x', withoutBannedPhrases(`${index + 1}/${total} ${text}`, brand)),
+    fitToPlatform('x', `${index + 1}/${total} ${withoutBannedPhrases(text, brand)}`),
   );
   return { parts };
 }

@@ -78,7 +78,7 @@ export const viralFormats: Record<ViralFormatKey, ViralFormat> = {
     name: 'Myth vs fact',
     description: 'A common myth corrected by what the brand knows; positions expertise.',
     structure: ['Myth: the common belief', 'Fact: what is true instead', 'Why it matters to the reader'],
-    suits: ['opinion', 'tip'],
+    suits: ['opinion'],
   },
   listicle: {
     key: 'listicle',
@@ -128,8 +128,9 @@ const sentencesOf = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 const stripEnd = (text: string) => text.replace(/[.!?…]+$/, '');
+/** Lower-cases the first letter mid-sentence, except acronyms and the word "I" ("I renamed", "I'd"). */
 const lowerFirst = (text: string) =>
-  text && !/^[A-Z]{2}/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+  text && !/^[A-Z]{2}/.test(text) && !/^I\b/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 
 export interface OfflinePostInput {
   thought: ThoughtBrief;
@@ -192,9 +193,7 @@ function templateLines(format: ViralFormatKey, input: OfflinePostInput, room: nu
     case 'listicle': {
       const points = [claim, ...support].map(stripEnd);
       return [
-        points.length === 1
-          ? "One thing I wish I'd known sooner:"
-          : `${points.length} things I wish I'd known sooner:`,
+        points.length === 1 ? 'The short version:' : `The short version, in ${points.length} points:`,
         ...points.map((p) => `→ ${p}`),
         long ? closing : '',
       ];

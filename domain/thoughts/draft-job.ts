@@ -200,6 +200,8 @@ const plain = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+const bare = (text: string) => text.replace(/[.!?…]+$/, '').toLowerCase();
+
 /**
  * A carousel from the drafts: a cover with the title, then one slide per paragraph of the longest post (the
  * LinkedIn one when asked for), a short paragraph as the slide's title, a long one as its first sentence with the
@@ -212,7 +214,8 @@ export function carouselSlidesOf(output: ThoughtDraftOutput, thought: ThoughtBri
   const paragraphs = (source?.contentText ?? thought.text)
     .split(/\n\s*\n|\n(?=\s*(?:\d+[.)]|→|[-•*])\s)/)
     .map(plain)
-    .filter((p) => p.length > 0);
+    // Headers ("Here's how:") and the hook repeated as the title make no slide of their own.
+    .filter((p) => p.length > 0 && !p.endsWith(':') && bare(p) !== bare(output.title));
   const points = paragraphs.map((p): DraftSlide => {
     if (p.length <= 140) return { title: p };
     const [first, ...rest] = p.split(/(?<=[.!?])\s+/);

@@ -46,7 +46,9 @@ export const saveThoughtBody = z
       .max(thoughtLimits.source + 50)
       .nullable()
       .optional()
-      .openapi({ description: `Where it came from (a link, a meeting): at most ${thoughtLimits.source} characters` }),
+      .openapi({
+        description: `Where it came from (a link, a meeting): at most ${thoughtLimits.source} characters`,
+      }),
     tags: tags.optional(),
   })
   .strict()
@@ -79,15 +81,10 @@ export const listThoughtsQuery = z
 
 export const draftFromThoughtBody = z
   .object({
-    platforms: z
-      .array(z.enum(draftPlatforms))
-      .min(1)
-      .max(draftPlatforms.length)
-      .optional()
-      .openapi({
-        description:
-          'Default x and linkedin. Drafting writes text posts, for the platforms that take a post of text alone',
-      }),
+    platforms: z.array(z.enum(draftPlatforms)).min(1).max(draftPlatforms.length).optional().openapi({
+      description:
+        'Default x and linkedin. Drafting writes text posts, for the platforms that take a post of text alone',
+    }),
     visual: z.enum(draftVisuals).optional().openapi({ description: 'Default none' }),
     guidance: z.string().max(2000).optional().openapi({ description: 'What to stress, the angle, the tone' }),
     aiBackground: z

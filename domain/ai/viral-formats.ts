@@ -172,7 +172,11 @@ function templateLines(format: ViralFormatKey, input: OfflinePostInput, room: nu
       ];
     case 'how_to_steps': {
       if (support.length === 0) return [`${claim}.`, 'Try it this week and see what changes.', closing];
-      return [`${claim}. Here's how:`, ...support.map((s, i) => `${i + 1}. ${stripEnd(s)}`), long ? closing : ''];
+      return [
+        `${claim}. Here's how:`,
+        ...support.map((s, i) => `${i + 1}. ${stripEnd(s)}`),
+        long ? closing : '',
+      ];
     }
     case 'story_arc': {
       const [takeaway, ...middle] = [...support].reverse();

@@ -141,7 +141,11 @@ export function pillarOf(thought: ThoughtBrief, context: WritingContext): string
 
 /** The thought's first sentence, cut at a word to fit a title. */
 export function titleOf(text: string): string {
-  const first = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? text;
+  const first =
+    text
+      .replace(/\s+/g, ' ')
+      .trim()
+      .split(/(?<=[.!?])\s/)[0] ?? text;
   if (first.length <= draftTitleMax) return first;
   const cut = first.slice(0, draftTitleMax - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 40)).trimEnd()}…`;

@@ -52,7 +52,13 @@ export interface ThoughtContent {
 }
 
 export type ThoughtCommand =
-  | ({ type: 'SaveThought'; orgId: string; thoughtId: string; by: string | null; now: string } & ThoughtContent)
+  | ({
+      type: 'SaveThought';
+      orgId: string;
+      thoughtId: string;
+      by: string | null;
+      now: string;
+    } & ThoughtContent)
   /** Omitted fields stay; tags replace. */
   | {
       type: 'UpdateThought';
@@ -200,7 +206,14 @@ export const thoughtDecider: Decider<ThoughtState, ThoughtCommand, ThoughtEvent>
         if (text !== thought.text || kind !== thought.kind || !sameList(tags, thought.tags))
           events.push({
             type: 'ThoughtEdited',
-            data: { orgId: thought.orgId, thoughtId: thought.thoughtId, text, kind, tags, updatedAt: command.now },
+            data: {
+              orgId: thought.orgId,
+              thoughtId: thought.thoughtId,
+              text,
+              kind,
+              tags,
+              updatedAt: command.now,
+            },
           });
         if (status !== thought.status)
           events.push({
@@ -230,7 +243,9 @@ export const thoughtDecider: Decider<ThoughtState, ThoughtCommand, ThoughtEvent>
         if (thought.agentRunIds.includes(command.agentRunId)) return [];
         assertDraftable(thought);
         if (command.groupIds.length === 0)
-          throw new InvalidFields('No group to record', [{ path: 'groupIds', message: 'at least one group' }]);
+          throw new InvalidFields('No group to record', [
+            { path: 'groupIds', message: 'at least one group' },
+          ]);
         return [
           {
             type: 'ThoughtDrafted',

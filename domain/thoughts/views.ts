@@ -34,7 +34,9 @@ export function thoughtView(thought: Thought): ThoughtView {
 }
 
 /** The thought as a writer sees it (domain/ai/writing.ts). */
-export const thoughtBrief = (thought: Pick<Thought, 'thoughtId' | 'kind' | 'text' | 'tags'>): ThoughtBrief => ({
+export const thoughtBrief = (
+  thought: Pick<Thought, 'thoughtId' | 'kind' | 'text' | 'tags'>,
+): ThoughtBrief => ({
   id: thought.thoughtId,
   kind: thought.kind,
   text: thought.text,

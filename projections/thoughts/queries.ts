@@ -30,7 +30,11 @@ const statusesOf: Record<ThoughtListStatus, readonly ThoughtStatus[] | null> = {
 const parse = (state: Thought | string | null): Thought | null =>
   typeof state === 'string' ? (JSON.parse(state) as Thought) : state;
 
-function live(db: AnyReadModels | Kysely<ReadModels>, orgId: string, statuses: readonly ThoughtStatus[] | null) {
+function live(
+  db: AnyReadModels | Kysely<ReadModels>,
+  orgId: string,
+  statuses: readonly ThoughtStatus[] | null,
+) {
   let query = tablesOf(db).selectFrom('thoughts').where('org_id', '=', orgId).where('deleted', '=', false);
   if (statuses) query = query.where('status', 'in', statuses);
   return query;

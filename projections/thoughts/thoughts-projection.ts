@@ -54,8 +54,9 @@ export const thoughtsProjection = defineProjection({
       .forUpdate()
       .executeTakeFirst();
     if (row && row.revision >= event.revision) return;
-    const before: ThoughtState =
-      row?.state ? { status: 'exists', thought: row.state } : thoughtDecider.initialState;
+    const before: ThoughtState = row?.state
+      ? { status: 'exists', thought: row.state }
+      : thoughtDecider.initialState;
     const next = thoughtDecider.evolve(before, event);
     const thought = next.status === 'exists' ? next.thought : null;
     const values = {

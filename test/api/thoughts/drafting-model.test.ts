@@ -80,7 +80,11 @@ const runs = async (ws: TestWorkspace) =>
     )
   ).items;
 
-const secrets = ['SECRET-MARGIN-41-PERCENT', 'RESTRICTED-ACQUISITION-TALKS', 'GUARDRAIL-NEVER-MENTION-FALCON'];
+const secrets = [
+  'SECRET-MARGIN-41-PERCENT',
+  'RESTRICTED-ACQUISITION-TALKS',
+  'GUARDRAIL-NEVER-MENTION-FALCON',
+];
 
 async function groundedWorkspace(): Promise<TestWorkspace> {
   const ws = await createTestWorkspace(service, 'Northwind');
@@ -116,7 +120,13 @@ describe('drafting with a model', () => {
     const from = model.requests.length;
     const headers = { 'Idempotency-Key': 'draft-with-model' };
     const drafts = await data<Drafts>(
-      await req(ws, 'POST', `/thoughts/${thought.id}/drafts`, { guidance: 'GUIDANCE-MENTION-LAUNCH' }, headers),
+      await req(
+        ws,
+        'POST',
+        `/thoughts/${thought.id}/drafts`,
+        { guidance: 'GUIDANCE-MENTION-LAUNCH' },
+        headers,
+      ),
     );
     expect(drafts.providerModel).toMatch(/gpt-4o-mini/);
     expect(drafts.group.status).toBe('pending_approval');
@@ -156,7 +166,13 @@ describe('drafting with a model', () => {
     expect((await runs(ws)).map((r) => [r.status, r.costCredits])).toEqual([['succeeded', 2]]);
 
     // The same key again: the first answer, no second model call, no second charge.
-    const again = await req(ws, 'POST', `/thoughts/${thought.id}/drafts`, { guidance: 'GUIDANCE-MENTION-LAUNCH' }, headers);
+    const again = await req(
+      ws,
+      'POST',
+      `/thoughts/${thought.id}/drafts`,
+      { guidance: 'GUIDANCE-MENTION-LAUNCH' },
+      headers,
+    );
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await data<Drafts>(again)).group.id).toBe(drafts.group.id);
     expect(model.requests.length).toBe(from + 1);
@@ -198,7 +214,9 @@ describe('drafting with a model', () => {
     const after = await data<{ items: { id: string; status: string; draftGroupIds: string[] }[] }>(
       await req(ws, 'GET', '/thoughts'),
     );
-    expect(after.items).toEqual([expect.objectContaining({ id: thought.id, status: 'new', draftGroupIds: [] })]);
+    expect(after.items).toEqual([
+      expect.objectContaining({ id: thought.id, status: 'new', draftGroupIds: [] }),
+    ]);
     expect((await runs(ws)).map((r) => [r.status, r.costCredits ?? 0])).toEqual([['failed', 0]]);
   });
 });

@@ -94,7 +94,12 @@ describe('saving and listing thoughts', () => {
     });
     const second = await save(
       ws,
-      { text: 'Write the changelog first.', kind: 'tip', source: 'Team retro', tags: ['process', 'Process', 'docs'] },
+      {
+        text: 'Write the changelog first.',
+        kind: 'tip',
+        source: 'Team retro',
+        tags: ['process', 'Process', 'docs'],
+      },
       'editor',
     );
     expect(second).toMatchObject({ kind: 'tip', source: 'Team retro', tags: ['process', 'docs'] });
@@ -165,9 +170,13 @@ describe('editing and deleting', () => {
     const edited = await data<Thought>(await call(ws, 'PATCH', `/${t.id}`, { text: 'New', kind: 'opinion' }));
     expect(edited).toMatchObject({ text: 'New', kind: 'opinion', tags: ['a'], status: 'new' });
     expect(edited.updatedAt >= t.updatedAt).toBe(true);
-    const archived = await data<Thought>(await call(ws, 'PATCH', `/${t.id}`, { status: 'archived', tags: [] }));
+    const archived = await data<Thought>(
+      await call(ws, 'PATCH', `/${t.id}`, { status: 'archived', tags: [] }),
+    );
     expect(archived).toMatchObject({ status: 'archived', tags: [] });
-    const back = await data<Thought>(await call(ws, 'PATCH', `/${t.id}`, { status: 'new' }, { role: 'editor' }));
+    const back = await data<Thought>(
+      await call(ws, 'PATCH', `/${t.id}`, { status: 'new' }, { role: 'editor' }),
+    );
     expect(back.status).toBe('new');
     // Nothing changed: answered as it is, nothing appended.
     const before = await eventCount(service);
@@ -290,7 +299,9 @@ describe('POST ORG/thoughts/{thoughtId}/drafts (offline writer)', () => {
     expect(drafts.visual?.kind).toBe('carousel');
     expect(drafts.visual?.images.length).toBeGreaterThanOrEqual(2);
     expect(drafts.visual?.documentUrl).toEqual(expect.any(String));
-    const media = Object.fromEntries(drafts.posts.map((p) => [p.platform, p.media as { kind: string } | null]));
+    const media = Object.fromEntries(
+      drafts.posts.map((p) => [p.platform, p.media as { kind: string } | null]),
+    );
     expect(media.linkedin?.kind).toBe('document');
     expect(media.x?.kind).toBe('images');
     expect(drafts.group.status).toBe('pending_approval');
@@ -352,12 +363,18 @@ describe('the tools', () => {
       name: 'list_thoughts',
       arguments: { status: 'all' },
     })) as CallToolResult;
-    expect((listed.structuredContent as unknown as Page<Thought>).items.map((t) => t.id)).toEqual([thought.id]);
+    expect((listed.structuredContent as unknown as Page<Thought>).items.map((t) => t.id)).toEqual([
+      thought.id,
+    ]);
   });
 
   test('without posts:write an assistant lists thoughts but has no writing tools', async () => {
     const ws = await createTestWorkspace(service);
-    const assistant = await connectAssistant(service, { userId: ws.userIds.owner, orgId: ws.orgId, scopes: [] });
+    const assistant = await connectAssistant(service, {
+      userId: ws.userIds.owner,
+      orgId: ws.orgId,
+      scopes: [],
+    });
     const names = (await assistant.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('list_thoughts');
     for (const name of ['save_thought', 'update_thought', 'draft_post_from_thought'])

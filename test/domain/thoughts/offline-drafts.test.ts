@@ -86,22 +86,27 @@ const fixtures: { heading: string; input: ThoughtDraftInput }[] = [
 ];
 
 describe('the offline writer', () => {
-  test.each(fixtures)('$heading: one post per platform, fitting, in a format that suits the kind', ({ input }) => {
-    const out = writeDraftsOffline(input);
-    expect(() => draftFromThoughtJob(input.platforms).output.parse(out)).not.toThrow();
-    expect(out.posts.map((p) => p.platform)).toEqual(input.platforms);
-    for (const post of out.posts) {
-      expect(fitsPlatform(post.platform, post.contentText)).toBe(true);
-      expect(post.contentText).not.toMatch(/…$/);
-      expect(viralFormats[post.format].suits).toContain(input.thought.kind);
-    }
-    // The thought's own claim is in every post.
-    const claim = input.thought.text.split('.')[0]!.toLowerCase().slice(1, 30);
-    for (const post of out.posts) expect(post.contentText.toLowerCase()).toContain(claim);
-  });
+  test.each(fixtures)(
+    '$heading: one post per platform, fitting, in a format that suits the kind',
+    ({ input }) => {
+      const out = writeDraftsOffline(input);
+      expect(() => draftFromThoughtJob(input.platforms).output.parse(out)).not.toThrow();
+      expect(out.posts.map((p) => p.platform)).toEqual(input.platforms);
+      for (const post of out.posts) {
+        expect(fitsPlatform(post.platform, post.contentText)).toBe(true);
+        expect(post.contentText).not.toMatch(/…$/);
+        expect(viralFormats[post.format].suits).toContain(input.thought.kind);
+      }
+      // The thought's own claim is in every post.
+      const claim = input.thought.text.split('.')[0]!.toLowerCase().slice(1, 30);
+      for (const post of out.posts) expect(post.contentText.toLowerCase()).toContain(claim);
+    },
+  );
 
   test('a thought too long for X is shortened by dropping sentences before any cut', () => {
-    const text = Array.from({ length: 8 }, (_, i) => `Sentence number ${i + 1} says something useful.`).join(' ');
+    const text = Array.from({ length: 8 }, (_, i) => `Sentence number ${i + 1} says something useful.`).join(
+      ' ',
+    );
     const out = writeDraftsOffline({
       ...fixtures[0]!.input,
       thought: { id: 't', kind: 'opinion', text, tags: [] },

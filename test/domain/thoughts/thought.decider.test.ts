@@ -73,7 +73,13 @@ describe('saving a thought', () => {
   test('a new thought: text and tags trimmed, repeated tags kept once, an empty source is none', () => {
     spec
       .given([])
-      .when(save({ text: '  Ship small, ship often.  ', tags: [' shipping ', 'Shipping', 'craft'], source: '  ' }))
+      .when(
+        save({
+          text: '  Ship small, ship often.  ',
+          tags: [' shipping ', 'Shipping', 'craft'],
+          source: '  ',
+        }),
+      )
       .then([
         {
           type: 'ThoughtSaved',
@@ -100,7 +106,11 @@ describe('saving a thought', () => {
       thoughtDecider.decide(
         save({
           text: '   ',
-          tags: [...Array.from({ length: thoughtLimits.tags }, (_, i) => `t${i}`), 'x'.repeat(51), 'one more'],
+          tags: [
+            ...Array.from({ length: thoughtLimits.tags }, (_, i) => `t${i}`),
+            'x'.repeat(51),
+            'one more',
+          ],
           source: 's'.repeat(thoughtLimits.source + 1),
         }),
         { status: 'none' },
@@ -115,14 +125,20 @@ describe('saving a thought', () => {
       .given([])
       .when(save({ text: 'x'.repeat(thoughtLimits.text + 1) }))
       .thenThrows(ValidationError, /text/);
-    spec.given([]).when(save({ text: 'x'.repeat(thoughtLimits.text) })).thenState((s) => {
-      expect(s.status).toBe('exists');
-    });
+    spec
+      .given([])
+      .when(save({ text: 'x'.repeat(thoughtLimits.text) }))
+      .thenState((s) => {
+        expect(s.status).toBe('exists');
+      });
   });
 
   test('the same save again decides nothing; another save on the stream is a conflict', () => {
     spec.given([saved]).when(save()).then([]);
-    spec.given([saved]).when(save({ text: 'Something else' })).thenThrows(Conflict);
+    spec
+      .given([saved])
+      .when(save({ text: 'Something else' }))
+      .thenThrows(Conflict);
   });
 });
 
@@ -134,18 +150,31 @@ describe('editing a thought', () => {
       .then([
         {
           type: 'ThoughtEdited',
-          data: { orgId, thoughtId, text: 'Ship smaller.', kind: 'tip', tags: ['shipping'], updatedAt: later },
+          data: {
+            orgId,
+            thoughtId,
+            text: 'Ship smaller.',
+            kind: 'tip',
+            tags: ['shipping'],
+            updatedAt: later,
+          },
         },
       ]);
   });
 
   test('nothing changed decides nothing', () => {
-    spec.given([saved]).when(update({ text: 'Ship small, ship often.', tags: ['shipping'] })).then([]);
+    spec
+      .given([saved])
+      .when(update({ text: 'Ship small, ship often.', tags: ['shipping'] }))
+      .then([]);
     spec.given([saved]).when(update({})).then([]);
   });
 
   test('a bad field is refused', () => {
-    spec.given([saved]).when(update({ text: '' })).thenThrows(ValidationError, /text/);
+    spec
+      .given([saved])
+      .when(update({ text: '' }))
+      .thenThrows(ValidationError, /text/);
     spec
       .given([saved])
       .when(update({ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }))
@@ -154,7 +183,9 @@ describe('editing a thought', () => {
 });
 
 describe('thought | PATCH status: value in new, drafted, archived → given value', () => {
-  const cases: Array<[string, ThoughtEvent[], 'new' | 'drafted' | 'archived', 'new' | 'drafted' | 'archived']> = [
+  const cases: Array<
+    [string, ThoughtEvent[], 'new' | 'drafted' | 'archived', 'new' | 'drafted' | 'archived']
+  > = [
     ['new → archived', [saved], 'new', 'archived'],
     ['new → drafted', [saved], 'new', 'drafted'],
     ['drafted → new', [saved, drafted([groupA])], 'drafted', 'new'],
@@ -163,18 +194,31 @@ describe('thought | PATCH status: value in new, drafted, archived → given valu
     ['archived → drafted', [saved, status('new', 'archived')], 'archived', 'drafted'],
   ];
   test.each(cases)('%s', (_, given, from, to) => {
-    spec.given(given).when(update({ status: to })).then([status(from, to)]);
+    spec
+      .given(given)
+      .when(update({ status: to }))
+      .then([status(from, to)]);
   });
 
   test('the status it has already decides nothing; an edit and a status together are two events', () => {
-    spec.given([saved]).when(update({ status: 'new' })).then([]);
+    spec
+      .given([saved])
+      .when(update({ status: 'new' }))
+      .then([]);
     spec
       .given([saved])
       .when(update({ text: 'Archived idea', status: 'archived' }))
       .then([
         {
           type: 'ThoughtEdited',
-          data: { orgId, thoughtId, text: 'Archived idea', kind: 'lesson', tags: ['shipping'], updatedAt: later },
+          data: {
+            orgId,
+            thoughtId,
+            text: 'Archived idea',
+            kind: 'lesson',
+            tags: ['shipping'],
+            updatedAt: later,
+          },
         },
         status('new', 'archived'),
       ]);
@@ -188,9 +232,18 @@ describe('deleting a thought', () => {
       .when({ type: 'DeleteThought', orgId, thoughtId, now: later })
       .then([{ type: 'ThoughtDeleted', data: { orgId, thoughtId, deletedAt: later } }]);
     const deleted: ThoughtEvent = { type: 'ThoughtDeleted', data: { orgId, thoughtId, deletedAt: later } };
-    spec.given([saved, deleted]).when({ type: 'DeleteThought', orgId, thoughtId, now: later }).thenThrows(NotFound);
-    spec.given([saved, deleted]).when(update({ text: 'Back?' })).thenThrows(NotFound);
-    spec.given([saved, deleted]).when(record([groupA])).thenThrows(NotFound);
+    spec
+      .given([saved, deleted])
+      .when({ type: 'DeleteThought', orgId, thoughtId, now: later })
+      .thenThrows(NotFound);
+    spec
+      .given([saved, deleted])
+      .when(update({ text: 'Back?' }))
+      .thenThrows(NotFound);
+    spec
+      .given([saved, deleted])
+      .when(record([groupA]))
+      .thenThrows(NotFound);
     spec.given([saved, deleted]).when(save()).thenThrows(Conflict);
   });
 });
@@ -213,7 +266,10 @@ describe('recording drafts', () => {
   });
 
   test('the same agent run again decides nothing', () => {
-    spec.given([saved, drafted([groupA])]).when(record([groupA])).then([]);
+    spec
+      .given([saved, drafted([groupA])])
+      .when(record([groupA]))
+      .then([]);
   });
 
   test('an archived thought is not drafted from (409 thought_archived)', () => {
@@ -226,8 +282,14 @@ describe('recording drafts', () => {
 
 describe('workspaces', () => {
   test("another workspace's thought is not found, and unknown ones neither", () => {
-    spec.given([saved]).when({ ...update({ text: 'x' }), orgId: otherOrg }).thenThrows(NotFound);
+    spec
+      .given([saved])
+      .when({ ...update({ text: 'x' }), orgId: otherOrg })
+      .thenThrows(NotFound);
     spec.given([saved]).when({ type: 'DeleteThought', orgId: otherOrg, thoughtId, now }).thenThrows(NotFound);
-    spec.given([]).when(update({ text: 'x' })).thenThrows(NotFound);
+    spec
+      .given([])
+      .when(update({ text: 'x' }))
+      .thenThrows(NotFound);
   });
 });

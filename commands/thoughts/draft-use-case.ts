@@ -69,9 +69,6 @@ export interface DraftFromThoughtAnswer {
   remainingCredits: number;
 }
 
-/** How many other active thoughts the writer is shown. */
-const otherThoughts = 10;
-
 /** A visual rendered for the drafts: what to answer and what each platform's post carries. */
 interface RenderedVisual {
   answer: DraftVisualAnswer;
@@ -144,7 +141,7 @@ async function renderVisual(
 }
 
 const messageOf = (error: unknown) =>
-  error instanceof AppError || error instanceof Error ? error.message : 'The visual could not be made';
+  error instanceof Error ? error.message : 'The visual could not be made';
 
 /** Draft posts from a thought into review (see the file's comment). */
 export async function draftFromThought(
@@ -180,7 +177,6 @@ export async function draftFromThought(
       orgId,
       new Date(metadata.now),
     );
-    context.thoughts = context.thoughts.slice(0, otherThoughts);
     // The runner records the run, charges it once and throws a provider failure: nothing is created then.
     const run = await deps.aiJobs.run(draftFromThoughtJob(platforms), {
       orgId,

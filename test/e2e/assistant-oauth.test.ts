@@ -310,6 +310,32 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       })) as CallToolResult;
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ status: 409 });
+
+      // Issue 29: save a thought, draft from it, and find the drafts in review.
+      const thought = structured(
+        await client.callTool({
+          name: 'save_thought',
+          arguments: { text: 'Ship small changes daily. Big releases hide big mistakes.', kind: 'opinion' },
+        }),
+      ) as { id: string; status: string };
+      expect(thought.status).toBe('new');
+      const drafted = structured(
+        await client.callTool({
+          name: 'draft_post_from_thought',
+          arguments: { thoughtId: thought.id, platforms: ['x', 'linkedin'] },
+        }),
+      ) as {
+        thought: { status: string };
+        group: { id: string; status: string };
+        posts: Array<{ id: string }>;
+      };
+      expect(drafted.group.status).toBe('pending_approval');
+      expect(drafted.thought.status).toBe('drafted');
+      const inReview = structured(
+        await client.callTool({ name: 'list_posts', arguments: { 'filter[status]': 'pending_approval' } }),
+      ) as { items: Array<{ id: string; groupId: string; status: string }> };
+      const mine = inReview.items.filter((p) => p.groupId === drafted.group.id);
+      expect(mine.map((p) => p.id).sort()).toEqual(drafted.posts.map((p) => p.id).sort());
       await client.close();
       await page.close();
     },

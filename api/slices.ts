@@ -29,6 +29,7 @@ import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
 import { strategySlice } from './strategy/slice.js';
 import { tagsSlice } from './tags/slice.js';
+import { thoughtsSlice } from './thoughts/slice.js';
 import { usersSlice } from './users/slice.js';
 import { visualsSlice } from './visuals/slice.js';
 import { workspacesSlice } from './workspaces/slice.js';
@@ -48,6 +49,7 @@ export const slices = [
   visualsSlice,
   schedulingSlice,
   strategySlice,
+  thoughtsSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

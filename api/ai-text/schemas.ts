@@ -40,12 +40,10 @@ const creditsUsed = z
 const remainingCredits = z
   .number()
   .openapi({ description: 'Credits left to the workspace after it (monthly and purchased)' });
-const providerModel = z
-  .string()
-  .openapi({
-    example: 'openai:gpt-4o-mini',
-    description: '`provider:model`, or `offline` for the offline writer',
-  });
+const providerModel = z.string().openapi({
+  example: 'openai:gpt-4o-mini',
+  description: '`provider:model`, or `offline` for the offline writer',
+});
 
 export const aiTextResultSchema = z
   .object({

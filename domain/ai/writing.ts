@@ -132,7 +132,19 @@ export function fitToPlatform(platform: Platform, text: string): string {
     out = next;
   }
   out = out.trimEnd();
-  // A single overlong word: cut by characters.
-  while (out.length > 0 && !fitsPlatform(platform, `${out}…`)) out = out.slice(0, -1);
+  if (out.length === 0) out = longestFittingPrefix(platform, text.trimStart());
   return `${out}…`;
+}
+
+/** A first word longer than the limit: the longest prefix (whole code points) that fits with an ellipsis. */
+function longestFittingPrefix(platform: Platform, text: string): string {
+  const chars = Array.from(text);
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fitsPlatform(platform, `${chars.slice(0, mid).join('')}…`)) low = mid;
+    else high = mid - 1;
+  }
+  return chars.slice(0, low).join('');
 }

@@ -518,6 +518,8 @@ describe('with a model: prompts, credits and failures', () => {
   });
 
   test('create_x_thread: grounded prompt; the thread is a draft in review; charged once', async () => {
+    // An active thought grounds the thread (the writing context reads the thoughts read model).
+    await ok(await post(withModel, ws, '/thoughts', { text: 'THOUGHT-MARKER-3: reconcile daily' }), 201);
     const before = await balance(ws.orgId);
     const { value, prompts } = await promptsOf(async () =>
       ok<ThreadAnswer>(
@@ -536,7 +538,13 @@ describe('with a model: prompts, credits and failures', () => {
     });
     expect(value).toMatchObject({ creditsUsed: draftCost, remainingCredits: before - draftCost });
     expect(prompts).toHaveLength(1);
-    for (const marker of [voice, 'PUBLIC-FACT-NETSUITE-XERO', 'TOPIC-MARKER-5 close', 'Guidance: practical'])
+    for (const marker of [
+      voice,
+      'PUBLIC-FACT-NETSUITE-XERO',
+      'TOPIC-MARKER-5 close',
+      'Guidance: practical',
+      'THOUGHT-MARKER-3',
+    ])
       expect(prompts[0]).toContain(marker);
   });
 

@@ -11,6 +11,7 @@ import { brandProfileSlice } from './brand-profile/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
+import { launchKitsSlice } from './launch-kits/slice.js';
 import { mcpSlice } from './mcp/slice.js';
 import { mediaSlice } from './media/slice.js';
 import { notificationsSlice } from './notifications/slice.js';
@@ -47,6 +48,7 @@ export const slices = [
   visualsSlice,
   schedulingSlice,
   strategySlice,
+  launchKitsSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

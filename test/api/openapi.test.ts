@@ -96,6 +96,10 @@ const toolLabelled: Array<[string, string, string]> = [
   ['get', '/v1/orgs/{orgId}/marketing/analytics/x-account', 'get_x_account_analytics'],
   // Part 2.
   ['get', '/v1/orgs/{orgId}/strategy', 'get_strategy'],
+  ['get', '/v1/orgs/{orgId}/launch-kits', 'list_launch_kits'],
+  ['post', '/v1/orgs/{orgId}/launch-kits', 'create_launch_kit'],
+  ['get', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'get_launch_kit'],
+  ['patch', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'update_launch_step'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

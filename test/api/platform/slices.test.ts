@@ -151,6 +151,7 @@ describe('slices fit together', () => {
       'brand_preference_signals',
       'scheduling_profiles',
       'strategies',
+      'launch_kits',
       'social_accounts',
       'post_metrics',
       'account_audience',

@@ -19,7 +19,7 @@
 // is the number of calendar days from the launch date to its `date`.
 import { DateTime } from 'luxon';
 import { windowsFor } from '../scheduling/profile.js';
-import { addLocalDays, daysBetween, weekdayOf } from '../scheduling/time.js';
+import { addLocalDays, daysBetween, localToUtc, minutesOfDay, weekdayOf } from '../scheduling/time.js';
 import type { PostingWindow, SchedulingProfile } from '../scheduling/types.js';
 import type { Platform } from '../shared/platforms.js';
 import type { LaunchChannel, PlannedStep, StepKind } from './event-codec.js';
@@ -265,6 +265,10 @@ export function suggestedPostTime(profile: SchedulingProfile, platform: Platform
  * takes its first occurrence (see the head of this file).
  */
 export function localInstant(date: string, time: string, zone: string): string {
+  // Scheduling's conversion: the instant, or the earlier of two; null for a time the clocks skip.
+  const exact = localToUtc(date, minutesOfDay(time), zone);
+  if (exact !== null) return exact;
+  // Skipped: Luxon reads the wall time with the offset before the change, i.e. later by the gap.
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const [hour, minute] = time.split(':').map(Number) as [number, number];
   const dt = DateTime.fromObject({ year, month, day, hour, minute }, { zone });

@@ -274,7 +274,7 @@ export function localInstant(date: string, time: string, zone: string): string {
   const dt = DateTime.fromObject({ year, month, day, hour, minute }, { zone });
   if (!dt.isValid)
     throw new RangeError(`No instant for ${date} ${time} in ${zone}: ${dt.invalidExplanation}`);
-  return dt.toUTC().toISO()!;
+  return dt.toUTC().toISO();
 }
 
 /** Where an instant falls on the clocks of `zone`: local date and `HH:MM`. */

@@ -2,7 +2,6 @@
 // status and text of the posts its steps drafted, read from the post groups read model.
 import type { Kysely } from 'kysely';
 import type { LaunchKit } from '../../domain/launch-kits/launch-kit.js';
-import type { PostView } from '../../domain/post-groups/views.js';
 import type { GroupStatus } from '../../domain/post-groups/state.js';
 import type { ReadModels } from '../read-models.js';
 import type { LaunchKitTables } from './launch-kits-projection.js';
@@ -81,7 +80,7 @@ export async function draftedPostsOf(
       .execute(),
   ]);
   const texts = new Map<string, string>();
-  for (const p of posts) if (!texts.has(p.group_id)) texts.set(p.group_id, (p.body as PostView).contentText);
+  for (const p of posts) if (!texts.has(p.group_id)) texts.set(p.group_id, p.body.contentText);
   return new Map(
     groups.map((g) => [g.id, { status: g.status as GroupStatus, text: texts.get(g.id) ?? null }]),
   );

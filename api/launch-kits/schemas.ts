@@ -1,9 +1,13 @@
 // Request and response schemas of the launch kits' operations (spec part 2, "Launch kit" and "Launch kits").
 import { z } from '@hono/zod-openapi';
-import { launchChannels, stepKinds } from '../../domain/launch-kits/event-codec.js';
+import {
+  hackerNewsSchema,
+  launchChannels,
+  plannedStepSchema,
+  productHuntSchema,
+} from '../../domain/launch-kits/event-codec.js';
 import { groupStatuses } from '../../domain/post-groups/state.js';
 import { isLocalDate } from '../../domain/scheduling/time.js';
-import { platforms } from '../../domain/shared/platforms.js';
 import { pageParams, pageSchema } from '../platform/paging.js';
 import { canonicalUuid, orgParams } from '../shared/params.js';
 
@@ -49,19 +53,8 @@ export const updateLaunchStepBody = z
   .object({ stepId: z.string().min(1).max(50), done: z.boolean() })
   .openapi('UpdateLaunchStep');
 
-const launchStepSchema = z
-  .object({
-    id: z.string(),
-    day: z.number().int(),
-    date: z.string(),
-    time: z.string().nullable(),
-    scheduledForUtc: z.string().nullable(),
-    kind: z.enum(stepKinds),
-    channel: z.enum(launchChannels).nullable(),
-    title: z.string(),
-    detail: z.string(),
-    groupId: z.string().nullable(),
-    platform: z.enum(platforms).nullable(),
+const launchStepSchema = plannedStepSchema
+  .extend({
     postStatus: z.enum(groupStatuses).nullable(),
     postText: z.string().nullable(),
     done: z.boolean(),
@@ -78,17 +71,8 @@ export const launchKitSchema = z
     launchDate: z.string(),
     timezone: z.string(),
     channels: z.array(z.enum(launchChannels)),
-    productHunt: z
-      .object({
-        name: z.string(),
-        tagline: z.string(),
-        description: z.string(),
-        topics: z.array(z.string()),
-        firstComment: z.string(),
-        galleryIdeas: z.array(z.string()),
-      })
-      .nullable(),
-    hackerNews: z.object({ title: z.string(), url: z.string().nullable(), text: z.string() }).nullable(),
+    productHunt: productHuntSchema.nullable(),
+    hackerNews: hackerNewsSchema.nullable(),
     steps: z.array(launchStepSchema),
     createdAt: z.string(),
     updatedAt: z.string(),

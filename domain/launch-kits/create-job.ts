@@ -141,13 +141,30 @@ const lowerFirst = (text: string) =>
   /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
+/** Words a tagline or a title should not end on. */
+const danglingWords = new Set(
+  'a an and as at but by for from in into of on or that the to via which while who with without'.split(' '),
+);
+
+/**
+ * The text as a clause after a colon: its first letter lower-cased, unless it opens with a name (the product's,
+ * the brand's or the workspace's first word) or an acronym.
+ */
+function clauseOf(names: readonly string[]): (text: string) => string {
+  const keep = new Set(names.map((n) => clean(n).split(' ')[0]!.toLowerCase()).filter(Boolean));
+  return (text) => (keep.has(text.split(/[\s,:;.!?]/)[0]!.toLowerCase()) ? text : lowerFirst(text));
+}
+
 /** At most `max` characters, cut at a word boundary (no ellipsis: listing fields are shown whole). */
 function cutWords(text: string, max: number): string {
   const t = clean(text);
   if (t.length <= max) return t;
   const cut = t.slice(0, max + 1);
   const space = cut.lastIndexOf(' ');
-  return (space > max / 2 ? cut.slice(0, space) : t.slice(0, max)).replace(/[\s,;:–-]+$/, '');
+  let words = (space > max / 2 ? cut.slice(0, space) : t.slice(0, max)).split(' ');
+  while (words.length > 1 && danglingWords.has(words[words.length - 1]!.toLowerCase()))
+    words = words.slice(0, -1);
+  return words.join(' ').replace(/[\s,;:–-]+$/, '');
 }
 
 const monthDay = (date: string) =>
@@ -181,25 +198,30 @@ function postText(
   slot: PostSlot,
   name: string,
   pitch: string,
+  clause: (text: string) => string,
 ): { text: string; title: string | null } {
   const link = input.url ? `\n\n${input.url}` : '';
   const onPh = input.channels.includes('product_hunt') ? ' on Product Hunt' : '';
   const value = input.writing.brand?.businessOutline.valueProposition;
   const why = value ? ` ${sentence(clean(value))}` : '';
   const date = monthDay(input.launchDate);
+  const audience = input.writing.brand?.businessOutline.targetAudience
+    .map(clean)
+    .find(Boolean)
+    ?.replace(/^./, (c) => c.toLowerCase());
   const platform: Platform = slot.platform;
   switch (`${slot.channel}.${slot.moment}`) {
     case 'x.teaser':
       return {
         text: fitToPlatform(
           platform,
-          `Something we have been building is almost ready: ${lowerFirst(pitch)}.\n\n${name} launches on ${date}.`,
+          `Something we have been building is almost ready: ${clause(pitch)}.\n\n${name} launches on ${date}.`,
         ),
         title: null,
       };
     case 'x.launch':
       return {
-        text: fitToPlatform(platform, `${name} is live today${onPh}: ${lowerFirst(pitch)}.${link}`),
+        text: fitToPlatform(platform, `${name} is live today${onPh}: ${clause(pitch)}.${link}`),
         title: null,
       };
     case 'x.follow_up':
@@ -214,7 +236,7 @@ function postText(
       return {
         text: fitToPlatform(
           platform,
-          `For a while now we have been working on one problem: ${lowerFirst(pitch)}.${why}\n\nOn ${date} we launch ${name}. If this sounds like something your team needs, I would love to hear what you would expect from it.`,
+          `For a while now we have been working on something for ${audience ?? 'teams like yours'}: ${clause(pitch)}.${why}\n\nOn ${date} we launch ${name}. If this sounds like something your team needs, I would love to hear what you would expect from it.`,
         ),
         title: null,
       };
@@ -243,9 +265,9 @@ function postText(
       return {
         text: fitToPlatform(
           platform,
-          `Hi ${community}, I built ${name}: ${lowerFirst(pitch)}.${why}\n\nIt launches today and I would value honest feedback from this community: what would make it useful for you, and what would stop you from trying it?${input.url ? `\n\n${input.url}` : ''}`,
+          `Hi ${community}, I built ${name}: ${clause(pitch)}.${why}\n\nIt launches today and I would value honest feedback from this community: what would make it useful for you, and what would stop you from trying it?${input.url ? `\n\n${input.url}` : ''}`,
         ),
-        title: cutWords(`I built ${name}: ${lowerFirst(pitch)}`, limits.redditTitle),
+        title: cutWords(`I built ${name}: ${clause(pitch)}`, limits.redditTitle),
       };
     }
   }
@@ -254,12 +276,13 @@ function postText(
 /** The offline writer: deterministic copy grounded in the pitch, the product, the URL and the brand. */
 export function writeLaunchKitOffline(input: LaunchKitJobInput): LaunchKitCopy {
   const name = nameOf(input);
-  const pitch = firstSentence(input.pitch);
+  const pitch = firstSentence(input.pitch) || clean(input.pitch);
   const brand = input.writing.brand;
+  const clause = clauseOf([name, brand?.name ?? '', input.writing.workspaceName]);
   const value = brand?.businessOutline.valueProposition ? clean(brand.businessOutline.valueProposition) : '';
   const differentiators = (brand?.businessOutline.differentiators ?? []).map(clean).filter(Boolean);
   const audience = (brand?.businessOutline.targetAudience ?? []).map(clean).filter(Boolean)[0];
-  const tagline = cutWords(pitch, limits.tagline);
+  const tagline = cutWords(pitch, limits.tagline) || name;
   const has = (c: LaunchChannel) => input.channels.includes(c);
   return {
     productName: name,
@@ -273,7 +296,7 @@ export function writeLaunchKitOffline(input: LaunchKitJobInput): LaunchKitCopy {
           ),
           topics: topicsOf(input),
           firstComment: [
-            `Hi Product Hunt! We built ${name} because ${lowerFirst(pitch)} should not be hard.`,
+            `Hi Product Hunt! We built ${name}. ${sentence(pitch)}`,
             value ? sentence(value) : '',
             differentiators.length > 0
               ? `What is different: ${differentiators.slice(0, 3).map(lowerFirst).join('; ')}.`
@@ -296,7 +319,7 @@ export function writeLaunchKitOffline(input: LaunchKitJobInput): LaunchKitCopy {
       : null,
     hackerNews: has('hacker_news')
       ? {
-          title: cutWords(`${showHnPrefix}${name} – ${lowerFirst(tagline)}`, limits.hnTitle),
+          title: cutWords(`${showHnPrefix}${name} – ${clause(tagline)}`, limits.hnTitle),
           url: input.url,
           text: [
             `Hi HN, we built ${name}. ${sentence(clean(input.pitch))}`,
@@ -311,7 +334,7 @@ export function writeLaunchKitOffline(input: LaunchKitJobInput): LaunchKitCopy {
         }
       : null,
     posts: input.posts.map((slot) => {
-      const { text, title } = postText(input, slot, name, pitch);
+      const { text, title } = postText(input, slot, name, pitch, clause);
       return { key: slot.key, channel: slot.channel, contentText: text, title };
     }),
     tasks: [],

@@ -1,6 +1,8 @@
 // The launch kit's offline writer: for any pitch, name, URL, brand and channels it writes copy the job's own output
 // schema accepts (listing limits, "Show HN: " titles, posts within their platform limits, Reddit titles), the
-// same copy for the same input, grounded in what it was given; and the prompt carries the same grounding.
+// same copy for the same input, grounded in what it was given; and the prompt carries the same grounding. Its
+// output for a fixture is checked in as docs/examples/offline-launch-kit.md (`UPDATE_EXAMPLES=1` rewrites it).
+import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { emptyWritingContext, type WritingContext } from '../../domain/ai/writing.js';
@@ -86,7 +88,7 @@ describe('the offline writer', () => {
       b2bSaasBrand.businessOutline.valueProposition.slice(0, 20),
     );
     expect(copy.hackerNews).toMatchObject({ url: 'https://shipday.example' });
-    expect(copy.hackerNews!.title).toMatch(/^Show HN: Shipday – shipday turns/);
+    expect(copy.hackerNews!.title).toMatch(/^Show HN: Shipday – Shipday turns/);
     const launch = copy.posts.find((p) => p.key === 'x.launch')!;
     expect(launch.contentText).toContain('Shipday is live today on Product Hunt');
     expect(launch.contentText).toContain('https://shipday.example');
@@ -110,4 +112,63 @@ describe('the offline writer', () => {
     expect(prompt).toMatch(/X \(x\): at most 280/);
     expect(system).toContain('Show HN: ');
   });
+});
+
+const examplesPath = new URL('../../docs/examples/offline-launch-kit.md', import.meta.url);
+
+test('the checked-in example is what the offline writer writes', () => {
+  const input = inputOf({
+    pitch:
+      'Ledgerly closes the month in three days instead of ten by matching bank lines to invoices automatically.',
+    productName: 'Ledgerly Close',
+    url: 'https://ledgerly.example/close',
+    channels: ['product_hunt', 'hacker_news', 'x', 'linkedin', 'reddit'],
+    subreddits: ['r/Accounting'],
+    writing: { ...emptyWritingContext('Ledgerly'), brand: b2bSaasBrand },
+  });
+  const copy = writeLaunchKitOffline(input);
+  const ph = copy.productHunt!;
+  const hn = copy.hackerNews!;
+  const quote = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n');
+  const doc = [
+    '# The offline launch kit writer: an example',
+    '',
+    'What `POST ORG/launch-kits` writes with no model configured (`providerModel: offline`), for the B2B fixture',
+    'brand context (`test/fixtures/brand-contexts.ts`). Generated from the code by',
+    '`test/domain/launch-kits.offline-writer.test.ts` (`UPDATE_EXAMPLES=1` rewrites this file; the test fails when',
+    'it drifts). The plan, its dates and suggested times are added by the plan (`domain/launch-kits/plan.ts`).',
+    '',
+    `Input: pitch "${input.pitch}"; product "Ledgerly Close"; url ${input.url}; launch ${input.launchDate}; channels ${input.channels.join(', ')}; subreddit r/Accounting.`,
+    '',
+    '## Product Hunt',
+    '',
+    `- **Name:** ${ph.name}`,
+    `- **Tagline (${ph.tagline.length}/60):** ${ph.tagline}`,
+    `- **Description (${ph.description.length}/260):** ${ph.description}`,
+    `- **Topics:** ${ph.topics.join(', ')}`,
+    `- **First comment:** ${ph.firstComment}`,
+    '- **Gallery ideas:**',
+    ...ph.galleryIdeas.map((g) => `  - ${g}`),
+    '',
+    '## Show HN',
+    '',
+    `**${hn.title}** (${hn.url ?? 'no link'})`,
+    '',
+    quote(hn.text),
+    '',
+    '## Posts (each drafted into review as pending approval)',
+    '',
+    ...copy.posts.flatMap((p) => [
+      `### ${p.key}${p.title ? `: "${p.title}"` : ''}`,
+      '',
+      quote(p.contentText),
+      '',
+    ]),
+  ].join('\n');
+  if (process.env.UPDATE_EXAMPLES === '1') writeFileSync(examplesPath, doc);
+  expect(readFileSync(examplesPath, 'utf8')).toBe(doc);
 });

@@ -1,10 +1,9 @@
 // Request and response schemas of the launch kits' operations (spec part 2, "Launch kit" and "Launch kits").
 import { z } from '@hono/zod-openapi';
 import {
-  hackerNewsSchema,
   launchChannels,
+  launchKitContentSchema,
   plannedStepSchema,
-  productHuntSchema,
 } from '../../domain/launch-kits/event-codec.js';
 import { groupStatuses } from '../../domain/post-groups/state.js';
 import { isLocalDate } from '../../domain/scheduling/time.js';
@@ -61,18 +60,10 @@ const launchStepSchema = plannedStepSchema
   })
   .openapi('LaunchStep');
 
-export const launchKitSchema = z
-  .object({
+export const launchKitSchema = launchKitContentSchema
+  .extend({
     id: z.string(),
     orgId: z.string(),
-    productName: z.string(),
-    pitch: z.string(),
-    url: z.string().nullable(),
-    launchDate: z.string(),
-    timezone: z.string(),
-    channels: z.array(z.enum(launchChannels)),
-    productHunt: productHuntSchema.nullable(),
-    hackerNews: hackerNewsSchema.nullable(),
     steps: z.array(launchStepSchema),
     createdAt: z.string(),
     updatedAt: z.string(),

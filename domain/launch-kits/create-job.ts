@@ -4,6 +4,7 @@
 // the person gave; the offline writer makes grounded, deterministic copy from the same input without a model.
 import { z } from 'zod';
 import type { AiJob, AiPrompt } from '../ai/job.js';
+import { clean, firstSentence, lowerFirst } from '../ai/text.js';
 import {
   fitsPlatform,
   fitToPlatform,
@@ -132,13 +133,6 @@ function prompt(input: LaunchKitJobInput): AiPrompt {
 
 // ---- The offline writer ----
 
-const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
-const firstSentence = (text: string) =>
-  clean(text)
-    .split(/(?<=[.!?])\s/)[0]!
-    .replace(/[.!?]+$/, '');
-const lowerFirst = (text: string) =>
-  /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** Words a tagline or a title should not end on. */

@@ -12,6 +12,7 @@ import { brandProfileSlice } from './brand-profile/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
+import { launchKitsSlice } from './launch-kits/slice.js';
 import { mcpSlice } from './mcp/slice.js';
 import { mediaSlice } from './media/slice.js';
 import { notificationsSlice } from './notifications/slice.js';
@@ -50,6 +51,7 @@ export const slices = [
   schedulingSlice,
   strategySlice,
   thoughtsSlice,
+  launchKitsSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -10,7 +10,6 @@ import {
   summarizeText,
   type AiTextDeps,
 } from '../../commands/ai-text/ai-text-use-cases.js';
-import { activeThoughtBriefs } from '../../projections/thoughts/queries.js';
 import { aiJobsService, brandContextService } from '../ai/services.js';
 import { billingServices } from '../billing/services.js';
 import { postGroupUseCaseDeps } from '../post-groups/deps.js';
@@ -39,8 +38,6 @@ function aiTextDeps(ctx: AiTextContext): AiTextDeps {
     commands: ctx.services.commands,
     aiJobs: ctx.use(aiJobsService),
     brandContext: ctx.use(brandContextService),
-    // The thoughts read model (the thoughts slice): active thoughts, newest first.
-    activeThoughts: (orgId, limit) => activeThoughtBriefs(ctx.services.readModels, orgId, limit),
     remainingCredits: async (orgId) =>
       (await credits.summaryOf(orgId, { recentLimit: 0 })).creditBalance.total,
   };

@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BrandContext, BrandContextReader } from '../../domain/ai/brand-context.js';
 import type { AiJobResult, AiJobRunner } from '../../domain/ai/job.js';
-import type { ThoughtBrief } from '../../domain/ai/writing.js';
 import { rewritePostJob } from '../../domain/ai-text/rewrite-job.js';
 import { generateTextJob, summarizeTextJob, type TextResult } from '../../domain/ai-text/text-jobs.js';
 import { defaultThreadParts, xThreadJob } from '../../domain/ai-text/x-thread-job.js';
@@ -38,8 +37,6 @@ export interface AiTextDeps extends PostGroupUseCaseDeps {
   aiJobs: AiJobRunner;
   /** The workspace's public brand context (the brand-profile slice's 'brand context' service). */
   brandContext: BrandContextReader;
-  /** The workspace's active thoughts, newest first, for the writing context. */
-  activeThoughts: (orgId: string, limit: number) => Promise<ThoughtBrief[]>;
   /** Credits left to the workspace (monthly and purchased), read after a run. */
   remainingCredits: (orgId: string) => Promise<number>;
 }

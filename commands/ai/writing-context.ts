@@ -3,9 +3,10 @@
 // strategy's pillars and priorities, its active thoughts and its recent top posts. Reads run side by side.
 import type { Kysely } from 'kysely';
 import type { BrandContextReader } from '../../domain/ai/brand-context.js';
-import type { ThoughtBrief, WritingContext } from '../../domain/ai/writing.js';
+import type { WritingContext } from '../../domain/ai/writing.js';
 import { rankedPosts } from '../../projections/performance/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
+import { activeThoughtBriefs } from '../../projections/thoughts/queries.js';
 import type { CommandDeps } from '../shared/command-handler.js';
 import { strategyGroundingOf } from '../strategy/strategy-use-cases.js';
 
@@ -13,23 +14,28 @@ export interface WritingContextDeps {
   commands: Pick<CommandDeps, 'eventStore'>;
   readModels: Kysely<ReadModels>;
   brandContext: BrandContextReader;
-  /** The workspace's active thoughts, newest first (the thoughts slice's read model). */
-  activeThoughts: (orgId: string, limit: number) => Promise<ThoughtBrief[]>;
 }
+
+const thoughtsGiven = 10;
 
 const topPostWindowDays = 30;
 
+/**
+ * The context every post writer is grounded in. Active thoughts always feed it (archived ones never do);
+ * `excludeThought` leaves out the thought a draft is written from, which is its subject rather than context.
+ */
 export async function writingContextOf(
   deps: WritingContextDeps,
   orgId: string,
   now: Date,
+  options: { excludeThought?: string } = {},
 ): Promise<WritingContext> {
   const to = now.getTime();
   const [workspace, brand, strategy, thoughts, top] = await Promise.all([
     deps.readModels.selectFrom('workspaces').select('name').where('id', '=', orgId).executeTakeFirst(),
     deps.brandContext.forOrg(orgId),
     strategyGroundingOf(deps.commands, orgId, now.toISOString()),
-    deps.activeThoughts(orgId, 10),
+    activeThoughtBriefs(deps.readModels, orgId, thoughtsGiven + 1),
     rankedPosts(deps.readModels, {
       orgId,
       from: to - topPostWindowDays * 86_400_000,
@@ -43,7 +49,7 @@ export async function writingContextOf(
     brand,
     pillars: strategy.pillars,
     priorities: strategy.priorities,
-    thoughts,
+    thoughts: thoughts.filter((t) => t.id !== options.excludeThought).slice(0, thoughtsGiven),
     topPosts: top.items
       .filter((p) => p.contentText.length > 0)
       .map((p) => ({ platform: p.platform, text: p.contentText, engagement: p.engagement })),

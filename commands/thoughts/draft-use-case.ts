@@ -21,7 +21,6 @@ import {
 } from '../../domain/thoughts/draft-job.js';
 import { assertDraftable, thoughtOf, type Thought } from '../../domain/thoughts/thought.js';
 import { thoughtBrief, type ThoughtView } from '../../domain/thoughts/views.js';
-import { activeThoughtBriefs } from '../../projections/thoughts/queries.js';
 import { writingContextOf } from '../ai/writing-context.js';
 import type { CreditSummary } from '../billing/credits.js';
 import { createDraftPost, type PostGroupUseCaseDeps } from '../post-groups/post-group-use-cases.js';
@@ -168,14 +167,11 @@ export async function draftFromThought(
         commands: deps.commands,
         readModels: deps.readModels,
         brandContext: deps.brandContext,
-        // The thought drafted is the subject, not context: the other active thoughts only.
-        activeThoughts: async (org, limit) =>
-          (await activeThoughtBriefs(deps.readModels, org, limit + 1))
-            .filter((t) => t.id !== thoughtId)
-            .slice(0, limit),
       },
       orgId,
       new Date(metadata.now),
+      // The thought drafted is the subject, not context: the other active thoughts only.
+      { excludeThought: thoughtId },
     );
     // The runner records the run, charges it once and throws a provider failure: nothing is created then.
     const run = await deps.aiJobs.run(draftFromThoughtJob(platforms), {

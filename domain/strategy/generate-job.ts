@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { BrandContext } from '../ai/brand-context.js';
 import type { AiJob, AiPrompt } from '../ai/job.js';
+import { clean, firstSentence, lowerFirst, upperFirst } from '../ai/text.js';
 import { brandPromptLines } from '../ai/writing.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { platformNames, platforms, type Platform } from '../shared/platforms.js';
@@ -108,14 +109,6 @@ const stopwords = new Set(
   ),
 );
 
-const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
-const firstSentence = (text: string) =>
-  clean(text)
-    .split(/(?<=[.!?])\s/)[0]!
-    .replace(/[.!?]+$/, '');
-const lowerFirst = (text: string) =>
-  /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
-const upperFirst = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
 const joinList = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 

@@ -103,6 +103,10 @@ const toolLabelled: Array<[string, string, string]> = [
   // Tools whose paths the spec does not show (issue 29; docs/decisions.md says where they are).
   ['post', '/v1/orgs/{orgId}/marketing/posts/{postId}/rewrite', 'rewrite_post'],
   ['post', '/v1/orgs/{orgId}/marketing/drafts/x-thread', 'create_x_thread'],
+  ['get', '/v1/orgs/{orgId}/launch-kits', 'list_launch_kits'],
+  ['post', '/v1/orgs/{orgId}/launch-kits', 'create_launch_kit'],
+  ['get', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'get_launch_kit'],
+  ['patch', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'update_launch_step'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

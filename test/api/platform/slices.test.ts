@@ -152,6 +152,7 @@ describe('slices fit together', () => {
       'scheduling_profiles',
       'strategies',
       'thoughts',
+      'launch_kits',
       'social_accounts',
       'post_metrics',
       'account_audience',

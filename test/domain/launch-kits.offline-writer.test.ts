@@ -132,7 +132,7 @@ test('the checked-in example is what the offline writer writes', () => {
   const quote = (text: string) =>
     text
       .split('\n')
-      .map((l) => `> ${l}`)
+      .map((l) => (l ? `> ${l}` : `>`))
       .join('\n');
   const doc = [
     '# The offline launch kit writer: an example',

@@ -8,6 +8,7 @@ import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
 import { brandProfileSlice } from './brand-profile/slice.js';
+import { engagementSlice } from './engagement/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
@@ -47,6 +48,7 @@ export const slices = [
   visualsSlice,
   schedulingSlice,
   strategySlice,
+  engagementSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -96,6 +96,11 @@ const toolLabelled: Array<[string, string, string]> = [
   ['get', '/v1/orgs/{orgId}/marketing/analytics/x-account', 'get_x_account_analytics'],
   // Part 2.
   ['get', '/v1/orgs/{orgId}/strategy', 'get_strategy'],
+  ['get', '/v1/orgs/{orgId}/engagement/settings', 'get_engagement_settings'],
+  ['get', '/v1/orgs/{orgId}/dms', 'list_dm_conversations'],
+  ['post', '/v1/orgs/{orgId}/dms', 'add_dm_conversation'],
+  ['patch', '/v1/orgs/{orgId}/dms/{conversationId}', 'update_dm_conversation'],
+  ['post', '/v1/orgs/{orgId}/dms/{conversationId}/draft', 'draft_dm'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

@@ -2,6 +2,7 @@
 // (`engagementSettings-<orgId>`). A save names the fields it changes (lists replace); the decider normalises and
 // checks every field (handles without `@`, subreddits without `r/`, de-duplicated lists, the limits below) and
 // records the whole settings when anything changed. A workspace that never saved any has the defaults.
+import { canonicalJson } from '../shared/canonical-json.js';
 import { assertNever, type Decider } from '../shared/decider.js';
 import { InvalidFields, type ErrorDetail } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';
@@ -232,8 +233,9 @@ export function applySettingsChanges(
   return next;
 }
 
+/** Compared by value: settings read back from the store come with their keys in another order. */
 const sameSettings = (a: EngagementSettings, b: EngagementSettings) =>
-  JSON.stringify(a) === JSON.stringify(b);
+  canonicalJson(a) === canonicalJson(b);
 
 export const engagementSettingsDecider: Decider<
   EngagementSettingsState,

@@ -52,14 +52,10 @@ export const engagementSettingsSchema = z
 
 const feedInput = z
   .object({
-    id: z
-      .string()
-      .max(200)
-      .optional()
-      .openapi({
-        description:
-          "Keeps a feed's id (1 to 64 letters, digits, _ or -); omitted: the id of the feed of that name, else a new one",
-      }),
+    id: z.string().max(200).optional().openapi({
+      description:
+        "Keeps a feed's id (1 to 64 letters, digits, _ or -); omitted: the id of the feed of that name, else a new one",
+    }),
     name: z.string().max(engagementLimits.feedNameLength * 4),
     source: z.enum(feedSources),
     keywords: termList('Required (at least one) for a keywords feed').optional(),

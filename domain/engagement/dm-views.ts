@@ -98,7 +98,9 @@ export function matchesDmFilter(view: DmConversationView, filter: DmListFilter):
       return view.followUpDue;
     case 'all':
       return true;
-    default:
+    case 'your_turn':
+    case 'waiting':
+    case 'closed':
       return view.status === filter;
   }
 }

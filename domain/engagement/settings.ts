@@ -234,8 +234,7 @@ export function applySettingsChanges(
 }
 
 /** Compared by value: settings read back from the store come with their keys in another order. */
-const sameSettings = (a: EngagementSettings, b: EngagementSettings) =>
-  canonicalJson(a) === canonicalJson(b);
+const sameSettings = (a: EngagementSettings, b: EngagementSettings) => canonicalJson(a) === canonicalJson(b);
 
 export const engagementSettingsDecider: Decider<
   EngagementSettingsState,

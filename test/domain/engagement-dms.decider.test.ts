@@ -111,11 +111,7 @@ describe('adding (POST): starts tracking, or continues the conversation', () => 
     spec
       .given([])
       .when(track([msg('m1', 'them', ' Hi there '), msg('m2', 'me', 'Hello!')], { notes: ' Met at SaaStr ' }))
-      .then([
-        { ...started('Met at SaaStr'), data: { ...started('Met at SaaStr').data, at: t1 } },
-        logged('m1', 'them', 'Hi there'),
-        logged('m2', 'me', 'Hello!'),
-      ]);
+      .then([started('Met at SaaStr', t1), logged('m1', 'them', 'Hi there'), logged('m2', 'me', 'Hello!')]);
   });
 
   test('someone tracked: the messages are appended, the notes replaced when given and different', () => {

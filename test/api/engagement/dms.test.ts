@@ -46,7 +46,9 @@ const data = (res: { status: number; json: Loose }, status = 200) => {
   return res.json.data as Loose;
 };
 const list = async (ws: TestWorkspace, query = '') =>
-  (data(await call(ws, 'GET', query, undefined, 'viewer')).items as Loose[]).map((c) => c.person.handle);
+  (data(await call(ws, 'GET', query, undefined, 'viewer')).items as Loose[]).map((c) =>
+    String(c.person.handle),
+  );
 
 /** A write made at another instant (the service's clock is the real one): the use case with its own `now`. */
 async function addAt(
@@ -134,7 +136,7 @@ describe('adding and continuing', () => {
     expect(again.id).toBe(first.id);
     expect(again.person.handle).toBe('Alex_Dev');
     expect(again.notes).toBe('Met at SaaStr');
-    expect(again.messages.map((m: Loose) => [m.from, m.text])).toEqual([
+    expect((again.messages as Loose[]).map((m): unknown[] => [m.from, m.text])).toEqual([
       ['them', 'Hey! Loved your post on pricing.'],
       ['me', 'Thank you!'],
     ]);
@@ -300,7 +302,7 @@ describe('refusals', () => {
         { from: 'me', text: '  ' },
       ],
     });
-    expect(text.json.details.map((d: Loose) => d.path)).toEqual(['body.messages.1.text']);
+    expect((text.json.details as Loose[]).map((d) => String(d.path))).toEqual(['body.messages.1.text']);
     expect(
       (await call(ws, 'POST', '', { handle: 'ok', messages: [{ from: 'bot', text: 'x' }] })).status,
     ).toBe(400);
@@ -308,7 +310,7 @@ describe('refusals', () => {
     const c = data(await call(ws, 'POST', '', { handle: 'ok' }), 201);
     const afterAdd = await eventCount(service);
     const long = await call(ws, 'PATCH', `/${c.id}`, { draftText: 'x'.repeat(10_001) });
-    expect(long.json.details.map((d: Loose) => d.path)).toEqual(['body.draftText']);
+    expect((long.json.details as Loose[]).map((d) => String(d.path))).toEqual(['body.draftText']);
     expect((await call(ws, 'PATCH', `/${c.id}`, { status: 'archived' })).status).toBe(400);
     expect((await call(ws, 'PATCH', '/not-a-uuid', { notes: 'x' })).status).toBe(400);
     expect((await call(ws, 'PATCH', `/${randomUUID()}`, { notes: 'x' })).status).toBe(404);
@@ -409,7 +411,9 @@ describe('the tools', () => {
       name: 'list_dm_conversations',
       arguments: { status: 'waiting' },
     })) as CallToolResult;
-    expect((listed.structuredContent as Loose).items.map((c: Loose) => c.id)).toEqual([conversation.id]);
+    expect(((listed.structuredContent as Loose).items as Loose[]).map((c) => String(c.id))).toEqual([
+      conversation.id,
+    ]);
 
     const refused = (await writer.client.callTool({
       name: 'add_dm_conversation',

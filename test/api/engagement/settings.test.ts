@@ -72,7 +72,9 @@ describe('GET and PATCH ORG/engagement/settings', () => {
       updatedBy: ws.userIds.owner,
     });
     const feeds = first.json.data.feeds as Loose[];
-    expect(feeds.map((f) => [f.name, f.source, f.keywords, f.listId, f.handles, f.enabled])).toEqual([
+    expect(
+      feeds.map((f): unknown[] => [f.name, f.source, f.keywords, f.listId, f.handles, f.enabled]),
+    ).toEqual([
       ['Competitors', 'keywords', ['buffer'], null, [], true],
       ['Founders', 'list', [], '1585430245762441216', [], true],
       ['Customers', 'people', [], null, ['initech'], false],
@@ -92,7 +94,7 @@ describe('GET and PATCH ORG/engagement/settings', () => {
       keywords: [],
       autoRefresh: true,
     });
-    expect((second.json.data.feeds as Loose[]).map((f) => [f.id, f.name])).toEqual([
+    expect((second.json.data.feeds as Loose[]).map((f): unknown[] => [f.id, f.name])).toEqual([
       [feeds[0]!.id, 'competitors'],
       [feeds[2]!.id, 'Key customers'],
     ]);
@@ -119,7 +121,7 @@ describe('GET and PATCH ORG/engagement/settings', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toEqual(expect.any(String));
-    expect((bad.json.details as Loose[]).map((d) => d.path)).toEqual([
+    expect((bad.json.details as Loose[]).map((d) => String(d.path))).toEqual([
       'body.watchHandles.1',
       'body.keywords.0',
       'body.subreddits.0',
@@ -132,7 +134,7 @@ describe('GET and PATCH ORG/engagement/settings', () => {
       feeds: Array.from({ length: 21 }, (_, i) => ({ name: `f${i}`, source: 'keywords', keywords: ['k'] })),
     });
     expect(tooMany.status).toBe(400);
-    expect((tooMany.json.details as Loose[]).map((d) => d.path)).toEqual(['body.feeds']);
+    expect((tooMany.json.details as Loose[]).map((d) => String(d.path))).toEqual(['body.feeds']);
     expect(await eventCount(service)).toBe(before);
     expect((await call(ws, 'GET')).json.data).toEqual(defaults);
   });

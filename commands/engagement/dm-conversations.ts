@@ -265,23 +265,8 @@ export async function draftDm(
   input: { orgId: string; conversationId: string; guidance?: string | undefined },
   request: WriteRequest,
 ): Promise<Written<DmConversationView>> {
-  authorize(caller, writing(input.orgId));
-  // Drafting follows an update that changes nothing: the conversation must be tracked (404 before any model call).
-  return writeConversation(
-    deps,
-    caller,
-    request,
-    input,
-    () => [
-      {
-        type: 'UpdateDmConversation',
-        orgId: input.orgId,
-        conversationId: input.conversationId,
-        now: request.now,
-      },
-    ],
-    { draft: { guidance: input.guidance?.trim() || null } },
-  );
+  // An update that changes nothing but the draft: a conversation not tracked is a 404 before any model call.
+  return updateDmConversation(deps, caller, { ...input, draft: true }, request);
 }
 
 /** DELETE: stops tracking and forgets the log; answers the conversation as it was. Nothing changes on X. */

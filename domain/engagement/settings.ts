@@ -14,7 +14,7 @@ import {
   type EngagementSettingsEvent,
   type FeedSource,
 } from './event-codec.js';
-import { handleKey, normalizeSubreddit, normalizeXHandle } from './handles.js';
+import { normalizeSubreddit, normalizeXHandle } from './handles.js';
 
 export type { EngagementFeed, EngagementSettings, EngagementSettingsEvent } from './event-codec.js';
 
@@ -84,29 +84,11 @@ export interface EngagementSettingsState {
 
 type Problems = ErrorDetail[];
 
-/** Trimmed, de-duplicated case-insensitively (the first spelling kept); empty or too long entries refused. */
-function terms(values: readonly string[], path: string, problems: Problems): string[] {
-  if (values.length > engagementLimits.listItems) {
-    problems.push({ path, message: `at most ${engagementLimits.listItems} entries` });
-    return [];
-  }
-  const out: string[] = [];
-  const seen = new Set<string>();
-  values.forEach((value, i) => {
-    const term = value.trim().replace(/\s+/g, ' ');
-    if (term.length === 0 || term.length > engagementLimits.termLength) {
-      problems.push({ path: `${path}.${i}`, message: `1 to ${engagementLimits.termLength} characters` });
-      return;
-    }
-    if (seen.has(term.toLowerCase())) return;
-    seen.add(term.toLowerCase());
-    out.push(term);
-  });
-  return out;
-}
-
-/** Names normalised by `normalize` (null: not one), de-duplicated case-insensitively. */
-function names(
+/**
+ * A list normalised entry by entry (`normalize` answers null for an entry it refuses, named `<path>.<i>` with
+ * `rule`), de-duplicated case-insensitively with the first spelling kept; more than the limit refuses the list.
+ */
+function list(
   values: readonly string[],
   path: string,
   problems: Problems,
@@ -120,22 +102,29 @@ function names(
   const out: string[] = [];
   const seen = new Set<string>();
   values.forEach((value, i) => {
-    const name = normalize(value);
-    if (name === null) {
-      problems.push({ path: `${path}.${i}`, message: rule });
-      return;
+    const entry = normalize(value);
+    if (entry === null) problems.push({ path: `${path}.${i}`, message: rule });
+    else if (!seen.has(entry.toLowerCase())) {
+      seen.add(entry.toLowerCase());
+      out.push(entry);
     }
-    if (seen.has(handleKey(name))) return;
-    seen.add(handleKey(name));
-    out.push(name);
   });
   return out;
 }
 
+/** A search term: trimmed, inner spaces collapsed, 1 to 100 characters. */
+function term(value: string): string | null {
+  const text = value.trim().replace(/\s+/g, ' ');
+  return text.length === 0 || text.length > engagementLimits.termLength ? null : text;
+}
+
+const termRule = `1 to ${engagementLimits.termLength} characters`;
+const terms = (values: readonly string[], path: string, problems: Problems) =>
+  list(values, path, problems, term, termRule);
 const handleRule = 'an X handle: 1 to 15 letters, digits or underscores, with or without @';
 const subredditRule = 'a subreddit: 2 to 21 letters, digits or underscores, with or without r/';
 const handles = (values: readonly string[], path: string, problems: Problems) =>
-  names(values, path, problems, normalizeXHandle, handleRule);
+  list(values, path, problems, normalizeXHandle, handleRule);
 
 function feedsOf(
   inputs: readonly FeedInput[],
@@ -221,7 +210,7 @@ export function applySettingsChanges(
     subreddits:
       changes.subreddits === undefined
         ? current.subreddits
-        : names(changes.subreddits, 'subreddits', problems, normalizeSubreddit, subredditRule),
+        : list(changes.subreddits, 'subreddits', problems, normalizeSubreddit, subredditRule),
     redditExcludeTerms:
       changes.redditExcludeTerms === undefined
         ? current.redditExcludeTerms

@@ -5,7 +5,7 @@
 // waiting); `closed` sticks until the conversation is reopened. Deleting stops tracking and forgets the log: a
 // later add starts a fresh one under the same id.
 import { assertNever, type Decider } from '../shared/decider.js';
-import { Conflict, InvalidFields, NotFound } from '../shared/errors.js';
+import { Conflict, InvalidFields, NotFound, type ErrorDetail } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { dmConversationEventCodec, type DmConversationEvent, type DmSender } from './event-codec.js';
 import { handleKey } from './handles.js';
@@ -140,16 +140,25 @@ function tracked(state: DmConversationState, orgId: string): DmConversation {
   return state.conversation;
 }
 
-/** The messages not logged yet (a retried request logs each once), refused past the log's limit. */
+/** The messages not logged yet (a retried request logs each once), every bad text named, refused past the limit. */
 function newMessages(
   conversation: DmConversation | null,
   messages: readonly NewDmMessage[],
   path: (i: number) => string,
 ): NewDmMessage[] {
   const known = new Set(conversation?.messages.map((m) => m.id) ?? []);
-  const fresh = messages
-    .map((m, i) => ({ ...m, text: text(m.text, path(i)) }))
-    .filter((m) => !known.has(m.messageId) && (known.add(m.messageId), true));
+  const fresh: NewDmMessage[] = [];
+  const problems: ErrorDetail[] = [];
+  messages.forEach((m, i) => {
+    const trimmed = m.text.trim();
+    if (trimmed.length === 0 || trimmed.length > dmLimits.textLength)
+      problems.push({ path: path(i), message: `1 to ${dmLimits.textLength} characters` });
+    else if (!known.has(m.messageId)) {
+      known.add(m.messageId);
+      fresh.push({ ...m, text: trimmed });
+    }
+  });
+  if (problems.length > 0) throw new InvalidFields('Invalid message', problems);
   if ((conversation?.messages.length ?? 0) + fresh.length > dmLimits.messages)
     throw new Conflict(
       `A conversation keeps at most ${dmLimits.messages} messages; delete it and start a new log`,

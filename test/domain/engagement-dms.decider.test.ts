@@ -184,16 +184,17 @@ describe('adding (POST): starts tracking, or continues the conversation', () => 
       .thenThrows(Conflict, /at most 500/);
   });
 
-  test('refusals name the field as the caller sent it', () => {
+  test('refusals name every refused field as the caller sent it', () => {
     try {
       dmConversationDecider.decide(
-        track([msg('a', 'them', 'ok'), msg('b', 'me', '')]),
+        track([msg('a', 'them', 'ok'), msg('b', 'me', ''), msg('c', 'me', 'x'.repeat(10_001))]),
         fold(dmConversationDecider, []),
       );
       expect.unreachable();
     } catch (error) {
       expect((error as InvalidFields).details).toEqual([
         { path: 'messages.1.text', message: '1 to 10000 characters' },
+        { path: 'messages.2.text', message: '1 to 10000 characters' },
       ]);
     }
   });

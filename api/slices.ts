@@ -3,6 +3,7 @@
 // schema is composed from their settings (api/env.ts). A new slice is one module (api/<slice>/slice.ts) and one
 // line here; see docs/adding-a-slice.md.
 import { aiSlice } from './ai/slice.js';
+import { aiTextSlice } from './ai-text/slice.js';
 import { analyticsSlice } from './analytics/slice.js';
 import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
@@ -29,6 +30,7 @@ import { socialAccountsSlice } from './social-accounts/slice.js';
 import { storageSlice } from './storage/slice.js';
 import { strategySlice } from './strategy/slice.js';
 import { tagsSlice } from './tags/slice.js';
+import { thoughtsSlice } from './thoughts/slice.js';
 import { usersSlice } from './users/slice.js';
 import { visualsSlice } from './visuals/slice.js';
 import { workspacesSlice } from './workspaces/slice.js';
@@ -48,6 +50,7 @@ export const slices = [
   visualsSlice,
   schedulingSlice,
   strategySlice,
+  thoughtsSlice,
   engagementSlice,
   xPostsSlice,
   socialAccountsSlice,
@@ -61,6 +64,7 @@ export const slices = [
   billingSlice,
   homeSlice,
   aiSlice,
+  aiTextSlice,
   signInSlice,
   oauthSlice,
   mcpSlice,

@@ -238,7 +238,7 @@ export const optionsQuery = z.object({
 
 // ---- answers ----
 
-const renderedImageItem = z
+export const renderedImageItem = z
   .object({
     assetId: z.uuid(),
     url: z.string(),

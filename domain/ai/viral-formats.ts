@@ -4,7 +4,7 @@
 // catalogue is listed in docs/decisions.md ("Viral formats") and is what a later `list_viral_post_formats` serves.
 import type { Platform } from '../shared/platforms.js';
 import type { BrandContext } from './brand-context.js';
-import { fitToPlatform, type ThoughtBrief } from './writing.js';
+import { fitToPlatform, fitsPlatform, type ThoughtBrief } from './writing.js';
 
 export const viralFormatKeys = [
   'contrarian_take',
@@ -78,7 +78,7 @@ export const viralFormats: Record<ViralFormatKey, ViralFormat> = {
     name: 'Myth vs fact',
     description: 'A common myth corrected by what the brand knows; positions expertise.',
     structure: ['Myth: the common belief', 'Fact: what is true instead', 'Why it matters to the reader'],
-    suits: ['opinion', 'tip'],
+    suits: ['opinion'],
   },
   listicle: {
     key: 'listicle',
@@ -128,8 +128,9 @@ const sentencesOf = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 const stripEnd = (text: string) => text.replace(/[.!?…]+$/, '');
+/** Lower-cases the first letter mid-sentence, except acronyms and the word "I" ("I renamed", "I'd"). */
 const lowerFirst = (text: string) =>
-  text && !/^[A-Z]{2}/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+  text && !/^[A-Z]{2}/.test(text) && !/^I\b/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 
 export interface OfflinePostInput {
   thought: ThoughtBrief;
@@ -140,85 +141,87 @@ export interface OfflinePostInput {
   guidance: string | null;
 }
 
-/** Who the post speaks to, from the brand's audience (or a general reader). */
+/** Who the post speaks to, from the brand's audience (or a general reader), as it reads mid-sentence. */
 const audienceOf = (brand: BrandContext | null) =>
-  brand?.businessOutline.targetAudience[0]?.trim() || 'people building something';
+  lowerFirst(brand?.businessOutline.targetAudience[0]?.trim() || 'people building something');
 
-/** The post the format makes of the thought, fitted to the platform. */
-export function offlinePost(format: ViralFormatKey, input: OfflinePostInput): string {
+/** The lines of a format for the thought, with at most `room` of its supporting sentences. */
+function templateLines(format: ViralFormatKey, input: OfflinePostInput, room: number): string[] {
   const sentences = sentencesOf(input.thought.text);
   const claim = stripEnd(sentences[0] ?? clean(input.thought.text));
-  const support = sentences.slice(1);
+  const support = sentences.slice(1).slice(0, room);
   const audience = audienceOf(input.brand);
   const long = input.platform === 'linkedin';
   const closing = long
     ? `${input.pillar ? `More on ${lowerFirst(input.pillar)} soon. ` : ''}What's your experience?`
     : 'Agree?';
-  const supportLines = support.length > 0 ? support : [`It took us a while to see it.`];
-  let lines: string[];
   switch (format) {
     case 'contrarian_take':
-      lines = [
+      return [
         `Unpopular opinion: ${lowerFirst(claim)}.`,
         `Most advice to ${audience} says the opposite.`,
-        ...supportLines.slice(0, long ? 4 : 1),
+        ...support,
         long ? 'Change my mind in the comments.' : 'Change my mind.',
       ];
-      break;
     case 'lesson_learned':
-      lines = [
+      return [
         `A lesson I learned the hard way: ${lowerFirst(claim)}.`,
-        ...supportLines.slice(0, long ? 4 : 1),
+        ...support,
         long ? `If you are one of the ${audience}, save yourself the detour.` : '',
         closing,
       ];
-      break;
     case 'how_to_steps': {
-      const steps = (support.length > 0 ? support : [claim]).slice(0, long ? 5 : 3).map(stripEnd);
-      lines = [`${claim}. Here's how:`, ...steps.map((s, i) => `${i + 1}. ${s}`), long ? closing : ''];
-      break;
+      if (support.length === 0) return [`${claim}.`, 'Try it this week and see what changes.', closing];
+      return [
+        `${claim}. Here's how:`,
+        ...support.map((s, i) => `${i + 1}. ${stripEnd(s)}`),
+        long ? closing : '',
+      ];
     }
-    case 'story_arc':
-      lines = [
+    case 'story_arc': {
+      const [takeaway, ...middle] = [...support].reverse();
+      return [
         `${claim}.`,
-        ...supportLines.slice(0, long ? 5 : 1),
-        long ? `The takeaway for ${audience}: start before you feel ready.` : '',
+        ...middle.reverse(),
+        takeaway ? (long ? `The takeaway for ${audience}: ${lowerFirst(takeaway)}` : takeaway) : '',
         closing,
       ];
-      break;
+    }
     case 'myth_vs_fact':
-      lines = [
-        `Myth: ${lowerFirst(stripEnd(supportLines[0] ?? claim))}.`,
+      return [
+        'Myth: the usual way is good enough.',
         `Fact: ${lowerFirst(claim)}.`,
-        long
-          ? `Why it matters: ${supportLines.slice(1).join(' ') || `it changes what ${audience} should do first.`}`
-          : '',
+        ...support,
+        long ? `Why it matters: it changes what ${audience} should do first.` : '',
       ];
-      break;
     case 'listicle': {
-      const points = [claim, ...support].slice(0, long ? 5 : 3).map(stripEnd);
-      lines = [
-        `${points.length} things I wish I'd known sooner:`,
+      const points = [claim, ...support].map(stripEnd);
+      return [
+        points.length === 1 ? 'The short version:' : `The short version, in ${points.length} points:`,
         ...points.map((p) => `→ ${p}`),
         long ? closing : '',
       ];
-      break;
     }
     case 'before_after':
-      lines = [
-        `Before: we did what everyone does.`,
-        `After: ${lowerFirst(claim)}.`,
-        ...supportLines.slice(0, long ? 3 : 1),
-        closing,
-      ];
-      break;
+      return [`Before: we did what everyone does.`, `After: ${lowerFirst(claim)}.`, ...support, closing];
     case 'question_hook':
-      lines = [
+      return [
         `Something I keep coming back to: ${lowerFirst(claim)}.`,
-        ...supportLines.slice(0, long ? 4 : 1),
+        ...support,
         long ? `I'd love to hear how other ${audience} see it.` : "What's your take?",
       ];
-      break;
   }
-  return fitToPlatform(input.platform, lines.filter(Boolean).join('\n\n'));
+}
+
+/**
+ * The post the format makes of the thought: up to five supporting sentences on LinkedIn, three elsewhere, fewer
+ * while the post does not fit the platform, and cut at a word only when even the shortest does not.
+ */
+export function offlinePost(format: ViralFormatKey, input: OfflinePostInput): string {
+  const join = (lines: string[]) => lines.filter(Boolean).join('\n\n');
+  for (let room = input.platform === 'linkedin' ? 5 : 3; room >= 0; room--) {
+    const text = join(templateLines(format, input, room));
+    if (fitsPlatform(input.platform, text)) return text;
+  }
+  return fitToPlatform(input.platform, join(templateLines(format, input, 0)));
 }

@@ -96,6 +96,13 @@ const toolLabelled: Array<[string, string, string]> = [
   ['get', '/v1/orgs/{orgId}/marketing/analytics/x-account', 'get_x_account_analytics'],
   // Part 2.
   ['get', '/v1/orgs/{orgId}/strategy', 'get_strategy'],
+  ['get', '/v1/orgs/{orgId}/thoughts', 'list_thoughts'],
+  ['post', '/v1/orgs/{orgId}/thoughts', 'save_thought'],
+  ['patch', '/v1/orgs/{orgId}/thoughts/{thoughtId}', 'update_thought'],
+  ['post', '/v1/orgs/{orgId}/thoughts/{thoughtId}/drafts', 'draft_post_from_thought'],
+  // Tools whose paths the spec does not show (issue 29; docs/decisions.md says where they are).
+  ['post', '/v1/orgs/{orgId}/marketing/posts/{postId}/rewrite', 'rewrite_post'],
+  ['post', '/v1/orgs/{orgId}/marketing/drafts/x-thread', 'create_x_thread'],
   ['get', '/v1/orgs/{orgId}/engagement/settings', 'get_engagement_settings'],
   ['get', '/v1/orgs/{orgId}/dms', 'list_dm_conversations'],
   ['post', '/v1/orgs/{orgId}/dms', 'add_dm_conversation'],

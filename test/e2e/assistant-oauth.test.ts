@@ -265,7 +265,9 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'create_carousel',
         'create_draft_post',
         'create_media_upload',
+        'create_x_thread',
         'draft_dm',
+        'draft_post_from_thought',
         'find_brand_kit_on_website',
         'get_brand_kit',
         'get_engagement_settings',
@@ -282,18 +284,22 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'list_media',
         'list_posts',
         'list_social_accounts',
+        'list_thoughts',
         'list_top_posts',
         'list_visual_options',
         'list_x_automation_runs',
         'post_now',
         'reject_post_group',
+        'rewrite_post',
         'run_x_automation',
+        'save_thought',
         'schedule_post_group',
         'suggest_slots',
         'update_dm_conversation',
         'update_engagement_settings',
         'update_post',
         'update_post_group',
+        'update_thought',
         'update_x_automation_rules',
       ]);
       const created = structured(
@@ -312,6 +318,32 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       })) as CallToolResult;
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ status: 409 });
+
+      // Issue 29: save a thought, draft from it, and find the drafts in review.
+      const thought = structured(
+        await client.callTool({
+          name: 'save_thought',
+          arguments: { text: 'Ship small changes daily. Big releases hide big mistakes.', kind: 'opinion' },
+        }),
+      ) as { id: string; status: string };
+      expect(thought.status).toBe('new');
+      const drafted = structured(
+        await client.callTool({
+          name: 'draft_post_from_thought',
+          arguments: { thoughtId: thought.id, platforms: ['x', 'linkedin'] },
+        }),
+      ) as {
+        thought: { status: string };
+        group: { id: string; status: string };
+        posts: Array<{ id: string }>;
+      };
+      expect(drafted.group.status).toBe('pending_approval');
+      expect(drafted.thought.status).toBe('drafted');
+      const inReview = structured(
+        await client.callTool({ name: 'list_posts', arguments: { 'filter[status]': 'pending_approval' } }),
+      ) as { items: Array<{ id: string; groupId: string; status: string }> };
+      const mine = inReview.items.filter((p) => p.groupId === drafted.group.id);
+      expect(mine.map((p) => p.id).sort()).toEqual(drafted.posts.map((p) => p.id).sort());
       await client.close();
       await page.close();
     },
@@ -410,6 +442,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'list_media',
         'list_posts',
         'list_social_accounts',
+        'list_thoughts',
         'list_top_posts',
         'list_visual_options',
         'list_x_automation_runs',

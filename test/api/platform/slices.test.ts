@@ -151,6 +151,7 @@ describe('slices fit together', () => {
       'brand_preference_signals',
       'scheduling_profiles',
       'strategies',
+      'thoughts',
       'dm_conversations',
       'social_accounts',
       'post_metrics',

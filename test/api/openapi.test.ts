@@ -107,6 +107,11 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/launch-kits', 'create_launch_kit'],
   ['get', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'get_launch_kit'],
   ['patch', '/v1/orgs/{orgId}/launch-kits/{kitId}', 'update_launch_step'],
+  ['get', '/v1/orgs/{orgId}/engagement/settings', 'get_engagement_settings'],
+  ['get', '/v1/orgs/{orgId}/dms', 'list_dm_conversations'],
+  ['post', '/v1/orgs/{orgId}/dms', 'add_dm_conversation'],
+  ['patch', '/v1/orgs/{orgId}/dms/{conversationId}', 'update_dm_conversation'],
+  ['post', '/v1/orgs/{orgId}/dms/{conversationId}/draft', 'draft_dm'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

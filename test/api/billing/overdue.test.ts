@@ -393,6 +393,11 @@ describe('the policy', () => {
     expect(kindOf('post', `${base}/strategy/generate`)).toBe('paid');
     expect(kindOf('patch', `${base}/strategy`)).toBe('write');
     expect(kindOf('get', `${base}/strategy`)).toBeNull();
+    expect(kindOf('post', `${base}/dms`)).toBe('write');
+    expect(kindOf('post', `${base}/dms`, { draft: true })).toBe('paid');
+    expect(kindOf('patch', `${base}/dms/{conversationId}`, { draft: true })).toBe('paid');
+    expect(kindOf('post', `${base}/dms/{conversationId}/draft`)).toBe('paid');
+    expect(kindOf('patch', `${base}/engagement/settings`)).toBe('write');
     expect(kindOf('post', '/v1/orgs')).toBeNull();
     expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });

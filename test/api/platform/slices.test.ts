@@ -153,6 +153,7 @@ describe('slices fit together', () => {
       'strategies',
       'thoughts',
       'launch_kits',
+      'dm_conversations',
       'social_accounts',
       'post_metrics',
       'account_audience',

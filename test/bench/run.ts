@@ -3,7 +3,7 @@
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
 // list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals,
-// analytics-refresh and performance-summary. Run some by name: `npm run bench -- list-posts` or
+// analytics-refresh, performance-summary and ai-writing. Run some by name: `npm run bench -- list-posts` or
 // `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
@@ -29,6 +29,7 @@ import { schedulerSlotsBench } from './scheduler-slots.js';
 import { notificationFanoutBench } from './notification-fanout.js';
 import { analyticsRefreshBench } from './analytics-refresh.js';
 import { performanceSummaryBench } from './performance-summary.js';
+import { aiWritingBench } from './ai-writing.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -244,6 +245,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   visuals: visualsBench,
   'analytics-refresh': analyticsRefreshBench,
   'performance-summary': performanceSummaryBench,
+  'ai-writing': aiWritingBench,
 };
 
 async function main() {

@@ -3,6 +3,7 @@
 // input battery (400 naming the field, nothing appended), roles, Idempotency-Key, read-your-writes; drafting from a
 // thought into review (pending approval, the thought drafted with its group), with a carousel attached to the posts
 // and a failing AI background answered as visualError; the tools of an assistant end to end.
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectAssistant } from '../../support/assistant.js';
@@ -305,6 +306,41 @@ describe('POST ORG/thoughts/{thoughtId}/drafts (offline writer)', () => {
     expect(media.linkedin?.kind).toBe('document');
     expect(media.x?.kind).toBe('images');
     expect(drafts.group.status).toBe('pending_approval');
+  }, 60_000);
+
+  test("the docs example's carousel: one PNG slide per slide, in the carousel format's size (UPDATE_EXAMPLES=1 writes them to docs/examples/thought-drafts/)", async () => {
+    const ws = await createTestWorkspace(service, 'Ledgerly');
+    // The third fixture thought of docs/examples/offline-thought-drafts.md.
+    const t = await save(ws, {
+      text:
+        'Make the close checklist the single source of truth. Give every task one owner. Put the due day next to ' +
+        'each task. Review what slipped in a 15-minute retro after each close.',
+      kind: 'tip',
+    });
+    const drafts = await data<Drafts>(await call(ws, 'POST', `/${t.id}/drafts`, { visual: 'carousel' }));
+    expect(drafts.visualError).toBeNull();
+    const images = (
+      drafts.visual as unknown as { images: { url: string; width: number; height: number; page?: number }[] }
+    ).images;
+    expect(images.length).toBeGreaterThanOrEqual(3);
+    const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const folder = 'docs/examples/thought-drafts';
+    if (process.env.UPDATE_EXAMPLES === '1') await mkdir(folder, { recursive: true });
+    for (const [i, image] of images.entries()) {
+      // The asset URL redirects to the stored file's signed URL (both served by the app here).
+      const get = (href: string) => {
+        const url = new URL(href, 'http://localhost');
+        return service.request('GET', url.pathname + url.search, { token: ws.tokens.owner });
+      };
+      let res = await get(image.url);
+      if (res.status === 302) res = await get(res.headers.get('location')!);
+      expect(res.status, image.url).toBe(200);
+      const png = Buffer.from(await res.arrayBuffer());
+      expect(png.subarray(0, 8).equals(pngSignature)).toBe(true);
+      // The IHDR chunk's width and height.
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([image.width, image.height]);
+      if (process.env.UPDATE_EXAMPLES === '1') await writeFile(`${folder}/slide-${i + 1}.png`, png);
+    }
   }, 60_000);
 
   test('a visual that fails (an AI background with no image provider) leaves the text drafts and answers visualError', async () => {

@@ -157,6 +157,13 @@ test('docs/examples/offline-thought-drafts.md shows what the offline writer draf
               (s, i) => `${i + 1}. ${s.title}${s.body ? ` (${s.body})` : ''}`,
             ),
             '',
+            'As rendered by the visuals slice for a new workspace (default theme, no brand kit, no strategy, so the last ' +
+              'slide names no pillar; written by test/api/thoughts/thoughts.test.ts with `UPDATE_EXAMPLES=1`):',
+            '',
+            carouselSlidesOf(out, input.thought)
+              .map((_, i) => `![Slide ${i + 1}](thought-drafts/slide-${i + 1}.png)`)
+              .join(' '),
+            '',
           ]
         : [];
     return [

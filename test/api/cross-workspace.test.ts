@@ -34,6 +34,12 @@ const bodies: Record<string, unknown> = {
     contentType: 'image/png',
   },
   'POST /v1/orgs/{orgId}/strategy/recommendations/{recommendationId}': { decision: 'accepted' },
+  'PATCH /v1/orgs/{orgId}/thoughts/{thoughtId}': { text: 'Changed' },
+  'POST /v1/orgs/{orgId}/thoughts/{thoughtId}/drafts': {},
+  'POST /v1/orgs/{orgId}/marketing/posts/{postId}/rewrite': { guidance: 'shorter' },
+  'PATCH /v1/orgs/{orgId}/launch-kits/{kitId}': { stepId: 'step-1', done: true },
+  'PATCH /v1/orgs/{orgId}/dms/{conversationId}': { notes: 'Changed' },
+  'POST /v1/orgs/{orgId}/dms/{conversationId}/draft': {},
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -74,6 +80,31 @@ describe('ids of another workspace', () => {
       }),
     );
     ids.invitationId = invitation.id;
+    // A thought, a launch kit and a tracked DM conversation of B.
+    ids.thoughtId = (
+      await json<{ id: string }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/thoughts`, {
+          token: owner,
+          body: { text: 'A thought of B' },
+        }),
+      )
+    ).id;
+    ids.kitId = (
+      await json<{ kit: { id: string } }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/launch-kits`, {
+          token: owner,
+          body: { pitch: 'B launches a thing', launchDate: '2027-03-30', channels: ['x'] },
+        }),
+      )
+    ).kit.id;
+    ids.conversationId = (
+      await json<{ id: string }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/dms`, {
+          token: owner,
+          body: { handle: 'someone_in_b', messages: [{ from: 'them', text: 'Hi' }] },
+        }),
+      )
+    ).id;
     // Both have a strategy with recommendations (the offline writer's): B's ids under A are unknown there.
     for (const ws of [a, b])
       await json(

@@ -1,6 +1,13 @@
 // The platform connector port: OAuth, publishing, checking an unconfirmed publish, deletion, account info, a
 // published post's metrics and the account's follower counts.
 // Sandbox and live connectors implement it; nothing above infra/ knows which one it was given.
+import type {
+  EngagementPage,
+  EngagementQuery,
+  EngagementReadLimits,
+  EngagementReply,
+  EngagementReplyOutcome,
+} from './engagement.js';
 import type { Readable } from 'node:stream';
 import { sanitizeErrorText } from '../logging/redact.js';
 import type { Platform } from '../../domain/shared/platforms.js';
@@ -328,6 +335,23 @@ export interface PlatformConnector {
   readXConversation?(context: CallContext, request: XConversationRequest): Promise<XConversationResult>;
   /** X only: the account's own posts and replies since a time, with their numbers, and its audience now. */
   readXAccountActivity?(context: CallContext, request: XAccountActivityRequest): Promise<XAccountActivity>;
+  /**
+   * X and Reddit (the reply inbox, ./engagement.ts): one page of posts to answer. Reads only; failures throw
+   * ConnectorError as every call does (`rate_limited` with `retryAfterMs` from the platform's headers).
+   */
+  readEngagement?(context: CallContext, query: EngagementQuery): Promise<EngagementPage>;
+  /**
+   * X and Reddit: sends one reply (an X post `in_reply_to`, a Reddit comment). A create: a timeout or reset after
+   * sending is `unknown_outcome`, and the caller checks (`findEngagementReply`) before any retry.
+   */
+  sendEngagementReply?(context: CallContext, reply: EngagementReply): Promise<EngagementReplyOutcome>;
+  /**
+   * Whether a reply with exactly this text to that post already exists from the account (after an unknown outcome):
+   * its outcome, or null when there is none.
+   */
+  findEngagementReply?(context: CallContext, reply: EngagementReply): Promise<EngagementReplyOutcome | null>;
+  /** What the inbox's reads count against; the documented values. */
+  readonly engagementReadLimits?: EngagementReadLimits;
 }
 
 /**

@@ -268,24 +268,33 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
     return answers;
   };
 
-  /** A fault drawn from the current shares, as every create call (a publish, a reply) draws one. */
-  const drawFault = async () => pickFault(faultSharesFor(await deps.faults.current(), platform), random());
-
-  /** The failures a create call answers before anything is recorded. */
-  const simulatedFailure = (fault: 'auth' | 'reject' | 'fail'): ConnectorError => {
+  /**
+   * A create call's (a publish's, a reply's) fault, drawn from the current shares: `auth`, `reject` and `fail`
+   * refuse before anything is recorded; `timeout` records the call or not (½ each), then its answer is lost
+   * (`unknown_outcome`). What is left, `pending` or no fault, is the caller's to answer.
+   */
+  const simulateCreate = async (recordIt: () => Promise<unknown>): Promise<'pending' | null> => {
+    const fault = pickFault(faultSharesFor(await deps.faults.current(), platform), random());
     switch (fault) {
       case 'auth':
-        return new ConnectorError('auth', `${label}: the access token was refused (simulated)`, {
+        throw new ConnectorError('auth', `${label}: the access token was refused (simulated)`, {
           status: 401,
         });
       case 'reject':
-        return new ConnectorError('permanent', `${label}: the platform rejected the post (simulated)`, {
+        throw new ConnectorError('permanent', `${label}: the platform rejected the post (simulated)`, {
           status: 400,
         });
       case 'fail':
-        return new ConnectorError('retryable', `${label}: the platform is unavailable (simulated)`, {
+        throw new ConnectorError('retryable', `${label}: the platform is unavailable (simulated)`, {
           status: 503,
         });
+      case 'timeout':
+        if (random() < 0.5) await recordIt();
+        await sleep(deps.timeoutDelayMs ?? 200);
+        throw new ConnectorError('unknown_outcome', `${label}: the answer was lost (simulated timeout)`);
+      case 'pending':
+      case null:
+        return fault;
       default: {
         const never: never = fault;
         return never;
@@ -377,30 +386,13 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
     async publish(context, request): Promise<PublishOutcome> {
       await authorize(context);
-      const fault = await drawFault();
-      switch (fault) {
-        case 'auth':
-        case 'reject':
-        case 'fail':
-          throw simulatedFailure(fault);
-        case 'timeout': {
-          if (random() < 0.5) await record(context, request, 'published');
-          await sleep(deps.timeoutDelayMs ?? 200);
-          throw new ConnectorError('unknown_outcome', `${label}: the answer was lost (simulated timeout)`);
-        }
-        case 'pending': {
-          const { externalId } = await record(context, request, 'pending');
-          return { kind: 'pending', reference: externalId, checkAfterMs: deps.pendingMs };
-        }
-        case null: {
-          const published = await record(context, request, 'published');
-          return { kind: 'published', ...published };
-        }
-        default: {
-          const never: never = fault;
-          return never;
-        }
+      const fault = await simulateCreate(() => record(context, request, 'published'));
+      if (fault === 'pending') {
+        const { externalId } = await record(context, request, 'pending');
+        return { kind: 'pending', reference: externalId, checkAfterMs: deps.pendingMs };
       }
+      const published = await record(context, request, 'published');
+      return { kind: 'published', ...published };
     },
 
     async checkStatus(context, query: StatusQuery): Promise<StatusCheck> {
@@ -594,24 +586,9 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
         throw new ConnectorError('permanent', `${label}: a reply needs a post to answer and a text`, {
           status: 400,
         });
-      const fault = await drawFault();
-      switch (fault) {
-        case 'auth':
-        case 'reject':
-        case 'fail':
-          throw simulatedFailure(fault);
-        case 'timeout':
-          if (random() < 0.5) await recordReply(context, reply);
-          await sleep(deps.timeoutDelayMs ?? 200);
-          throw new ConnectorError('unknown_outcome', `${label}: the answer was lost (simulated timeout)`);
-        case 'pending':
-        case null:
-          return recordReply(context, reply);
-        default: {
-          const never: never = fault;
-          return never;
-        }
-      }
+      // `pending` is no fault for a reply: a comment is there at once.
+      await simulateCreate(() => recordReply(context, reply));
+      return recordReply(context, reply);
     };
     connector.findEngagementReply = async (context, reply) => {
       await authorize(context);

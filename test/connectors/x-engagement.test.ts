@@ -381,7 +381,10 @@ describe('replying', () => {
       url: 'https://x.com/XDevelopers/status/1861000000000000200',
     });
     const [first] = platform.calls('GET', '/2/users/2244994945/tweets');
-    expect(first!.query.get('tweet.fields')).toContain('referenced_tweets');
+    expect(first!.query.get('tweet.fields')!.split(',')).toEqual(
+      expect.arrayContaining(['referenced_tweets', 'note_tweet']),
+    );
+    expect(first!.query.get('exclude')).toBe('retweets');
     expect(await connector().findEngagementReply!(context(), { ...reply, text: 'Never sent' })).toBeNull();
   });
 });

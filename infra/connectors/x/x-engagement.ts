@@ -270,7 +270,7 @@ export function createXEngagement(deps: XEngagementDeps) {
         const params = new URLSearchParams({
           max_results: '100',
           exclude: 'retweets',
-          'tweet.fields': 'created_at,referenced_tweets',
+          'tweet.fields': 'created_at,note_tweet,referenced_tweets',
         });
         if (next) params.set('pagination_token', next);
         const response = await call<TimelineBody>({

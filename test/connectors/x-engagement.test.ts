@@ -279,6 +279,48 @@ describe('recent search, lists and communities', () => {
     expect(page.nextToken).toBe('community-next');
     expect(page.rateLimit?.remaining).toBe(299);
   });
+
+  it('names the communities of community posts found by other reads; a community X will not describe stays nameless', async () => {
+    const post = (id: string, community: string) => ({
+      id,
+      text: `post ${id}`,
+      author_id: '101',
+      community_id: community,
+      created_at: '2026-11-20T08:00:00.000Z',
+    });
+    platform.on('GET', '/2/tweets/search/recent', {
+      body: {
+        data: [
+          post('1861000000000000301', '1471580197908586507'),
+          post('1861000000000000302', '1471580197908586507'),
+          post('1861000000000000303', '1600000000000000001'),
+        ],
+        includes: { users: mentionsPage1.includes.users },
+        meta: { result_count: 3 },
+      },
+    });
+    platform.on('GET', '/2/communities/1471580197908586507', {
+      body: { data: { id: '1471580197908586507', name: 'Build in Public' } },
+    });
+    platform.on('GET', '/2/communities/1600000000000000001', {
+      status: 403,
+      body: { title: 'Forbidden', detail: 'This community is private.', type: 'about:blank', status: 403 },
+    });
+    const page = await connector().readEngagement!(context(), {
+      source: 'x_search',
+      query: 'build',
+      sinceId: null,
+      nextToken: null,
+      max: 10,
+    });
+    expect(page.items.map((i) => [i.kind, i.community])).toEqual([
+      ['community', 'Build in Public'],
+      ['community', 'Build in Public'],
+      ['community', null],
+    ]);
+    // One lookup per community on the page.
+    expect(platform.calls('GET', '/2/communities/1471580197908586507')).toHaveLength(1);
+  });
 });
 
 describe('replying', () => {

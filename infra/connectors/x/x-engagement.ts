@@ -12,7 +12,7 @@ import type {
   EngagementReply,
   EngagementReplyOutcome,
 } from '../engagement.js';
-import { ConnectorError, type CallContext } from '../port.js';
+import { ConnectorError, isConnectorError, type CallContext } from '../port.js';
 import type { XCall } from './x-reads.js';
 
 export interface XEngagementDeps {
@@ -27,8 +27,8 @@ const minute = 60_000;
  * - recent search, GET /2/tweets/search/recent: 300 per user (450 per app), docs.x.com/x-api/fundamentals/rate-limits;
  * - mentions, GET /2/users/:id/mentions: 180 per user (450 per app), the endpoint's API reference;
  * - list posts, GET /2/lists/:id/tweets: 900 per user (900 per app), the endpoint's API reference;
- * - communities are read through recent search (GET /2/communities/:id for the name, 300 per user), so they count
- *   against recent search's window.
+ * - communities are read through recent search (after GET /2/communities/:id for the name), so they count
+ *   against recent search's window; the few lookups naming communities on a page are not budgeted.
  */
 export const xEngagementReadLimits: EngagementReadLimits = {
   x_mentions: [{ requests: 180, windowMs: 15 * minute, per: 'account' }],
@@ -71,6 +71,9 @@ interface TimelineBody {
 
 const ids = /^\d{1,25}$/;
 
+/** Communities a page looks up by name at most (each one GET /2/communities/:id). */
+const maxCommunityLookups = 3;
+
 /** The page size X takes on each endpoint (search and mentions: 5..100 and 10..100; lists: 1..100). */
 function pageSize(max: number, min: number): string {
   return String(Math.min(100, Math.max(min, Math.floor(max) || min)));
@@ -105,7 +108,7 @@ const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '
 function candidateOf(
   raw: RawTweet,
   body: TimelineBody,
-  community: { id: string; name: string | null } | null,
+  communities: ReadonlyMap<string, string | null>,
 ): EngagementCandidate {
   const author = raw.author_id ? body.includes?.users?.find((u) => u.id === raw.author_id) : undefined;
   const handle = author?.username ?? null;
@@ -130,7 +133,7 @@ function candidateOf(
     // A deleted or withheld parent is named in `errors[]` and absent from `includes`: no text then.
     inReplyToText: parent ? unescape(parent.note_tweet?.text ?? parent.text) : null,
     title: null,
-    community: inCommunity ? (community && community.id === raw.community_id ? community.name : null) : null,
+    community: inCommunity ? (communities.get(raw.community_id!) ?? null) : null,
   };
 }
 
@@ -151,15 +154,45 @@ export function createXEngagement(deps: XEngagementDeps) {
     });
   }
 
-  function page(
+  /** A community's name (GET /2/communities/:id); null when X gives none. */
+  async function communityName(context: CallContext, id: string): Promise<string | null> {
+    const lookup = await call<{ data?: { id?: string; name?: string } }>({
+      url: `${apiBase}/2/communities/${encodeURIComponent(id)}?community.fields=name`,
+      headers: headers(context),
+      effect: 'read',
+      ...signal(context),
+    });
+    return lookup.body?.data?.name?.trim() || null;
+  }
+
+  /**
+   * The page's candidates with the names of the communities their posts belong to: those already known, and a
+   * lookup for each other community on the page (at most `maxCommunityLookups`; a community X will not describe,
+   * private or gone, stays nameless rather than failing the read).
+   */
+  async function page(
+    context: CallContext,
     response: PlatformResponse<TimelineBody>,
-    community: { id: string; name: string | null } | null,
+    known: ReadonlyMap<string, string | null> = new Map(),
     keep: (raw: RawTweet) => boolean = () => true,
-  ): EngagementPage {
+  ): Promise<EngagementPage> {
     const body = response.body && typeof response.body === 'object' ? response.body : {};
     const data = body.data ?? [];
+    const kept = data.filter(keep);
+    const names = new Map(known);
+    const unknown = [...new Set(kept.map((raw) => raw.community_id ?? ''))].filter(
+      (id) => ids.test(id) && !names.has(id),
+    );
+    for (const id of unknown.slice(0, maxCommunityLookups)) {
+      try {
+        names.set(id, await communityName(context, id));
+      } catch (error) {
+        if (!isConnectorError(error) || error.kind === 'auth') throw error;
+        names.set(id, null);
+      }
+    }
     return {
-      items: data.filter(keep).map((raw) => candidateOf(raw, body, community)),
+      items: kept.map((raw) => candidateOf(raw, body, names)),
       nextToken: body.meta?.next_token ?? null,
       newestId: body.meta?.newest_id ?? data[0]?.id ?? null,
       rateLimit: xRateLimit(response.headers),
@@ -181,22 +214,25 @@ export function createXEngagement(deps: XEngagementDeps) {
           const params = new URLSearchParams({ max_results: pageSize(query.max, 5) });
           if (query.sinceId) params.set('since_id', query.sinceId);
           if (query.nextToken) params.set('pagination_token', query.nextToken);
-          return page(await read(context, `/2/users/${encodeURIComponent(userId)}/mentions`, params), null);
+          return page(
+            context,
+            await read(context, `/2/users/${encodeURIComponent(userId)}/mentions`, params),
+          );
         }
         case 'x_search': {
           if (!query.query.trim()) throw new ConnectorError('permanent', 'x: a search needs a query');
           const params = new URLSearchParams({ query: query.query, max_results: pageSize(query.max, 10) });
           if (query.sinceId) params.set('since_id', query.sinceId);
           if (query.nextToken) params.set('next_token', query.nextToken);
-          return page(await read(context, '/2/tweets/search/recent', params), null);
+          return page(context, await read(context, '/2/tweets/search/recent', params));
         }
         case 'x_list': {
           requireId(query.listId, 'list');
           const params = new URLSearchParams({ max_results: pageSize(query.max, 1) });
           if (query.nextToken) params.set('pagination_token', query.nextToken);
           return page(
+            context,
             await read(context, `/2/lists/${encodeURIComponent(query.listId)}/tweets`, params),
-            null,
           );
         }
         case 'x_community': {
@@ -205,20 +241,8 @@ export function createXEngagement(deps: XEngagementDeps) {
           // recent search for that name, keeping only posts whose `community_id` is the community's
           // (docs/decisions.md, "Reply inbox connectors").
           requireId(query.communityId, 'community');
-          const lookup = await call<{ data?: { id?: string; name?: string } }>({
-            url: `${apiBase}/2/communities/${encodeURIComponent(query.communityId)}?community.fields=name`,
-            headers: headers(context),
-            effect: 'read',
-            ...signal(context),
-          });
-          const name = lookup.body?.data?.name?.trim() || null;
-          if (!name)
-            return {
-              items: [],
-              nextToken: null,
-              newestId: null,
-              rateLimit: xRateLimit(lookup.headers),
-            };
+          const name = await communityName(context, query.communityId);
+          if (!name) return { items: [], nextToken: null, newestId: null, rateLimit: null };
           const params = new URLSearchParams({
             query: `"${name.replace(/"/g, '')}" -is:retweet`,
             max_results: pageSize(query.max, 10),
@@ -226,8 +250,9 @@ export function createXEngagement(deps: XEngagementDeps) {
           if (query.nextToken) params.set('next_token', query.nextToken);
           const response = await read(context, '/2/tweets/search/recent', params);
           return page(
+            context,
             response,
-            { id: query.communityId, name },
+            new Map([[query.communityId, name]]),
             (raw) => raw.community_id === query.communityId,
           );
         }

@@ -7,7 +7,10 @@
 /** A post found for the inbox, as the platform showed it (not yet scored or stored). */
 export interface EngagementCandidate {
   platform: 'x' | 'reddit';
-  /** `mention`: an X mention or search match, or a Reddit thread; `community`: an X community post. */
+  /**
+   * `mention`: an X mention or search match, or a Reddit thread; `community`: an X community post (any X post
+   * carrying a `community_id`, whichever read found it), which the API cannot answer.
+   */
   kind: 'mention' | 'community';
   /** The platform's id: an X post id (digits), a Reddit fullname (`t3_…` for a thread, `t1_…` for a comment). */
   externalId: string;

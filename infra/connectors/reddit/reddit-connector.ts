@@ -17,6 +17,14 @@ import {
   type StatusCheck,
   type TokenSet,
 } from '../port.js';
+import type {
+  EngagementCandidate,
+  EngagementPage,
+  EngagementQuery,
+  EngagementReadLimits,
+  EngagementReply,
+  EngagementReplyOutcome,
+} from '../engagement.js';
 import type { ImageItem } from '../../../domain/shared/media-asset.js';
 import {
   platformCall,
@@ -127,6 +135,65 @@ interface Listing {
         view_count?: number | null;
       };
     }>;
+  };
+}
+
+interface CommentBody {
+  json?: {
+    errors?: RedditError[];
+    data?: { things?: Array<{ kind?: string; data?: { id?: string; name?: string; permalink?: string } }> };
+  };
+}
+
+interface CommentListing {
+  data?: {
+    after?: string | null;
+    children?: Array<{
+      kind?: string;
+      data?: { id?: string; name?: string; parent_id?: string; body?: string; permalink?: string };
+    }>;
+  };
+}
+
+/**
+ * Reddit's documented limit: 100 queries per minute per OAuth client id (averaged over ten minutes), announced
+ * with X-Ratelimit-Used/-Remaining/-Reset (Reddit Data API wiki, "Rate limits").
+ */
+export const redditEngagementReadLimits: EngagementReadLimits = {
+  reddit_search: [{ requests: 100, windowMs: 60_000, per: 'app' }],
+};
+
+/** Reddit's `x-ratelimit-remaining` (a float) and `x-ratelimit-reset` (seconds from now). */
+function redditRateLimit(headers: Headers, at: Date): EngagementPage['rateLimit'] {
+  const remaining = headers.get('x-ratelimit-remaining');
+  const reset = headers.get('x-ratelimit-reset');
+  if (remaining === null && reset === null) return null;
+  return {
+    remaining:
+      remaining !== null && Number.isFinite(Number(remaining)) ? Math.floor(Number(remaining)) : null,
+    resetAt:
+      reset !== null && Number.isFinite(Number(reset))
+        ? new Date(at.getTime() + Number(reset) * 1000).toISOString()
+        : null,
+  };
+}
+
+/** A thread of a search listing as the inbox's candidate; removed and deleted threads are left out. */
+function threadCandidate(post: Submission): EngagementCandidate | null {
+  if (!post.id || post.author === '[deleted]' || post.removed_by_category) return null;
+  return {
+    platform: 'reddit',
+    kind: 'mention',
+    externalId: post.name ?? fullname(post.id),
+    url: `https://www.reddit.com${post.permalink ?? `/comments/${post.id}/`}`,
+    text: post.selftext ?? '',
+    author: { handle: post.author ?? null, name: null, followers: null },
+    postedAt: typeof post.created_utc === 'number' ? new Date(post.created_utc * 1000).toISOString() : null,
+    likeCount: Math.max(0, post.score ?? 0),
+    replyCount: post.num_comments ?? 0,
+    inReplyToText: null,
+    title: post.title ?? null,
+    community: post.subreddit ?? null,
   };
 }
 
@@ -390,9 +457,100 @@ export function createRedditConnector(config: RedditConnectorConfig = {}): Platf
     };
   }
 
+  /** The account's own name: the stored handle, else Reddit's answer. */
+  async function accountName(context: CallContext): Promise<string> {
+    const name = context.account.accountHandle ?? (await me(context.account, context.tokens)).accountHandle;
+    if (!name) throw new ConnectorError('permanent', 'reddit: the account has no user name');
+    return name;
+  }
+
   return {
     platform: 'reddit',
     mode: 'live',
+    engagementReadLimits: redditEngagementReadLimits,
+
+    // GET /search (or /r/a+b/search restricted to those subreddits), newest first, threads only (type=link).
+    async readEngagement(context: CallContext, query: EngagementQuery): Promise<EngagementPage> {
+      if (query.source !== 'reddit_search')
+        throw new ConnectorError('permanent', `reddit: ${query.source} is not a Reddit source`);
+      if (!query.query.trim()) throw new ConnectorError('permanent', 'reddit: a search needs a query');
+      const subreddits = query.subreddits.map(subredditName).filter((s) => /^[a-z0-9_]{2,21}$/.test(s));
+      const params = new URLSearchParams({
+        q: query.query,
+        sort: 'new',
+        type: 'link',
+        limit: String(Math.min(100, Math.max(1, Math.floor(query.max) || 25))),
+        raw_json: '1',
+      });
+      if (subreddits.length > 0) params.set('restrict_sr', 'true');
+      if (query.nextToken) params.set('after', query.nextToken);
+      const path = subreddits.length > 0 ? `/r/${subreddits.join('+')}/search` : '/search';
+      const response = await call<Listing & { data?: { after?: string | null } }>(
+        context.account,
+        context.tokens,
+        {
+          path: `${path}?${params.toString()}`,
+          effect: 'read',
+          ...(context.signal ? { signal: context.signal } : {}),
+        },
+      );
+      const children = response.body?.data?.children ?? [];
+      const items = children
+        .filter((c) => c.kind === undefined || c.kind === 't3')
+        .map((c) => (c.data ? threadCandidate(c.data) : null))
+        .filter((c): c is EngagementCandidate => c !== null);
+      const first = children[0]?.data;
+      return {
+        items,
+        nextToken: response.body?.data?.after ?? null,
+        newestId: first?.name ?? (first?.id ? fullname(first.id) : null),
+        rateLimit: redditRateLimit(response.headers, now()),
+      };
+    },
+
+    // POST /api/comment (submit scope): a comment on a thread (t3_) or an answer to a comment (t1_).
+    async sendEngagementReply(context: CallContext, reply: EngagementReply): Promise<EngagementReplyOutcome> {
+      if (!/^t[13]_[a-z0-9]+$/i.test(reply.inReplyTo))
+        throw new ConnectorError('permanent', 'reddit: a reply answers a thread (t3_) or a comment (t1_)');
+      const { body } = await call<CommentBody>(context.account, context.tokens, {
+        method: 'POST',
+        path: '/api/comment?raw_json=1',
+        body: new URLSearchParams({ api_type: 'json', thing_id: reply.inReplyTo, text: reply.text }),
+        // Reddit takes no idempotency key: a comment whose answer is lost may exist (findEngagementReply).
+        effect: 'create',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const errors = body?.json?.errors ?? [];
+      if (errors.length > 0) throw submitError(errors);
+      const comment = body?.json?.data?.things?.find((t) => t.kind === 't1')?.data;
+      const id = comment?.name ?? (comment?.id ? `t1_${comment.id}` : undefined);
+      if (!id) throw new ConnectorError('unknown_outcome', 'reddit: the comment was accepted without an id');
+      return {
+        externalId: id,
+        url: `https://www.reddit.com${comment?.permalink ?? `/comments/${id.slice(3)}/`}`,
+      };
+    },
+
+    // The account's newest comments (/user/{name}/comments): the one under that parent with exactly that body.
+    async findEngagementReply(
+      context: CallContext,
+      reply: EngagementReply,
+    ): Promise<EngagementReplyOutcome | null> {
+      const name = await accountName(context);
+      const { body } = await call<CommentListing>(context.account, context.tokens, {
+        path: `/user/${encodeURIComponent(name)}/comments?sort=new&limit=100&raw_json=1`,
+        effect: 'read',
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      const found = (body?.data?.children ?? [])
+        .map((c) => c.data ?? {})
+        .find((c) => c.parent_id === reply.inReplyTo && (c.body ?? '').trim() === reply.text.trim());
+      if (!found?.id) return null;
+      return {
+        externalId: found.name ?? `t1_${found.id}`,
+        url: `https://www.reddit.com${found.permalink ?? `/comments/${found.id}/`}`,
+      };
+    },
     supportsRefresh: true,
     missingConfiguration: () => missingSettings(settings),
 

@@ -38,6 +38,8 @@ import { faultSharesFor, pickFault, type SandboxFaultSource } from './faults.js'
 import { sandboxAudience, sandboxMetrics } from './metrics.js';
 import type { SandboxPublicationsTable, SandboxTables } from './migrations.js';
 import { createSandboxXReads } from './x-reads.js';
+import { createSandboxEngagement } from './engagement.js';
+import type { EngagementReply, EngagementReplyOutcome } from '../engagement.js';
 
 export interface SandboxDeps {
   // The sandbox only touches its own tables; callers hand in whichever database type they hold.
@@ -179,10 +181,15 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
   const record = async (
     context: CallContext,
-    request: PublishRequest,
+    request: Pick<PublishRequest, 'postId' | 'idempotencyKey' | 'contentText'>,
     status: 'published' | 'pending',
+    // A Reddit reply is a comment (t1_), not a thread.
+    kind: 'post' | 'comment' = 'post',
   ): Promise<{ externalId: string; url: string }> => {
-    const externalId = newPostExternalId(platform);
+    const externalId =
+      kind === 'comment' && platform === 'reddit'
+        ? newPostExternalId(platform).replace(/^t3_/, 't1_')
+        : newPostExternalId(platform);
     const url = `${base}/v1/sandbox/${platform}/posts/${encodeURIComponent(externalId)}`;
     const at = now();
     await db
@@ -259,6 +266,40 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
       });
     }
     return answers;
+  };
+
+  /**
+   * A create call's (a publish's, a reply's) fault, drawn from the current shares: `auth`, `reject` and `fail`
+   * refuse before anything is recorded; `timeout` records the call or not (½ each), then its answer is lost
+   * (`unknown_outcome`). What is left, `pending` or no fault, is the caller's to answer.
+   */
+  const simulateCreate = async (recordIt: () => Promise<unknown>): Promise<'pending' | null> => {
+    const fault = pickFault(faultSharesFor(await deps.faults.current(), platform), random());
+    switch (fault) {
+      case 'auth':
+        throw new ConnectorError('auth', `${label}: the access token was refused (simulated)`, {
+          status: 401,
+        });
+      case 'reject':
+        throw new ConnectorError('permanent', `${label}: the platform rejected the post (simulated)`, {
+          status: 400,
+        });
+      case 'fail':
+        throw new ConnectorError('retryable', `${label}: the platform is unavailable (simulated)`, {
+          status: 503,
+        });
+      case 'timeout':
+        if (random() < 0.5) await recordIt();
+        await sleep(deps.timeoutDelayMs ?? 200);
+        throw new ConnectorError('unknown_outcome', `${label}: the answer was lost (simulated timeout)`);
+      case 'pending':
+      case null:
+        return fault;
+      default: {
+        const never: never = fault;
+        return never;
+      }
+    }
   };
 
   const connector: PlatformConnector = {
@@ -345,38 +386,13 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
     async publish(context, request): Promise<PublishOutcome> {
       await authorize(context);
-      const fault = pickFault(faultSharesFor(await deps.faults.current(), platform), random());
-      switch (fault) {
-        case 'auth':
-          throw new ConnectorError('auth', `${label}: the access token was refused (simulated)`, {
-            status: 401,
-          });
-        case 'reject':
-          throw new ConnectorError('permanent', `${label}: the platform rejected the post (simulated)`, {
-            status: 400,
-          });
-        case 'fail':
-          throw new ConnectorError('retryable', `${label}: the platform is unavailable (simulated)`, {
-            status: 503,
-          });
-        case 'timeout': {
-          if (random() < 0.5) await record(context, request, 'published');
-          await sleep(deps.timeoutDelayMs ?? 200);
-          throw new ConnectorError('unknown_outcome', `${label}: the answer was lost (simulated timeout)`);
-        }
-        case 'pending': {
-          const { externalId } = await record(context, request, 'pending');
-          return { kind: 'pending', reference: externalId, checkAfterMs: deps.pendingMs };
-        }
-        case null: {
-          const published = await record(context, request, 'published');
-          return { kind: 'published', ...published };
-        }
-        default: {
-          const never: never = fault;
-          return never;
-        }
+      const fault = await simulateCreate(() => record(context, request, 'published'));
+      if (fault === 'pending') {
+        const { externalId } = await record(context, request, 'pending');
+        return { kind: 'pending', reference: externalId, checkAfterMs: deps.pendingMs };
       }
+      const published = await record(context, request, 'published');
+      return { kind: 'published', ...published };
     },
 
     async checkStatus(context, query: StatusQuery): Promise<StatusCheck> {
@@ -549,6 +565,46 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
   // X: reading posts, conversations and the account's own timeline (./x-reads.ts).
   if (platform === 'x') Object.assign(connector, createSandboxXReads({ db, base, now, authorize }));
+
+  // X and Reddit: the reply inbox. Reads are generated (./engagement.ts); a reply is a publication of the account
+  // (post_id `engagement-reply:<the post answered>`, so two replies to one post show as a duplicate in the
+  // sandbox's statistics), drawn from the same faults as a publish: a `timeout` records the reply or not (½ each)
+  // and answers unknown_outcome; `pending` is no fault for a reply (a comment is there at once).
+  if (platform === 'x' || platform === 'reddit') {
+    const replyKey = (reply: EngagementReply) => `engagement-reply:${reply.inReplyTo}`;
+    const recordReply = (context: CallContext, reply: EngagementReply) =>
+      record(
+        context,
+        { postId: replyKey(reply), idempotencyKey: replyKey(reply), contentText: reply.text },
+        'published',
+        'comment',
+      );
+    Object.assign(connector, createSandboxEngagement({ platform, now, authorize }));
+    connector.sendEngagementReply = async (context, reply): Promise<EngagementReplyOutcome> => {
+      await authorize(context);
+      if (!reply.inReplyTo.trim() || !reply.text.trim())
+        throw new ConnectorError('permanent', `${label}: a reply needs a post to answer and a text`, {
+          status: 400,
+        });
+      // `pending` is no fault for a reply: a comment is there at once.
+      await simulateCreate(() => recordReply(context, reply));
+      return recordReply(context, reply);
+    };
+    connector.findEngagementReply = async (context, reply) => {
+      await authorize(context);
+      const row = await db
+        .selectFrom('sandbox_publications')
+        .select(['external_id', 'url'])
+        .where('platform', '=', platform)
+        .where('account_external_id', '=', context.account.accountExternalId)
+        .where('post_id', '=', replyKey(reply))
+        .where('text', '=', reply.text)
+        .where('status', '!=', 'deleted')
+        .orderBy('id')
+        .executeTakeFirst();
+      return row ? { externalId: row.external_id, url: row.url } : null;
+    };
+  }
 
   if (platform === 'tiktok') {
     connector.creatorInfo = async (context): Promise<TikTokCreatorInfo> => {

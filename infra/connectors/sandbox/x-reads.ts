@@ -43,12 +43,12 @@ const fallbackEpochMs = Date.UTC(2024, 0, 1);
 const privateNumbersMs = 30 * dayMs;
 
 /** Uniform numbers in [0, 1) drawn from a label: the same label always draws the same ones. */
-function draws(label: string, count = 8): number[] {
+export function draws(label: string, count = 8): number[] {
   const digest = createHash('sha256').update(`sandbox-x:${label}`).digest();
   return Array.from({ length: count }, (_, i) => digest.readUInt32BE((i % 8) * 4) / 2 ** 32);
 }
 
-const pick = <T>(items: readonly T[], draw: number): T => items[Math.floor(draw * items.length)]!;
+export const pick = <T>(items: readonly T[], draw: number): T => items[Math.floor(draw * items.length)]!;
 
 /** A 19-digit id like X's own, drawn from a label. */
 function derivedId(label: string): string {
@@ -57,13 +57,13 @@ function derivedId(label: string): string {
 }
 
 /** An id shaped like X's own for a post made at `atMs`: the time in its high bits, the rest drawn from a label. */
-function snowflakeId(atMs: number, label: string): string {
+export function snowflakeId(atMs: number, label: string): string {
   const digest = createHash('sha256').update(`sandbox-x-snowflake:${label}`).digest();
   const low = BigInt(digest.readUInt32BE(0) & 0x3fffff);
   return ((BigInt(Math.max(0, Math.floor(atMs - snowflakeEpochMs))) << 22n) | low).toString();
 }
 
-interface SandboxAuthor {
+export interface SandboxAuthor {
   handle: string;
   name: string;
   bio: string;
@@ -73,7 +73,7 @@ interface SandboxAuthor {
 }
 
 /** The people of the sandbox's X. */
-const authors: readonly SandboxAuthor[] = [
+export const authors: readonly SandboxAuthor[] = [
   {
     handle: 'maya_builds',
     name: 'Maya Chen',
@@ -142,7 +142,7 @@ const authors: readonly SandboxAuthor[] = [
 
 const cashtags = ['AAPL', 'MSFT', 'NVDA', 'TSLA', 'AMZN', 'GOOGL'];
 
-const openers = [
+export const openers = [
   'Hot take:',
   'Lesson from this week:',
   'Something I keep relearning:',
@@ -153,7 +153,7 @@ const openers = [
   'What worked for us:',
 ];
 
-const bodies = [
+export const bodies = [
   'the best feedback comes from the customers who almost churned.',
   'consistency beats intensity. Post a little every day and look back in a month.',
   'most dashboards answer questions nobody asked. Start from the decision.',
@@ -164,7 +164,7 @@ const bodies = [
   'write the docs before the code and half the design debates disappear.',
 ];
 
-const replyLines = [
+export const replyLines = [
   'This matches what we saw too, especially the second point.',
   'Great thread. Bookmarking for the team.',
   'Curious how you measured that?',

@@ -39,6 +39,7 @@ import {
   type TokenSet,
   type XSubscription,
 } from '../port.js';
+import { createXEngagement, comparableXText as comparableText } from './x-engagement.js';
 import { createXReads } from './x-reads.js';
 import type { RepostOutcome, RepostRequest } from '../port.js';
 
@@ -172,17 +173,6 @@ function xErrorType(body: unknown): string | undefined {
 /** RFC 3339 without fractions: X refuses `start_time` with milliseconds. */
 function xTime(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** X rewrites links to t.co and escapes `&<>`; compare what is left. */
-function comparableText(text: string): string {
-  return text
-    .replace(/https?:\/\/\S+/g, '<link>')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 interface XPublicMetrics {
@@ -494,6 +484,8 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
   return {
     // Reading posts, conversations and the account's own timeline (./x-reads.ts).
     ...createXReads({ apiBase, call }),
+    // The reply inbox: mentions, searches, lists and communities, and replies (./x-engagement.ts).
+    ...createXEngagement({ apiBase, call }),
     platform: 'x',
     mode: 'live',
     supportsRefresh: true,

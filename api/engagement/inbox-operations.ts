@@ -1,0 +1,89 @@
+// The reply inbox's operations (issue 30; spec part 2, "Reply inbox"): GET ORG/engagement (list_reply_inbox),
+// PATCH ORG/engagement/{itemId} (update_reply_draft). Nothing here posts, except send_reply.
+import { updateReplyDraft, type InboxDeps } from '../../commands/engagement/inbox.js';
+import type { InboxItemView } from '../../domain/engagement/inbox-item.js';
+import { listReplyInbox } from '../../projections/engagement/queries.js';
+import { pageSchema } from '../platform/paging.js';
+import { operationGroup, operationsWith } from '../shared/operation.js';
+import { orgParams } from '../shared/params.js';
+import { inboxItemParams, inboxItemSchema, inboxListQuery, updateReplyDraftBody } from './inbox-schemas.js';
+
+const operation = operationsWith<InboxDeps>();
+const inboxPath = '/v1/orgs/{orgId}/engagement';
+/** Owners, admins and editors (the role matrix's "Draft" row); assistants with posts:write. */
+const drafting = { permission: 'posts:draft', scope: 'posts:write' } as const;
+
+const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const inboxItemSummary = (i: InboxItemView) =>
+  `${i.id} (${i.platform} ${i.kind}, ${i.status}${i.relevance !== null ? `, relevance ${i.relevance}` : ''}) by ` +
+  `${i.author.handle ? `@${i.author.handle}` : 'someone'}: "${clip(i.text)}"` +
+  (i.draftText ? `; draft: "${clip(i.draftText)}"` : '');
+
+const writeHints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+export const inboxOperations = operationGroup(
+  (ctx): InboxDeps => ({ ...ctx.services }),
+  [
+    operation({
+      name: 'list_reply_inbox',
+      kind: 'read',
+      method: 'get',
+      path: inboxPath,
+      tags: ['engagement'],
+      summary:
+        'The reply inbox: posts on X and Reddit that may deserve an answer, newest first (default: open ones)',
+      params: orgParams,
+      query: inboxListQuery,
+      output: pageSchema(inboxItemSchema),
+      outputDescription: 'A page of inbox items',
+      errors: [400, 401, 403],
+      access: { permission: 'workspace:read', scope: 'mcp:read' },
+      tool: {
+        title: 'List the reply inbox',
+        description:
+          'Lists the reply inbox: X mentions and matches, X community posts and Reddit threads found by ' +
+          'refresh_reply_inbox, newest post first, a page at a time. status: open (default: new, drafted or ' +
+          'failed, waiting on a decision), sent (sent or being sent), dismissed, all; kind mention|community|all; ' +
+          'platform x|reddit|all; feedId. Each item has its text, author, relevance (0-100), draft, ' +
+          'canSendFromApp and replyOnXUrl. Read-only.',
+        hints: { readOnlyHint: true, openWorldHint: false },
+        summary: (page) =>
+          page.total === 0
+            ? 'No inbox items match.'
+            : `${page.total} item(s); page ${page.page}: ${page.items.map(inboxItemSummary).join('; ')}.`,
+      },
+      run: (deps, { caller }, input) => listReplyInbox(deps.readModels, caller, input),
+    }),
+    operation({
+      name: 'update_reply_draft',
+      kind: 'write',
+      method: 'patch',
+      path: `${inboxPath}/{itemId}`,
+      tags: ['engagement'],
+      summary:
+        "Edit an inbox item's reply draft, dismiss it, bring it back, or mark it answered by hand; never posts",
+      params: inboxItemParams,
+      body: updateReplyDraftBody,
+      output: inboxItemSchema,
+      outputDescription: 'The inbox item',
+      errors: [400, 401, 402, 403, 404, 409, 413, 422, 503],
+      access: drafting,
+      tool: {
+        title: 'Update a reply draft',
+        description:
+          'Changes an inbox item: draftText (the reply, written by hand; empty clears it; X replies at most 280 ' +
+          'characters, Reddit 10,000), status drafted (brings a dismissed item back), dismissed, or sent (records ' +
+          'a reply posted by hand on X: nothing is posted). Never posts; send_reply sends.',
+        hints: writeHints,
+        describe: { itemId: 'The inbox item id (from list_reply_inbox)' },
+        summary: (i) => `${inboxItemSummary(i)}. Nothing was posted.`,
+      },
+      run: (deps, { caller, request }, input) => updateReplyDraft(deps, caller, input, request),
+    }),
+  ],
+);

@@ -1,14 +1,24 @@
 // The reply inbox's operations (issue 30; spec part 2, "Reply inbox"): GET ORG/engagement (list_reply_inbox),
 // PATCH ORG/engagement/{itemId} (update_reply_draft). Nothing here posts, except send_reply.
-import { updateReplyDraft, type InboxDeps } from '../../commands/engagement/inbox.js';
+import { updateReplyDraft } from '../../commands/engagement/inbox.js';
+import { refreshReplyInbox, type RefreshDeps } from '../../commands/engagement/inbox-refresh.js';
+import { X_POST_READ } from '../../commands/x-posts/read-x-posts.js';
+import { billingServices } from '../billing/services.js';
 import type { InboxItemView } from '../../domain/engagement/inbox-item.js';
 import { listReplyInbox } from '../../projections/engagement/queries.js';
 import { pageSchema } from '../platform/paging.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { orgParams } from '../shared/params.js';
-import { inboxItemParams, inboxItemSchema, inboxListQuery, updateReplyDraftBody } from './inbox-schemas.js';
+import {
+  inboxItemParams,
+  inboxItemSchema,
+  inboxListQuery,
+  refreshInboxBody,
+  refreshResultSchema,
+  updateReplyDraftBody,
+} from './inbox-schemas.js';
 
-const operation = operationsWith<InboxDeps>();
+const operation = operationsWith<RefreshDeps>();
 const inboxPath = '/v1/orgs/{orgId}/engagement';
 /** Owners, admins and editors (the role matrix's "Draft" row); assistants with posts:write. */
 const drafting = { permission: 'posts:draft', scope: 'posts:write' } as const;
@@ -27,7 +37,14 @@ const writeHints = {
 };
 
 export const inboxOperations = operationGroup(
-  (ctx): InboxDeps => ({ ...ctx.services }),
+  (ctx): RefreshDeps => {
+    const billing = ctx.use(billingServices);
+    return {
+      ...ctx.services,
+      credits: billing.credits,
+      xPostCost: billing.catalog.actionCost(X_POST_READ)?.credits ?? 0,
+    };
+  },
   [
     operation({
       name: 'list_reply_inbox',
@@ -84,6 +101,39 @@ export const inboxOperations = operationGroup(
         summary: (i) => `${inboxItemSummary(i)}. Nothing was posted.`,
       },
       run: (deps, { caller, request }, input) => updateReplyDraft(deps, caller, input, request),
+    }),
+    operation({
+      name: 'refresh_reply_inbox',
+      kind: 'write',
+      method: 'post',
+      path: `${inboxPath}/refresh`,
+      tags: ['engagement'],
+      summary:
+        'Find new posts to answer: X mentions, watched handles, keywords and feeds, and Reddit threads; posts nothing',
+      params: orgParams,
+      body: refreshInboxBody,
+      bodyRequired: false,
+      output: refreshResultSchema,
+      outputDescription: 'What the refresh found and added',
+      errors: [400, 401, 402, 403, 409, 413, 422, 429, 503],
+      access: { ...drafting, billing: 'paid' },
+      tool: {
+        title: 'Refresh the reply inbox',
+        description:
+          'Reads what the engagement settings listen for through the connected accounts: X mentions of the ' +
+          'account, X posts of the watched handles and with the keywords, the enabled feeds (or only feedId), ' +
+          'and Reddit threads with the Reddit keywords in the subreddits (threads with an exclude term left out). ' +
+          'New posts become inbox items scored for relevance (0-100); posts already in the inbox stay as they are. ' +
+          'X reads cost credits per post returned. A source that fails (rate limited, account to reconnect) is a ' +
+          'warning. Posts nothing.',
+        hints: { ...writeHints, openWorldHint: true },
+        summary: (r) =>
+          `${r.added} new item(s) (${r.mentionsFound} X mention(s) and matches, ${r.communityFound} community, ` +
+          `${r.redditFound} Reddit, ${r.feedsFound} from feeds)` +
+          (r.warnings.length > 0 ? `; warnings: ${r.warnings.join('; ')}` : '') +
+          '. Nothing was posted.',
+      },
+      run: (deps, { caller, request }, input) => refreshReplyInbox(deps, caller, input, request),
     }),
   ],
 );

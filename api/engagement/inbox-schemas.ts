@@ -25,12 +25,9 @@ export const inboxItemSchema = z
     likeCount: z.number().int(),
     replyCount: z.number().int(),
     inReplyToText: z.string().nullable(),
-    matchedBy: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'What found it: mention, search:<query>, list:<id>, community:<id>, reddit:<query>',
-      }),
+    matchedBy: z.string().nullable().openapi({
+      description: 'What found it: mention, search:<query>, list:<id>, community:<id>, reddit:<query>',
+    }),
     feedId: z.string().nullable(),
     title: z.string().nullable(),
     community: z.string().nullable(),
@@ -56,12 +53,9 @@ export const inboxItemSchema = z
 
 export const inboxListQuery = z
   .object({
-    status: z
-      .enum(inboxListStatuses)
-      .optional()
-      .openapi({
-        description: 'Default open: waiting on a decision (new, drafted, failed); sent holds sends under way',
-      }),
+    status: z.enum(inboxListStatuses).optional().openapi({
+      description: 'Default open: waiting on a decision (new, drafted, failed); sent holds sends under way',
+    }),
     kind: z.enum([...inboxKinds, 'all']).optional(),
     platform: z.enum([...inboxPlatforms, 'all']).optional(),
     feedId: z.string().max(64).optional(),
@@ -83,13 +77,10 @@ export const updateReplyDraftBody = z
       .nullable()
       .optional()
       .openapi({ description: 'The reply, written by hand; empty or null clears it' }),
-    status: z
-      .enum(['drafted', 'dismissed', 'sent'])
-      .optional()
-      .openapi({
-        description:
-          'drafted brings a dismissed item back; sent records a reply posted by hand (nothing is posted)',
-      }),
+    status: z.enum(['drafted', 'dismissed', 'sent']).optional().openapi({
+      description:
+        'drafted brings a dismissed item back; sent records a reply posted by hand (nothing is posted)',
+    }),
   })
   .strict()
   .openapi('UpdateReplyDraft');

@@ -5,6 +5,7 @@
 import { dmConversationsProjection } from '../../projections/engagement/dm-conversations-projection.js';
 import { inboxItemsProjection } from '../../projections/engagement/inbox-projection.js';
 import { aiJobsService, brandContextService } from '../ai/services.js';
+import { billingServices } from '../billing/services.js';
 import { defineSlice } from '../shared/slice.js';
 import { inboxOperations } from './inbox-operations.js';
 import { engagementOperations } from './operations.js';
@@ -12,6 +13,6 @@ import { engagementOperations } from './operations.js';
 export const engagementSlice = defineSlice({
   name: 'engagement',
   projections: [dmConversationsProjection, inboxItemsProjection],
-  requires: [aiJobsService, brandContextService],
+  requires: [aiJobsService, brandContextService, billingServices],
   operations: [engagementOperations, inboxOperations],
 });

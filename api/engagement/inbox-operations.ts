@@ -2,6 +2,7 @@
 // PATCH ORG/engagement/{itemId} (update_reply_draft). Nothing here posts, except send_reply.
 import { updateReplyDraft } from '../../commands/engagement/inbox.js';
 import { refreshReplyInbox, type RefreshDeps } from '../../commands/engagement/inbox-refresh.js';
+import { sendReply } from '../../commands/engagement/inbox-send.js';
 import { X_POST_READ } from '../../commands/x-posts/read-x-posts.js';
 import { billingServices } from '../billing/services.js';
 import type { InboxItemView } from '../../domain/engagement/inbox-item.js';
@@ -15,6 +16,7 @@ import {
   inboxListQuery,
   refreshInboxBody,
   refreshResultSchema,
+  sendReplyBody,
   updateReplyDraftBody,
 } from './inbox-schemas.js';
 
@@ -134,6 +136,38 @@ export const inboxOperations = operationGroup(
           '. Nothing was posted.',
       },
       run: (deps, { caller, request }, input) => refreshReplyInbox(deps, caller, input, request),
+    }),
+    operation({
+      name: 'send_reply',
+      kind: 'write',
+      method: 'post',
+      path: `${inboxPath}/{itemId}/send`,
+      tags: ['engagement'],
+      summary:
+        'Send the approved reply to an inbox item (an X reply or a Reddit comment), exactly once; sending is the approval',
+      params: inboxItemParams,
+      body: sendReplyBody,
+      output: inboxItemSchema,
+      outputDescription: 'The inbox item: sent, or failed with lastError',
+      errors: [400, 401, 402, 403, 404, 409, 413, 422, 503],
+      access: { permission: 'posts:publish', scope: 'posts:publish', billing: 'write' },
+      tool: {
+        title: 'Send a reply',
+        description:
+          'Posts the reply to an inbox item: on X a reply to the post, on Reddit a comment. Sending is the ' +
+          'approval: text must be exactly the draft (draftText; save a changed text with update_reply_draft ' +
+          'first), or with no draft the exact text to send. Sent once: a send under way is 409 reply_sending, ' +
+          'the same text sent again answers the sent item. X community posts cannot be answered through the ' +
+          'API: 409 x_community_reply_unsupported (answer on X at replyOnXUrl, then mark the item sent). ' +
+          'Answers the item: status sent with sentUrl, or failed with lastError (send again to retry).',
+        hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+        describe: { itemId: 'The inbox item id (from list_reply_inbox)' },
+        summary: (i) =>
+          i.status === 'sent'
+            ? `Sent: ${i.sentUrl ?? 'marked sent'} (${inboxItemSummary(i)}).`
+            : `Not sent (${i.status}): ${i.lastError ?? 'see the item'}.`,
+      },
+      run: (deps, { caller, request }, input) => sendReply(deps, caller, input, request),
     }),
   ],
 );

@@ -3,6 +3,12 @@
 import { updateReplyDraft } from '../../commands/engagement/inbox.js';
 import { refreshReplyInbox, type RefreshDeps } from '../../commands/engagement/inbox-refresh.js';
 import { sendReply } from '../../commands/engagement/inbox-send.js';
+import {
+  draftReply,
+  suggestRedditListening,
+  type InboxDraftDeps,
+} from '../../commands/engagement/inbox-draft.js';
+import { aiJobsService, brandContextService } from '../ai/services.js';
 import { X_POST_READ } from '../../commands/x-posts/read-x-posts.js';
 import { billingServices } from '../billing/services.js';
 import type { InboxItemView } from '../../domain/engagement/inbox-item.js';
@@ -11,16 +17,18 @@ import { pageSchema } from '../platform/paging.js';
 import { operationGroup, operationsWith } from '../shared/operation.js';
 import { orgParams } from '../shared/params.js';
 import {
+  draftReplyBody,
   inboxItemParams,
   inboxItemSchema,
   inboxListQuery,
   refreshInboxBody,
+  redditSuggestionsSchema,
   refreshResultSchema,
   sendReplyBody,
   updateReplyDraftBody,
 } from './inbox-schemas.js';
 
-const operation = operationsWith<RefreshDeps>();
+const operation = operationsWith<RefreshDeps & InboxDraftDeps>();
 const inboxPath = '/v1/orgs/{orgId}/engagement';
 /** Owners, admins and editors (the role matrix's "Draft" row); assistants with posts:write. */
 const drafting = { permission: 'posts:draft', scope: 'posts:write' } as const;
@@ -39,10 +47,12 @@ const writeHints = {
 };
 
 export const inboxOperations = operationGroup(
-  (ctx): RefreshDeps => {
+  (ctx): RefreshDeps & InboxDraftDeps => {
     const billing = ctx.use(billingServices);
     return {
       ...ctx.services,
+      aiJobs: ctx.use(aiJobsService),
+      brandContext: ctx.use(brandContextService),
       credits: billing.credits,
       xPostCost: billing.catalog.actionCost(X_POST_READ)?.credits ?? 0,
     };
@@ -168,6 +178,59 @@ export const inboxOperations = operationGroup(
             : `Not sent (${i.status}): ${i.lastError ?? 'see the item'}.`,
       },
       run: (deps, { caller, request }, input) => sendReply(deps, caller, input, request),
+    }),
+    operation({
+      name: 'draft_reply',
+      kind: 'write',
+      method: 'post',
+      path: `${inboxPath}/{itemId}/draft`,
+      tags: ['engagement'],
+      summary:
+        "Draft the reply to an inbox item in the brand voice and the brand's recent style; posts nothing",
+      params: inboxItemParams,
+      body: draftReplyBody,
+      bodyRequired: false,
+      output: inboxItemSchema,
+      outputDescription: 'The inbox item with its new draft',
+      errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 503],
+      access: { ...drafting, billing: 'paid' },
+      tool: {
+        title: 'Draft a reply',
+        description:
+          "Writes the reply to an inbox item in the brand voice, matching the style of the brand's recent posts " +
+          '(X: at most 280 characters; Reddit: a helpful comment); guidance steers it. Saves it on the item ' +
+          '(draftText, draftReason; status drafted); spends credits when a model writes it. Posts nothing: ' +
+          'send_reply sends the approved text.',
+        hints: writeHints,
+        describe: { itemId: 'The inbox item id (from list_reply_inbox)' },
+        summary: (i) => `${inboxItemSummary(i)}. Nothing was posted.`,
+      },
+      run: (deps, { caller, request }, input) => draftReply(deps, caller, input, request),
+    }),
+    operation({
+      name: 'suggest_reddit_listening',
+      kind: 'write',
+      method: 'post',
+      path: `${inboxPath}/reddit-suggestions`,
+      tags: ['engagement'],
+      summary:
+        'Suggest Reddit keywords and subreddits to listen to, from the brand and the strategy; saves nothing',
+      params: orgParams,
+      output: redditSuggestionsSchema,
+      outputDescription: 'Suggested Reddit keywords and subreddits',
+      errors: [400, 401, 403],
+      access: { ...drafting, billing: null },
+      tool: {
+        title: 'Suggest Reddit listening',
+        description:
+          "Suggests redditKeywords and subreddits for the engagement settings, read off the brand profile's " +
+          "public context and the strategy's pillars. Saves nothing (save them with update_engagement_settings) " +
+          'and costs nothing.',
+        hints: { readOnlyHint: true, openWorldHint: false },
+        summary: (r) =>
+          `Keywords: ${r.redditKeywords.join(', ') || '(none)'}; subreddits: ${r.subreddits.map((s) => `r/${s}`).join(', ') || '(none)'}. Nothing was saved.`,
+      },
+      run: (deps, { caller, request }, input) => suggestRedditListening(deps, caller, input, request),
     }),
   ],
 );

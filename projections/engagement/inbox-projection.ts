@@ -70,7 +70,10 @@ export const inboxItemsProjection = defineProjection({
     if (row && row.revision >= event.revision) return;
     if (!row && event.type !== 'InboxItemFound') return;
     const before = row
-      ? { status: 'present' as const, item: typeof row.item === 'string' ? JSON.parse(row.item) : row.item }
+      ? {
+          status: 'present' as const,
+          item: (typeof row.item === 'string' ? JSON.parse(row.item) : row.item) as InboxItem,
+        }
       : inboxItemDecider.initialState;
     const next = inboxItemDecider.evolve(before, event);
     if (next.status !== 'present') return;

@@ -84,7 +84,7 @@ const outcome = (
   o: Extract<InboxItemCommand, { type: 'RecordReplyOutcome' }>['outcome'],
 ) => ({ type: 'RecordReplyOutcome', orgId, itemId, attemptId, outcome: o, now: t1 }) as InboxItemCommand;
 const statusAfter = (events: InboxItemEvent[]) => {
-  const state = fold(inboxItemDecider, events) as InboxItemState;
+  const state: InboxItemState = fold(inboxItemDecider, events);
   return state.status === 'present' ? state.item.status : 'absent';
 };
 

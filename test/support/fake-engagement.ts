@@ -60,7 +60,7 @@ export function installFakeEngagement(service: Pick<TestService, 'runtime'>): Fa
     posted: [],
   };
   for (const platform of ['x', 'reddit'] as const) {
-    const connector = service.runtime.connectors.get(platform) as PlatformConnector;
+    const connector: PlatformConnector = service.runtime.connectors.get(platform);
     connector.readEngagement = async (_context, query) => {
       fake.reads.push({ platform, query });
       const failure = fake.failing[query.source];
@@ -86,7 +86,7 @@ export function installFakeEngagement(service: Pick<TestService, 'runtime'>): Fa
           throw new ConnectorError('unknown_outcome', 'timeout after sending');
         case 'unknown_not_posted':
           throw new ConnectorError('unknown_outcome', 'timeout after sending');
-        default:
+        case 'ok':
           fake.posted.push({ ...reply, ...outcome });
           return outcome;
       }

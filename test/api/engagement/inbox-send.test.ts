@@ -89,7 +89,9 @@ describe('send', () => {
     ).toBe('sent');
     expect((await call('POST', `/${item.id}/send`, { text: 'Other' })).status).toBe(409);
     expect(fake.sends).toHaveLength(1);
-    expect(data(await call('GET', '?status=sent')).items.map((i: Loose) => i.id)).toContain(item.id);
+    expect((data(await call('GET', '?status=sent')).items as Loose[]).map((i) => String(i.id))).toContain(
+      item.id,
+    );
   });
 
   test('a Reddit thread is answered by a comment; with no draft the text given is sent', async () => {
@@ -120,7 +122,7 @@ describe('send', () => {
     fake.sendBehaviour = 'permanent';
     const failed = data(await call('POST', `/${item.id}/send`, { text: 'Hello there' }));
     expect(failed).toMatchObject({ status: 'failed', lastError: 'duplicate content' });
-    expect(data(await call('GET', '')).items.map((i: Loose) => i.id)).toContain(item.id);
+    expect((data(await call('GET', '')).items as Loose[]).map((i) => String(i.id))).toContain(item.id);
     fake.sendBehaviour = 'ok';
     expect(data(await call('POST', `/${item.id}/send`, { text: 'Hello there' })).status).toBe('sent');
     expect(fake.sends).toHaveLength(2);
@@ -196,9 +198,9 @@ describe('send', () => {
         now: claimedAt,
       },
     });
-    expect(data(await call('GET', `?status=sent`)).items.find((i: Loose) => i.id === item.id).status).toBe(
-      'sending',
-    );
+    expect(
+      (data(await call('GET', `?status=sent`)).items as Loose[]).find((i) => i.id === item.id)!.status,
+    ).toBe('sending');
     // Another text may not take it over; the same text does.
     expect((await call('POST', `/${item.id}/send`, { text: 'Other' })).json.code).toBe('reply_text_mismatch');
     fake.posted.push({

@@ -5,7 +5,10 @@
 import { dmConversationsProjection } from '../../projections/engagement/dm-conversations-projection.js';
 import { inboxItemsProjection } from '../../projections/engagement/inbox-projection.js';
 import { aiJobsService, brandContextService } from '../ai/services.js';
+import { inboxNotificationRules } from '../../domain/engagement/notification-rules.js';
 import { billingServices } from '../billing/services.js';
+import { notificationRules } from '../notifications/rules.js';
+import { contribute } from '../shared/service.js';
 import { defineSlice } from '../shared/slice.js';
 import { inboxOperations } from './inbox-operations.js';
 import { engagementOperations } from './operations.js';
@@ -15,4 +18,5 @@ export const engagementSlice = defineSlice({
   projections: [dmConversationsProjection, inboxItemsProjection],
   requires: [aiJobsService, brandContextService, billingServices],
   operations: [engagementOperations, inboxOperations],
+  contributes: [contribute(notificationRules, inboxNotificationRules)],
 });

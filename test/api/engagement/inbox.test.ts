@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConnectorError } from '../../../infra/connectors/port.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
+import { waitUntil } from '../../support/wait.js';
 import { connectSandboxAccount } from '../../support/social-accounts.js';
 import { candidate, installFakeEngagement, type FakeEngagement } from '../../support/fake-engagement.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -216,5 +217,44 @@ describe('list and PATCH', () => {
     expect((await call(ws, 'PATCH', `/${item.id}`, { status: 'dismissed' }, 'viewer')).status).toBe(403);
     expect((await call(other, 'PATCH', `/${item.id}`, { status: 'dismissed' })).status).toBe(404);
     expect(data(await call(other, 'GET', '?status=all')).total).toBe(0);
+  });
+});
+
+describe('notifications', () => {
+  test('a new item of high relevance notifies members (routine), once; a low one does not', async () => {
+    const hot = candidate({
+      text: '@acme is there a scheduler that handles threads? scheduler recommendations please',
+      author: { handle: 'bigaccount', name: 'Big', followers: 500_000 },
+      likeCount: 300,
+      replyCount: 40,
+    });
+    const cold = candidate({
+      text: 'lunch',
+      author: { handle: 'quiet', name: null, followers: 0 },
+      likeCount: 0,
+      replyCount: 0,
+      postedAt: hoursAgo(200),
+    });
+    fake.posts = { x_mentions: [hot, cold] };
+    const r = data(await call(ws, 'POST', '/refresh', {}));
+    fake.posts = {};
+    const items = new Map((r.items as Loose[]).map((i) => [i.externalPostId, i]));
+    expect(items.get(hot.externalId)!.relevance).toBeGreaterThanOrEqual(70);
+    expect(items.get(cold.externalId)!.relevance).toBeLessThan(70);
+    const mine = async () => {
+      const res = await service.request('GET', `/v1/orgs/${ws.orgId}/notifications?unreadOnly=false`, {
+        token: ws.tokens.viewer,
+      });
+      return (((await res.json()) as Loose).data.items as Loose[]).filter(
+        (n) => n.type === 'reply_inbox_relevant',
+      );
+    };
+    await waitUntil(async () => (await mine()).some((n) => String(n.title).includes('@bigaccount')), {
+      what: 'the viewer is notified',
+    });
+    const notes = await mine();
+    expect(notes.filter((n) => String(n.title).includes('@bigaccount'))).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ tier: 'routine' });
+    expect(notes.some((n) => String(n.title).includes('@quiet'))).toBe(false);
   });
 });

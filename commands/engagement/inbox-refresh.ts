@@ -33,7 +33,7 @@ import { newId } from '../shared/ids.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { AccountAccess } from '../social-accounts/account-access.js';
 import { engagementSettingsOf } from './engagement-settings.js';
-import { inboxItemStream, inboxWriting, type InboxDeps } from './inbox.js';
+import { inboxItemStream, inboxWriting, noMedia, type InboxDeps } from './inbox.js';
 
 export interface RefreshDeps extends InboxDeps {
   accounts: Pick<AccountAccess, 'resolve' | 'withTokens'>;
@@ -209,10 +209,6 @@ function warningOf(label: string, error: unknown): string {
   }
   return `${label}: ${(error as Error).message}`;
 }
-
-const noMedia = async (): Promise<never> => {
-  throw new ConnectorError('permanent', 'no media is uploaded when reading');
-};
 
 interface Found {
   candidate: EngagementCandidate;

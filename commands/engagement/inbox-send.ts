@@ -28,7 +28,7 @@ import {
 import { handleCommand, loadAggregate } from '../shared/command-handler.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { AccountAccess } from '../social-accounts/account-access.js';
-import { decideOnItem, inboxItemStream, itemIn, type InboxDeps } from './inbox.js';
+import { decideOnItem, inboxItemStream, itemIn, noMedia, type InboxDeps } from './inbox.js';
 
 export interface SendDeps extends InboxDeps {
   accounts: Pick<AccountAccess, 'resolve' | 'withTokens'>;
@@ -37,10 +37,6 @@ export interface SendDeps extends InboxDeps {
 
 const publishing = (orgId: string) =>
   ({ orgId, permission: 'posts:publish', scope: 'posts:publish' }) as const;
-
-const noMedia = async (): Promise<never> => {
-  throw new ConnectorError('permanent', 'no media is uploaded with a reply');
-};
 
 interface Replier {
   send(context: CallContext, reply: EngagementReply): Promise<EngagementReplyOutcome>;

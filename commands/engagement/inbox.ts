@@ -12,6 +12,7 @@ import {
 } from '../../domain/engagement/inbox-item.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
 import { inSequence } from '../../domain/shared/decider.js';
+import { ConnectorError } from '../../infra/connectors/port.js';
 import { streamName } from '../../infra/event-store/port.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { handleCommand, type CommandMetadata, type SideWriteOf } from '../shared/command-handler.js';
@@ -21,6 +22,11 @@ import { runWrite, type WriteDeps, type WriteRequest, type Written } from '../sh
 export interface InboxDeps extends WriteDeps {
   readModels: Kysely<ReadModels>;
 }
+
+/** The inbox's platform calls upload no media. */
+export const noMedia = async (): Promise<never> => {
+  throw new ConnectorError('permanent', 'the reply inbox uploads no media');
+};
 
 export const inboxItemStream = (itemId: string) => streamName(inboxItemCategory, itemId);
 

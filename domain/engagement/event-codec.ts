@@ -82,3 +82,81 @@ const dmSchemas = {
 };
 export type DmConversationEvent = EventsOf<typeof dmSchemas>;
 export const dmConversationEventCodec = zodEventCodec('dm-conversations', dmSchemas);
+
+// ---- The reply inbox: one stream per item, `inboxItem-<itemId>` ----
+
+export const inboxPlatforms = ['x', 'reddit'] as const;
+export type InboxPlatform = (typeof inboxPlatforms)[number];
+export const inboxKinds = ['mention', 'community'] as const;
+export type InboxKind = (typeof inboxKinds)[number];
+
+const item = { orgId: z.string(), itemId: z.string() };
+
+const inboxSchemas = {
+  /** A refresh found the post (once: a post found again changes nothing). */
+  InboxItemFound: z.object({
+    ...item,
+    platform: z.enum(inboxPlatforms),
+    kind: z.enum(inboxKinds),
+    externalPostId: z.string(),
+    url: z.string(),
+    text: z.string(),
+    author: z.object({
+      handle: z.string().nullable(),
+      name: z.string().nullable(),
+      followers: z.number().int().nullable(),
+    }),
+    postedAt: z.string().nullable(),
+    likeCount: z.number().int(),
+    replyCount: z.number().int(),
+    inReplyToText: z.string().nullable(),
+    /** What found it: `mention`, `search:<terms>`, `list:<id>`, `community:<id>`, `reddit:<terms>`. */
+    matchedBy: z.string().nullable(),
+    feedId: z.string().nullable(),
+    title: z.string().nullable(),
+    community: z.string().nullable(),
+    relevance: z.number().int().nullable(),
+    at: z.string(),
+  }),
+  /** The draft written by hand (`user`) or by the reply draft job (`ai`, `heuristic`); null text clears it. */
+  InboxDraftChanged: z.object({
+    ...item,
+    draftText: z.string().nullable(),
+    draftReason: z.string().nullable(),
+    source: z.enum(['user', 'ai', 'heuristic']),
+    agentRunId: z.string().nullable(),
+    at: z.string(),
+  }),
+  /** PATCH status drafted on a dismissed (or new) item without a new draft text: back to waiting on a decision. */
+  InboxItemReopened: z.object({ ...item, by: z.string().nullable(), at: z.string() }),
+  InboxItemDismissed: z.object({ ...item, by: z.string().nullable(), at: z.string() }),
+  /** PATCH status sent: a reply posted by hand (on X); nothing was posted from here. */
+  InboxItemMarkedSent: z.object({ ...item, by: z.string().nullable(), at: z.string() }),
+  /** The claim of a send, recorded before the connector is called: the exact text, the attempt. */
+  InboxReplySending: z.object({
+    ...item,
+    attemptId: z.string(),
+    text: z.string(),
+    /** A claim taken over from an attempt that did not finish (crashed): the platform is checked before sending. */
+    resumed: z.boolean(),
+    by: z.string().nullable(),
+    at: z.string(),
+  }),
+  InboxReplySent: z.object({
+    ...item,
+    attemptId: z.string(),
+    externalId: z.string(),
+    url: z.string(),
+    at: z.string(),
+  }),
+  InboxReplyFailed: z.object({
+    ...item,
+    attemptId: z.string(),
+    error: z.string(),
+    /** The platform may have posted it (an unknown outcome not found on checking): the next send checks first. */
+    uncertain: z.boolean(),
+    at: z.string(),
+  }),
+};
+export type InboxItemEvent = EventsOf<typeof inboxSchemas>;
+export const inboxItemEventCodec = zodEventCodec('inbox-items', inboxSchemas);

@@ -1,6 +1,7 @@
 // Queries over the DM conversations read model: GET ORG/dms (list_dm_conversations). Each stored conversation is
 // read at the call's instant in the workspace's time zone (its status and follow-up), then filtered and ordered:
-// your turn first, then follow-ups due, then the rest (domain/engagement/dm-views.ts).
+// your turn first, then follow-ups due, then the rest (domain/engagement/dm-views.ts); and the reply inbox, GET
+// ORG/engagement (list_reply_inbox): its filters over the inbox_items read model, newest first, paged.
 import type { Kysely } from 'kysely';
 import type { DmConversation } from '../../domain/engagement/dm-conversation.js';
 import {
@@ -10,10 +11,19 @@ import {
   type DmConversationView,
   type DmListFilter,
 } from '../../domain/engagement/dm-views.js';
+import {
+  inboxItemView,
+  type InboxItem,
+  type InboxItemView,
+  type InboxKind,
+  type InboxPlatform,
+} from '../../domain/engagement/inbox-item.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { toPage, type Page } from '../../domain/shared/page.js';
 import type { ReadModels } from '../read-models.js';
 import { workspaceTimezoneOf } from '../scheduling/queries.js';
 import type { DmConversationTables } from './dm-conversations-projection.js';
+import type { InboxItemTables } from './inbox-projection.js';
 
 const tablesOf = (db: Kysely<ReadModels>) =>
   db.withTables<DmConversationTables>() as unknown as Kysely<DmConversationTables>;
@@ -46,4 +56,72 @@ export async function listDmConversations(
     .filter((view) => matchesDmFilter(view, filter))
     .sort(compareDmConversations);
   return { items };
+}
+
+// ---- The reply inbox ----
+
+export const inboxListStatuses = ['open', 'sent', 'dismissed', 'all'] as const;
+export type InboxListStatus = (typeof inboxListStatuses)[number];
+
+export interface InboxListInput {
+  orgId: string;
+  /** Default `open`: waiting on a decision (new, drafted, failed). `sent` holds the sends under way too. */
+  status?: InboxListStatus | undefined;
+  kind?: InboxKind | 'all' | undefined;
+  platform?: InboxPlatform | 'all' | undefined;
+  feedId?: string | undefined;
+  page: number;
+  limit: number;
+}
+
+const inboxTablesOf = (db: Kysely<ReadModels>) =>
+  db.withTables<InboxItemTables>() as unknown as Kysely<InboxItemTables>;
+const parseItem = (item: InboxItem | string): InboxItem =>
+  typeof item === 'string' ? (JSON.parse(item) as InboxItem) : item;
+
+/** Tool: list_reply_inbox. Newest post first, paged. */
+export async function listReplyInbox(
+  db: Kysely<ReadModels>,
+  caller: Caller,
+  input: InboxListInput,
+): Promise<Page<InboxItemView>> {
+  authorize(caller, { orgId: input.orgId, permission: 'workspace:read', scope: 'mcp:read' });
+  const status = input.status ?? 'open';
+  let query = inboxTablesOf(db).selectFrom('inbox_items').where('org_id', '=', input.orgId);
+  if (status !== 'all') query = query.where('bucket', '=', status);
+  if (input.kind && input.kind !== 'all') query = query.where('kind', '=', input.kind);
+  if (input.platform && input.platform !== 'all') query = query.where('platform', '=', input.platform);
+  if (input.feedId) query = query.where('feed_id', '=', input.feedId);
+  const [rows, count] = await Promise.all([
+    query
+      .select('item')
+      .orderBy('sort_at', 'desc')
+      .orderBy('item_id', 'desc')
+      .limit(input.limit)
+      .offset((input.page - 1) * input.limit)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+  ]);
+  return toPage(
+    rows.map((r) => inboxItemView(parseItem(r.item))),
+    Number(count?.total ?? 0),
+    input.page,
+    input.limit,
+  );
+}
+
+/** The items of these ids the workspace has (refresh answers the items it found, as stored). */
+export async function inboxItemsByIds(
+  db: Kysely<ReadModels>,
+  orgId: string,
+  itemIds: readonly string[],
+): Promise<InboxItem[]> {
+  if (itemIds.length === 0) return [];
+  const rows = await inboxTablesOf(db)
+    .selectFrom('inbox_items')
+    .select('item')
+    .where('org_id', '=', orgId)
+    .where('item_id', 'in', itemIds)
+    .execute();
+  return rows.map((r) => parseItem(r.item));
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { recordMediaFixtures } from '../support/media.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
+import { candidate, installFakeEngagement } from '../support/fake-engagement.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
 import { waitUntil } from '../support/wait.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -40,6 +41,9 @@ const bodies: Record<string, unknown> = {
   'PATCH /v1/orgs/{orgId}/launch-kits/{kitId}': { stepId: 'step-1', done: true },
   'PATCH /v1/orgs/{orgId}/dms/{conversationId}': { notes: 'Changed' },
   'POST /v1/orgs/{orgId}/dms/{conversationId}/draft': {},
+  'PATCH /v1/orgs/{orgId}/engagement/{itemId}': { status: 'dismissed' },
+  'POST /v1/orgs/{orgId}/engagement/{itemId}/draft': {},
+  'POST /v1/orgs/{orgId}/engagement/{itemId}/send': { text: 'Hi' },
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -105,6 +109,15 @@ describe('ids of another workspace', () => {
         }),
       )
     ).id;
+    // An item of B's reply inbox (found by a refresh through a fake of the connector's reads).
+    const fake = installFakeEngagement(service);
+    fake.posts = { x_mentions: [candidate({ text: '@b a question for B?' })] };
+    ids.itemId = (
+      await json<{ items: { id: string }[] }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/engagement/refresh`, { token: owner, body: {} }),
+      )
+    ).items[0]!.id;
+    fake.posts = {};
     // Both have a strategy with recommendations (the offline writer's): B's ids under A are unknown there.
     for (const ws of [a, b])
       await json(

@@ -112,6 +112,12 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/dms', 'add_dm_conversation'],
   ['patch', '/v1/orgs/{orgId}/dms/{conversationId}', 'update_dm_conversation'],
   ['post', '/v1/orgs/{orgId}/dms/{conversationId}/draft', 'draft_dm'],
+  ['get', '/v1/orgs/{orgId}/engagement', 'list_reply_inbox'],
+  ['patch', '/v1/orgs/{orgId}/engagement/{itemId}', 'update_reply_draft'],
+  ['post', '/v1/orgs/{orgId}/engagement/{itemId}/draft', 'draft_reply'],
+  ['post', '/v1/orgs/{orgId}/engagement/{itemId}/send', 'send_reply'],
+  ['post', '/v1/orgs/{orgId}/engagement/reddit-suggestions', 'suggest_reddit_listening'],
+  ['post', '/v1/orgs/{orgId}/engagement/refresh', 'refresh_reply_inbox'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

@@ -154,6 +154,7 @@ describe('slices fit together', () => {
       'thoughts',
       'launch_kits',
       'dm_conversations',
+      'inbox_items',
       'social_accounts',
       'post_metrics',
       'account_audience',

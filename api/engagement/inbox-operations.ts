@@ -218,8 +218,10 @@ export const inboxOperations = operationGroup(
       params: orgParams,
       output: redditSuggestionsSchema,
       outputDescription: 'Suggested Reddit keywords and subreddits',
-      errors: [400, 401, 403],
-      access: { ...drafting, billing: null },
+      errors: [400, 401, 402, 403],
+      // Saves and costs nothing, but as a POST of the workspace it counts as a write (402 while read-only), like
+      // the visuals preview.
+      access: { ...drafting, billing: 'write' },
       tool: {
         title: 'Suggest Reddit listening',
         description:

@@ -22,9 +22,7 @@ export const squeeze = (text: string) =>
     .replace(/[ \t]+/g, ' ')
     .replace(/ *\n */g, '\n')
     .trim();
-export const upperFirst = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
-export const lowerFirst = (text: string) =>
-  /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+export { lowerFirst, upperFirst } from '../ai/text.js';
 /** A phrase without its closing punctuation, to be set inside a sentence. */
 export const bare = (text: string) => squeeze(squeeze(text).replace(/[\s.!?;:,]+$/, ''));
 

@@ -1,4 +1,4 @@
-// Small text helpers the offline writers share (strategy, launch kits): whitespace, first sentences and the case
+// Small text helpers the offline writers share (strategy, launch kits, thought drafts, AI text): whitespace, first sentences and the case
 // of a first letter. Pure string work, no knowledge of any slice.
 
 /** Runs of whitespace as one space, trimmed. */

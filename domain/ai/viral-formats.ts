@@ -4,6 +4,7 @@
 // catalogue is listed in docs/decisions.md ("Viral formats") and is what a later `list_viral_post_formats` serves.
 import type { Platform } from '../shared/platforms.js';
 import type { BrandContext } from './brand-context.js';
+import { clean } from './text.js';
 import { fitToPlatform, fitsPlatform, type ThoughtBrief } from './writing.js';
 
 export const viralFormatKeys = [
@@ -121,7 +122,6 @@ export function offlineFormatFor(kind: ThoughtBrief['kind'], platform: Platform)
 
 // ---- The offline templates ----
 
-const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
 const sentencesOf = (text: string) =>
   clean(text)
     .split(/(?<=[.!?])\s+/)

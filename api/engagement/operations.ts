@@ -79,8 +79,10 @@ export const engagementOperations = operationGroup(
         description:
           'Returns what the reply inbox listens for: watchHandles (X handles without @ whose posts to watch), ' +
           'keywords (X search terms), autoRefresh, redditKeywords, subreddits (names without r/), ' +
-          'redditExcludeTerms, and feeds (each {id, name, source keywords|list|people, keywords, listId for an X ' +
-          'list, handles for people, enabled}). updatedAt is null while the defaults apply. Read-only.',
+          'redditExcludeTerms, feeds (each {id, name, source keywords|list|people, keywords, listId for an X ' +
+          'list, handles for people, enabled}) and communities (X community ids whose posts are read). autoRefresh ' +
+          'on: the inbox is refreshed every 30 minutes (X reads cost credits). updatedAt is null while the ' +
+          'defaults apply. Read-only.',
         hints: { readOnlyHint: true, openWorldHint: false },
         summary: (s) =>
           `${s.watchHandles.length} watched handle(s), ${s.keywords.length} keyword(s), ${s.subreddits.length} ` +
@@ -108,7 +110,9 @@ export const engagementOperations = operationGroup(
           '(send feeds whole: a feed keeps its id when sent with it, or when its name is unchanged). Handles are ' +
           'X handles with or without @ (at most 50), subreddits with or without r/ (at most 50), keywords and ' +
           'terms 1 to 100 characters (at most 50 each), feeds at most 20: source keywords needs keywords, list ' +
-          "needs listId (the X list's digits), people needs handles. Posts and sends nothing.",
+          "needs listId (the X list's digits), people needs handles; communities: at most 10 X community ids " +
+          '(or their https://x.com/i/communities/<id> pages). autoRefresh true refreshes the inbox every 30 ' +
+          'minutes (X reads cost credits). Posts and sends nothing.',
         hints: { ...writeHints, idempotentHint: true },
         summary: (s) =>
           `Saved: ${s.watchHandles.length} watched handle(s), ${s.keywords.length} keyword(s), ` +

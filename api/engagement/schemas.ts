@@ -45,6 +45,10 @@ export const engagementSettingsSchema = z
     subreddits: z.array(z.string()).openapi({ description: 'Subreddit names without r/' }),
     redditExcludeTerms: z.array(z.string()),
     feeds: z.array(feedSchema),
+    communities: z.array(z.string()).openapi({
+      description:
+        'X communities (their ids) whose posts the refresh reads; their posts cannot be answered through the API',
+    }),
     updatedAt: z.string().nullable().openapi({ description: 'null: never saved (the defaults)' }),
     updatedBy: z.string().nullable(),
   })
@@ -92,6 +96,9 @@ export const updateEngagementSettingsBody = z
       .max(engagementLimits.feeds * 4)
       .optional()
       .openapi({ description: `At most ${engagementLimits.feeds}; replaces the saved feeds` }),
+    communities: termList(
+      `At most ${engagementLimits.communities} X communities: ids or https://x.com/i/communities/<id>`,
+    ).optional(),
   })
   .strict()
   .openapi('UpdateEngagementSettings');

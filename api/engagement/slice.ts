@@ -9,14 +9,48 @@ import { inboxNotificationRules } from '../../domain/engagement/notification-rul
 import { billingServices } from '../billing/services.js';
 import { notificationRules } from '../notifications/rules.js';
 import { contribute } from '../shared/service.js';
-import { defineSlice } from '../shared/slice.js';
-import { inboxOperations } from './inbox-operations.js';
+import { defineSlice, migrationsOf } from '../shared/slice.js';
+import { engagementMigrations } from '../../processes/engagement/migrations.js';
+import { InboxAutoRefresher } from '../../processes/engagement/inbox-auto-refresh.js';
+import { engagementAutoRefreshProjection } from '../../projections/engagement/auto-refresh-projection.js';
+import { billingAccessService } from '../billing/access-middleware.js';
+import { inboxDeps, inboxOperations } from './inbox-operations.js';
 import { engagementOperations } from './operations.js';
+import { engagementEnvSettings } from './settings.js';
+
+/** The worker whose running instance is the InboxAutoRefresher. */
+export const INBOX_AUTO_REFRESH_WORKER = 'inbox-auto-refresh';
 
 export const engagementSlice = defineSlice({
   name: 'engagement',
-  projections: [dmConversationsProjection, inboxItemsProjection],
-  requires: [aiJobsService, brandContextService, billingServices],
+  settings: [engagementEnvSettings],
+  migrations: migrationsOf(engagementMigrations),
+  projections: [dmConversationsProjection, inboxItemsProjection, engagementAutoRefreshProjection],
+  requires: [aiJobsService, brandContextService, billingServices, billingAccessService],
   operations: [engagementOperations, inboxOperations],
   contributes: [contribute(notificationRules, inboxNotificationRules)],
+  workers: [
+    {
+      name: INBOX_AUTO_REFRESH_WORKER,
+      async start(ctx) {
+        if (ctx.env.INBOX_AUTO_REFRESH_INTERVAL_MS === 0) return undefined;
+        const access = ctx.use(billingAccessService);
+        const refresher = new InboxAutoRefresher({
+          deps: inboxDeps(ctx),
+          db: ctx.readModels,
+          mayPay: (orgId) =>
+            access.check(orgId, 'paid').then(
+              () => true,
+              () => false,
+            ),
+          logger: ctx.logger,
+          owner: ctx.owner,
+          intervalMs: ctx.env.INBOX_AUTO_REFRESH_INTERVAL_MS,
+          refreshEveryMs: ctx.env.INBOX_AUTO_REFRESH_EVERY_MINUTES * 60_000,
+        });
+        refresher.start();
+        return refresher;
+      },
+    },
+  ],
 });

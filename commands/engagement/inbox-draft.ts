@@ -13,7 +13,7 @@ import {
   replyDraftJob,
   type ReplyDraftInput,
 } from '../../domain/engagement/reply-draft-job.js';
-import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { assistantActorOf, authorize, type Caller } from '../../domain/shared/caller.js';
 import { Conflict, NotFound } from '../../domain/shared/errors.js';
 import { writingContextOf } from '../ai/writing-context.js';
 import { loadAggregate } from '../shared/command-handler.js';
@@ -81,6 +81,7 @@ export async function draftReply(
         draftReason: result.output.draftReason,
         source: result.source,
         agentRunId: result.runId,
+        assistant: assistantActorOf(caller),
         now: request.now,
       },
       { metadata: { ...metadata, orgId }, idempotencySeed, scope: 'inbox-draft' },

@@ -27,12 +27,13 @@ import type {
 import { ConnectorError, type AccountRef, type ConnectorRegistry } from '../../infra/connectors/port.js';
 import type { Checkpoint } from '../../infra/event-store/port.js';
 import { inboxItemsByIds } from '../../projections/engagement/queries.js';
-import type { CreditsService } from '../billing/credits.js';
+import type { CreditsService, SpendContext } from '../billing/credits.js';
 import { awaitReadModels, handleCommand, type CommandMetadata } from '../shared/command-handler.js';
 import { newId } from '../shared/ids.js';
 import { runWrite, type WriteRequest, type Written } from '../shared/write-pipeline.js';
 import type { AccountAccess } from '../social-accounts/account-access.js';
 import { engagementSettingsOf } from './engagement-settings.js';
+import { newerId, readRefreshCursors, saveRefreshCursors, type RefreshCursors } from './refresh-cursors.js';
 import { inboxItemStream, inboxWriting, noMedia, type InboxDeps } from './inbox.js';
 
 export interface RefreshDeps extends InboxDeps {
@@ -66,7 +67,9 @@ export interface RefreshSource {
   /** The terms that make a post of it relevant. */
   terms: string[];
   mentionsAccount: boolean;
-  query: (nextToken: string | null) => EngagementQuery;
+  /** Where its last read stopped is kept under this key (X mentions and searches, which take `since_id`). */
+  cursorKey: string | null;
+  query: (nextToken: string | null, sinceId: string | null) => EngagementQuery;
 }
 
 export interface RefreshResult {
@@ -112,6 +115,7 @@ function feedSource(feed: EngagementFeed, warnings: string[]): RefreshSource | n
       label,
       matchedBy: `list:${listId}`,
       terms: feed.keywords,
+      cursorKey: null,
       query: (nextToken) => ({ source: 'x_list', listId, nextToken, max }),
     };
   }
@@ -123,7 +127,8 @@ function feedSource(feed: EngagementFeed, warnings: string[]): RefreshSource | n
     label,
     matchedBy: `search:${query}`,
     terms: [...feed.keywords, ...feed.handles],
-    query: (nextToken) => ({ source: 'x_search', query, sinceId: null, nextToken, max }),
+    cursorKey: `search:${query}`,
+    query: (nextToken, sinceId) => ({ source: 'x_search', query, sinceId, nextToken, max }),
   };
 }
 
@@ -152,7 +157,8 @@ export function refreshSources(
       matchedBy: 'mention',
       terms: settings.keywords,
       mentionsAccount: true,
-      query: (nextToken) => ({ source: 'x_mentions', sinceId: null, nextToken, max }),
+      cursorKey: 'mention',
+      query: (nextToken, sinceId) => ({ source: 'x_mentions', sinceId, nextToken, max }),
     },
   ];
   const watched = xSearchQuery(
@@ -169,12 +175,25 @@ export function refreshSources(
       matchedBy: `search:${watched}`,
       terms: [...settings.watchHandles, ...settings.keywords],
       mentionsAccount: false,
-      query: (nextToken) => ({ source: 'x_search', query: watched, sinceId: null, nextToken, max }),
+      cursorKey: `search:${watched}`,
+      query: (nextToken, sinceId) => ({ source: 'x_search', query: watched, sinceId, nextToken, max }),
     });
   for (const feed of settings.feeds.filter((f) => f.enabled)) {
     const source = feedSource(feed, warnings);
     if (source) sources.push(source);
   }
+  for (const communityId of settings.communities)
+    sources.push({
+      platform: 'x',
+      label: `X community ${communityId}`,
+      counts: 'mentions',
+      feedId: null,
+      matchedBy: `community:${communityId}`,
+      terms: settings.keywords,
+      mentionsAccount: false,
+      cursorKey: null,
+      query: (nextToken) => ({ source: 'x_community', communityId, nextToken, max }),
+    });
   if (settings.redditKeywords.length > 0) {
     const query = settings.redditKeywords.map(quoted).join(' OR ');
     sources.push({
@@ -185,6 +204,7 @@ export function refreshSources(
       matchedBy: `reddit:${query}`,
       terms: settings.redditKeywords,
       mentionsAccount: false,
+      cursorKey: null,
       query: (nextToken) => ({
         source: 'reddit_search',
         query,
@@ -221,6 +241,7 @@ async function readPlatform(
   account: AccountRef,
   sources: readonly RefreshSource[],
   warnings: string[],
+  cursors: { saved: RefreshCursors; read: RefreshCursors },
 ): Promise<Found[]> {
   const connector = deps.connectors.get(account.platform);
   const read = connector.readEngagement?.bind(connector);
@@ -233,11 +254,12 @@ async function readPlatform(
   const found: Found[] = [];
   for (const source of sources) {
     let nextToken: string | null = null;
+    const sinceId = source.cursorKey ? (cursors.saved[source.cursorKey] ?? null) : null;
     for (let page = 0; page < refreshLimits.pagesPerSource; page++) {
       let answer: EngagementPage;
       try {
         answer = await deps.accounts.withTokens(account, (tokens) =>
-          read({ account, tokens, fetchMedia: noMedia }, source.query(nextToken)),
+          read({ account, tokens, fetchMedia: noMedia }, source.query(nextToken, sinceId)),
         );
       } catch (error) {
         if (!(error instanceof ConnectorError || error instanceof AppError)) throw error;
@@ -245,6 +267,10 @@ async function readPlatform(
         break;
       }
       for (const candidate of answer.items) if (candidate.externalId) found.push({ candidate, source });
+      if (source.cursorKey && answer.newestId) {
+        const newest = newerId(cursors.read[source.cursorKey], answer.newestId);
+        if (newest) cursors.read[source.cursorKey] = newest;
+      }
       nextToken = answer.nextToken;
       if (!nextToken) break;
     }
@@ -268,63 +294,92 @@ export async function refreshReplyInbox(
 ): Promise<Written<RefreshResult>> {
   const { orgId } = input;
   authorize(caller, inboxWriting(orgId));
-  return runWrite(deps.idempotency, caller, request, async ({ metadata, idempotencySeed }) => {
-    const settings = (await engagementSettingsOf(deps.commands, orgId)).settings;
-    const warnings: string[] = [];
-    const sources = refreshSources(settings, input.feedId ?? null, warnings);
-    const found: Found[] = [];
-    for (const platform of ['x', 'reddit'] as const) {
-      const mine = sources.filter((s) => s.platform === platform);
-      if (mine.length === 0) continue;
-      const name = platform === 'x' ? 'X' : 'Reddit';
-      const resolved = await deps.accounts.resolve({ orgId, platform, socialAccountId: null });
-      if (!resolved.ok) {
-        warnings.push(`${name}: ${resolved.message}; its sources were not read`);
-        continue;
-      }
-      if (platform === 'reddit') {
-        found.push(...(await readPlatform(deps, resolved.account, mine, warnings)));
-        continue;
-      }
-      // X reads are paid: reserved for the most these sources may return, charged for what they returned.
-      const most = mine.length * refreshLimits.pagesPerSource * refreshLimits.pageSize;
-      try {
-        const { result } = await deps.credits.withCredits(
-          {
-            orgId,
-            key: `inbox-refresh:${newId(idempotencySeed ? [idempotencySeed, request.idempotency?.requestHash ?? '', 'inbox-refresh'] : undefined)}`,
-            actionKey: 'x_post_read',
-            quantity: most,
-            feature: 'reply_inbox',
-            provider: 'x',
-            metadata: { socialAccountId: resolved.account.id, read: 'reply_inbox' },
-          },
-          () => readPlatform(deps, resolved.account, mine, warnings),
-          {
-            actual: (read) => ({
-              credits: read.length * deps.xPostCost,
-              quantity: read.length,
-              metadata: {
-                socialAccountId: resolved.account.id,
-                read: 'reply_inbox',
-                postsReturned: read.length,
-              },
-            }),
-            context: {
-              actor: caller.kind === 'assistant' ? `assistant:${caller.clientId}` : caller.userId,
-              userId: caller.userId,
-              correlationId: request.correlationId,
-            },
-          },
-        );
-        found.push(...result);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        warnings.push(`X: ${error.message}; its sources were not read`);
-      }
+  return runWrite(deps.idempotency, caller, request, ({ metadata, idempotencySeed }) =>
+    runInboxRefresh(deps, {
+      orgId,
+      feedId: input.feedId ?? null,
+      metadata,
+      creditKey: `inbox-refresh:${newId(idempotencySeed ? [idempotencySeed, request.idempotency?.requestHash ?? '', 'inbox-refresh'] : undefined)}`,
+      creditContext: {
+        actor: caller.kind === 'assistant' ? `assistant:${caller.clientId}` : caller.userId,
+        userId: caller.userId,
+        correlationId: request.correlationId,
+      },
+      now: request.now,
+    }),
+  );
+}
+
+/** One refresh of a workspace's inbox, by a request or by the auto-refresh sweep (processes/engagement). */
+export interface InboxRefreshRun {
+  orgId: string;
+  /** Only this feed; null: every source. */
+  feedId: string | null;
+  metadata: CommandMetadata;
+  /** The X reads' credit key: one charge per key. */
+  creditKey: string;
+  creditContext: SpendContext;
+  now: string;
+}
+
+export async function runInboxRefresh(deps: RefreshDeps, run: InboxRefreshRun): Promise<RefreshResult> {
+  const { orgId } = run;
+  const settings = (await engagementSettingsOf(deps.commands, orgId)).settings;
+  const warnings: string[] = [];
+  const sources = refreshSources(settings, run.feedId, warnings);
+  const cursors = { saved: await readRefreshCursors(deps.readModels, orgId), read: {} as RefreshCursors };
+  const found: Found[] = [];
+  for (const platform of ['x', 'reddit'] as const) {
+    const mine = sources.filter((s) => s.platform === platform);
+    if (mine.length === 0) continue;
+    const name = platform === 'x' ? 'X' : 'Reddit';
+    const resolved = await deps.accounts.resolve({ orgId, platform, socialAccountId: null });
+    if (!resolved.ok) {
+      warnings.push(`${name}: ${resolved.message}; its sources were not read`);
+      continue;
     }
-    return record(deps, metadata, orgId, settings, found, warnings, request.now);
-  });
+    if (platform === 'reddit') {
+      found.push(...(await readPlatform(deps, resolved.account, mine, warnings, cursors)));
+      continue;
+    }
+    // X reads are paid: reserved for the most these sources may return, charged for what they returned.
+    const most = mine.length * refreshLimits.pagesPerSource * refreshLimits.pageSize;
+    try {
+      const { result } = await deps.credits.withCredits(
+        {
+          orgId,
+          key: run.creditKey,
+          actionKey: 'x_post_read',
+          quantity: most,
+          feature: 'reply_inbox',
+          provider: 'x',
+          metadata: { socialAccountId: resolved.account.id, read: 'reply_inbox' },
+        },
+        () => readPlatform(deps, resolved.account, mine, warnings, cursors),
+        {
+          actual: (read) => ({
+            credits: read.length * deps.xPostCost,
+            quantity: read.length,
+            metadata: {
+              socialAccountId: resolved.account.id,
+              read: 'reply_inbox',
+              postsReturned: read.length,
+            },
+          }),
+          context: run.creditContext,
+        },
+      );
+      found.push(...result);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      warnings.push(`X: ${error.message}; its sources were not read`);
+    }
+  }
+  const result = await record(deps, run.metadata, orgId, settings, found, warnings, run.now);
+  // Only once what was read is recorded: a refresh that failed before reads the same posts again.
+  const keep = run.feedId === null ? sources.flatMap((s) => (s.cursorKey ? [s.cursorKey] : [])) : null;
+  await saveRefreshCursors(deps.readModels, orgId, cursors.read, keep);
+  return result;
 }
 
 async function record(

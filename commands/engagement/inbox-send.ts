@@ -16,7 +16,7 @@ import {
   type InboxItemView,
   type SendOutcome,
 } from '../../domain/engagement/inbox-item.js';
-import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { assistantActorOf, authorize, type Caller } from '../../domain/shared/caller.js';
 import { AppError, Conflict, NotFound, ServiceUnavailable } from '../../domain/shared/errors.js';
 import type { EngagementReply, EngagementReplyOutcome } from '../../infra/connectors/engagement.js';
 import {
@@ -131,6 +131,7 @@ export async function sendReply(
 ): Promise<Written<InboxItemView>> {
   const { orgId, itemId } = input;
   authorize(caller, publishing(orgId));
+  const assistant = caller.kind === 'assistant' ? { assistant: assistantActorOf(caller) } : {};
   return runWrite(deps.idempotency, caller, request, async ({ metadata, record }) => {
     const stream = inboxItemStream(itemId);
     const loaded = await loadAggregate(deps.commands.eventStore, stream, inboxItemDecider);
@@ -145,6 +146,7 @@ export async function sendReply(
         attemptId: randomUUID(),
         text: input.text,
         by: caller.userId,
+        ...assistant,
         now: request.now,
       },
       loaded.state,
@@ -163,6 +165,7 @@ export async function sendReply(
         attemptId,
         text: input.text,
         by: caller.userId,
+        ...assistant,
         now: request.now,
       },
       step,

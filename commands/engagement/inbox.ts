@@ -10,7 +10,7 @@ import {
   type InboxItemState,
   type InboxItemView,
 } from '../../domain/engagement/inbox-item.js';
-import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { assistantActorOf, authorize, type Caller } from '../../domain/shared/caller.js';
 import { inSequence } from '../../domain/shared/decider.js';
 import { ConnectorError } from '../../infra/connectors/port.js';
 import { streamName } from '../../infra/event-store/port.js';
@@ -84,6 +84,7 @@ export async function updateReplyDraft(
         ...(input.draftText !== undefined ? { draftText: input.draftText } : {}),
         ...(input.status ? { status: input.status } : {}),
         by: caller.userId,
+        ...(caller.kind === 'assistant' ? { assistant: assistantActorOf(caller) } : {}),
         now: request.now,
       },
       { metadata: { ...metadata, orgId: input.orgId }, idempotencySeed, scope: 'inbox-item' },

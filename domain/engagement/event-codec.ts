@@ -2,7 +2,7 @@
 // engagement settings, saved whole on `engagementSettings-<orgId>`, and each tracked X direct-message
 // conversation on `dmConversation-<conversationId>`. The settings and message types are read off the schemas.
 import { z } from 'zod';
-import { zodEventCodec, type EventsOf } from '../shared/event-codec.js';
+import { zodEventCodec, type EventCodec, type EventsOf, type StoredEvent } from '../shared/event-codec.js';
 
 export const feedSources = ['keywords', 'list', 'people'] as const;
 export type FeedSource = (typeof feedSources)[number];
@@ -28,6 +28,8 @@ const settings = z.object({
   subreddits: z.array(z.string()),
   redditExcludeTerms: z.array(z.string()),
   feeds: z.array(feed),
+  /** X communities whose posts the refresh reads (their ids, digits); saved before this field existed: none. */
+  communities: z.array(z.string()).default([]),
 });
 export type EngagementSettings = z.output<typeof settings>;
 
@@ -73,6 +75,11 @@ const dmSchemas = {
     draftReason: z.string().nullable(),
     source: z.enum(['user', 'ai', 'heuristic']),
     agentRunId: z.string().nullable(),
+    /**
+     * The assistant that wrote it (by hand through update_reply_draft, or by asking draft_reply); null when a
+     * person did. No assistant may send (approve) what an assistant wrote. Read off the metadata when absent.
+     */
+    assistant: z.object({ clientId: z.string(), clientName: z.string() }).nullable().optional(),
     at: z.string(),
   }),
   DmConversationClosed: z.object({ ...conversation, at: z.string() }),
@@ -125,6 +132,11 @@ const inboxSchemas = {
     draftReason: z.string().nullable(),
     source: z.enum(['user', 'ai', 'heuristic']),
     agentRunId: z.string().nullable(),
+    /**
+     * The assistant that wrote it (by hand through update_reply_draft, or by asking draft_reply); null when a
+     * person did. No assistant may send (approve) what an assistant wrote. Read off the metadata when absent.
+     */
+    assistant: z.object({ clientId: z.string(), clientName: z.string() }).nullable().optional(),
     at: z.string(),
   }),
   /** PATCH status drafted on a dismissed (or new) item without a new draft text: back to waiting on a decision. */
@@ -159,4 +171,28 @@ const inboxSchemas = {
   }),
 };
 export type InboxItemEvent = EventsOf<typeof inboxSchemas>;
-export const inboxItemEventCodec = zodEventCodec('inbox-items', inboxSchemas);
+const inboxCodec = zodEventCodec('inbox-items', inboxSchemas);
+
+/**
+ * A draft an assistant wrote before the data recorded it names the assistant only in its metadata (`actor`
+ * `assistant:<clientId>`, `assistant.clientName`): it is read with it, so no assistant may send it.
+ */
+function withDraftAssistant(stored: StoredEvent, event: InboxItemEvent): InboxItemEvent {
+  if (event.type !== 'InboxDraftChanged' || event.data.assistant !== undefined) return event;
+  const metadata = stored.metadata as { actor?: unknown; assistant?: { clientName?: unknown } };
+  const actor = metadata.actor;
+  if (typeof actor !== 'string' || !actor.startsWith('assistant:'))
+    return { ...event, data: { ...event.data, assistant: null } };
+  const clientId = actor.slice('assistant:'.length);
+  const name = metadata.assistant?.clientName;
+  return {
+    ...event,
+    data: { ...event.data, assistant: { clientId, clientName: typeof name === 'string' ? name : clientId } },
+  };
+}
+
+export const inboxItemEventCodec: EventCodec<InboxItemEvent> = {
+  ...inboxCodec,
+  decode: (stored) => withDraftAssistant(stored, inboxCodec.decode(stored)),
+  decodeAll: (stored) => stored.map((e) => withDraftAssistant(e, inboxCodec.decode(e))),
+};

@@ -30,6 +30,19 @@ export function normalizeSubreddit(input: string): string | null {
   return subredditPattern.test(name) ? name : null;
 }
 
+/** An X community id: its digits (X's ids are 64-bit integers). */
+export const xCommunityIdPattern = /^[0-9]{1,19}$/;
+
+/** The community in `input`: its id, or its page (`https://x.com/i/communities/<id>`); null when neither. */
+export function normalizeXCommunity(input: string): string | null {
+  let id = input.trim();
+  const url = /^(?:https?:\/\/)?(?:www\.)?(?:x|twitter)\.com\/i\/communities\/([0-9]+)\/?(?:[?#].*)?$/i.exec(
+    id,
+  );
+  if (url) id = url[1]!;
+  return xCommunityIdPattern.test(id) ? id : null;
+}
+
 /** The key two spellings of one handle share. */
 export const handleKey = (handle: string) => handle.toLowerCase();
 

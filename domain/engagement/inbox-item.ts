@@ -11,8 +11,9 @@
 //   is the text sent. A claim is held for `sendLeaseMs`: a send meanwhile is refused (409 `reply_sending`); an older
 //   claim (its sender crashed) is taken over with the same text, checking the platform before sending again.
 // X community posts cannot be answered through X's API (409 `x_community_reply_unsupported`; `replyOnXUrl`).
+import type { AssistantActor } from '../shared/caller.js';
 import { assertNever, type Decider } from '../shared/decider.js';
-import { Conflict, InvalidFields, NotFound } from '../shared/errors.js';
+import { Conflict, Forbidden, InvalidFields, NotFound } from '../shared/errors.js';
 import { deterministicUuid } from '../shared/ids.js';
 import { xWeightedLength } from '../post-groups/x-weighted-length.js';
 import {
@@ -52,6 +53,8 @@ export interface InboxItem extends FoundPost {
   draftText: string | null;
   draftReason: string | null;
   draftRunId: string | null;
+  /** The assistant that wrote the draft (null when a person did): no assistant may send it. */
+  draftedByAssistant: AssistantActor | null;
   /** The claim of the send under way (status `sending`). */
   claim: { attemptId: string; text: string; at: string; resumed: boolean } | null;
   /** The text sent from here (or claimed); null when marked sent by hand. */
@@ -81,6 +84,8 @@ export type InboxItemCommand =
       draftText?: string | null | undefined;
       status?: 'drafted' | 'dismissed' | 'sent' | undefined;
       by: string | null;
+      /** The assistant acting, when one does. */
+      assistant?: AssistantActor | undefined;
       now: string;
     }
   | {
@@ -91,6 +96,8 @@ export type InboxItemCommand =
       draftReason: string;
       source: 'ai' | 'heuristic';
       agentRunId: string;
+      /** The assistant that asked for the draft, when one did. */
+      assistant?: AssistantActor | undefined;
       now: string;
     }
   | {
@@ -100,6 +107,8 @@ export type InboxItemCommand =
       attemptId: string;
       text: string;
       by: string | null;
+      /** The assistant sending, when one does: it may not send what an assistant wrote. */
+      assistant?: AssistantActor | undefined;
       now: string;
     }
   | {
@@ -163,6 +172,7 @@ function decideUpdate(
           draftReason: null,
           source: 'user',
           agentRunId: null,
+          assistant: command.assistant ?? null,
           at: now,
         },
       });
@@ -199,6 +209,20 @@ function draftedStatus(status: InboxStatus, text: string | null): InboxStatus {
   if (status === 'sent' || status === 'sending') return status;
   if (text !== null) return 'drafted';
   return status === 'drafted' ? 'new' : status;
+}
+
+/**
+ * Sending is the approval, and an assistant never approves what an assistant wrote (any assistant): it may send a
+ * draft a person wrote, not one an assistant wrote or asked for, nor a text of its own with no draft.
+ */
+function refuseAssistantWriting(item: InboxItem): void {
+  if (item.draftText !== null && item.draftedByAssistant === null) return;
+  throw new Forbidden(
+    item.draftText === null
+      ? "An assistant's own reply needs a member's approval: save it as the draft (update_reply_draft) for a member to send"
+      : 'This draft was written by an assistant; a member must send it (or rewrite it), not an assistant',
+    'assistant_cannot_approve_assistant_content',
+  );
 }
 
 function decideSend(
@@ -244,6 +268,7 @@ function decideSend(
           'The text must be the approved draft exactly; save the new text as the draft first (PATCH draftText)',
           'reply_text_mismatch',
         );
+      if (command.assistant) refuseAssistantWriting(item);
       return sending(item.uncertain);
     default:
       return assertNever(item.status);
@@ -277,6 +302,7 @@ export const inboxItemDecider: Decider<InboxItemState, InboxItemCommand, InboxIt
               draftReason: command.draftReason.trim().slice(0, inboxLimits.reasonLength) || null,
               source: command.source,
               agentRunId: command.agentRunId,
+              assistant: command.assistant ?? null,
               at: command.now,
             },
           },
@@ -324,6 +350,7 @@ export const inboxItemDecider: Decider<InboxItemState, InboxItemCommand, InboxIt
           draftText: null,
           draftReason: null,
           draftRunId: null,
+          draftedByAssistant: null,
           claim: null,
           sentText: null,
           sentExternalId: null,
@@ -349,6 +376,7 @@ export const inboxItemDecider: Decider<InboxItemState, InboxItemCommand, InboxIt
           draftText: event.data.draftText,
           draftReason: event.data.draftReason,
           draftRunId: event.data.agentRunId,
+          draftedByAssistant: event.data.draftText === null ? null : (event.data.assistant ?? null),
           status: draftedStatus(item.status, event.data.draftText),
         });
       case 'InboxItemReopened':

@@ -14,7 +14,7 @@ import {
   type EngagementSettingsEvent,
   type FeedSource,
 } from './event-codec.js';
-import { normalizeSubreddit, normalizeXHandle } from './handles.js';
+import { normalizeSubreddit, normalizeXCommunity, normalizeXHandle } from './handles.js';
 
 export type { EngagementFeed, EngagementSettings, EngagementSettingsEvent } from './event-codec.js';
 
@@ -26,6 +26,8 @@ export const engagementLimits = {
   /** Characters of a keyword or an exclude term. */
   termLength: 100,
   feeds: 20,
+  /** X communities read (each costs a lookup and a search per refresh). */
+  communities: 10,
   feedNameLength: 60,
   /** A feed id a client chooses: letters, digits, `_` and `-`. */
   feedIdPattern: /^[A-Za-z0-9_-]{1,64}$/,
@@ -41,6 +43,7 @@ export const defaultEngagementSettings: EngagementSettings = {
   subreddits: [],
   redditExcludeTerms: [],
   feeds: [],
+  communities: [],
 };
 
 /** A feed as a save sends it: an id keeps a feed (or names a new one); without, a feed keeps its name's id. */
@@ -62,6 +65,7 @@ export interface EngagementSettingsChanges {
   subreddits?: string[] | undefined;
   redditExcludeTerms?: string[] | undefined;
   feeds?: FeedInput[] | undefined;
+  communities?: string[] | undefined;
 }
 
 export type EngagementSettingsCommand = {
@@ -123,6 +127,8 @@ const terms = (values: readonly string[], path: string, problems: Problems) =>
   list(values, path, problems, term, termRule);
 const handleRule = 'an X handle: 1 to 15 letters, digits or underscores, with or without @';
 const subredditRule = 'a subreddit: 2 to 21 letters, digits or underscores, with or without r/';
+const communityRule =
+  "an X community: its id (digits) or its page's address, https://x.com/i/communities/<id>";
 const handles = (values: readonly string[], path: string, problems: Problems) =>
   list(values, path, problems, normalizeXHandle, handleRule);
 
@@ -217,6 +223,16 @@ export function applySettingsChanges(
         : terms(changes.redditExcludeTerms, 'redditExcludeTerms', problems),
     feeds:
       changes.feeds === undefined ? current.feeds : feedsOf(changes.feeds, current.feeds, idSeed, problems),
+    communities:
+      changes.communities === undefined
+        ? current.communities
+        : changes.communities.length > engagementLimits.communities
+          ? (problems.push({
+              path: 'communities',
+              message: `at most ${engagementLimits.communities} communities`,
+            }),
+            [])
+          : list(changes.communities, 'communities', problems, normalizeXCommunity, communityRule),
   };
   if (problems.length > 0) throw new InvalidFields('Invalid engagement settings', problems);
   return next;

@@ -19,6 +19,7 @@ import {
   type InboxPlatform,
 } from '../../domain/engagement/inbox-item.js';
 import { authorize, type Caller } from '../../domain/shared/caller.js';
+import { NotFound } from '../../domain/shared/errors.js';
 import { toPage, type Page } from '../../domain/shared/page.js';
 import type { ReadModels } from '../read-models.js';
 import { workspaceTimezoneOf } from '../scheduling/queries.js';
@@ -108,6 +109,18 @@ export async function listReplyInbox(
     input.page,
     input.limit,
   );
+}
+
+/** GET ORG/engagement/{itemId}: one item of the workspace, whatever its status; another workspace's is not found. */
+export async function getReplyInboxItem(
+  db: Kysely<ReadModels>,
+  caller: Caller,
+  input: { orgId: string; itemId: string },
+): Promise<InboxItemView> {
+  authorize(caller, { orgId: input.orgId, permission: 'workspace:read', scope: 'mcp:read' });
+  const [item] = await inboxItemsByIds(db, input.orgId, [input.itemId]);
+  if (!item) throw new NotFound('Inbox item not found', 'inbox_item_not_found');
+  return inboxItemView(item);
 }
 
 /** The items of these ids the workspace has (refresh answers the items it found, as stored). */

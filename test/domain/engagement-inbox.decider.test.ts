@@ -14,8 +14,9 @@ import {
   type InboxItemEvent,
   type InboxItemState,
 } from '../../domain/engagement/inbox-item.js';
+import { inboxItemEventCodec } from '../../domain/engagement/event-codec.js';
 import { fold } from '../../domain/shared/decider.js';
-import { Conflict, InvalidFields, NotFound } from '../../domain/shared/errors.js';
+import { Conflict, Forbidden, InvalidFields, NotFound } from '../../domain/shared/errors.js';
 import { deciderSpec } from '../support/decider-spec.js';
 
 const orgId = '00000000-0000-4000-8000-000000000001';
@@ -53,7 +54,16 @@ const found = (changes: Partial<FoundPost> = {}): InboxItemEvent => ({
 });
 const draft = (text: string | null, at = t0): InboxItemEvent => ({
   type: 'InboxDraftChanged',
-  data: { orgId, itemId, draftText: text, draftReason: null, source: 'user', agentRunId: null, at },
+  data: {
+    orgId,
+    itemId,
+    draftText: text,
+    draftReason: null,
+    source: 'user',
+    agentRunId: null,
+    assistant: null,
+    at,
+  },
 });
 const dismissed: InboxItemEvent = { type: 'InboxItemDismissed', data: { orgId, itemId, by: userId, at: t0 } };
 const sending = (attemptId: string, text: string, at = t0, resumed = false): InboxItemEvent => ({
@@ -118,6 +128,7 @@ describe('PATCH (state table rows: drafted, dismissed, sent; never posts)', () =
             draftReason: null,
             source: 'user',
             agentRunId: null,
+            assistant: null,
             at: t1,
           },
         },
@@ -251,6 +262,109 @@ describe('draft (POST …/draft): new items drafted, nothing posted', () => {
       } as InboxItemEvent,
     ];
     spec.given(after).when(write('r1')).then([]);
+  });
+});
+
+describe('an assistant never sends (approves) what an assistant wrote', () => {
+  const claude = { clientId: 'client-1', clientName: 'Claude' };
+  const other = { clientId: 'client-2', clientName: 'Another assistant' };
+  const assistantDraft = (text: string, assistant = claude): InboxItemEvent => ({
+    type: 'InboxDraftChanged',
+    data: {
+      orgId,
+      itemId,
+      draftText: text,
+      draftReason: null,
+      source: 'user',
+      agentRunId: null,
+      assistant,
+      at: t0,
+    },
+  });
+  const assistantSend = (text: string, assistant = claude): InboxItemCommand => ({
+    ...(send(text) as Extract<InboxItemCommand, { type: 'StartReplySend' }>),
+    assistant,
+  });
+  test("a draft by hand or asked for by an assistant records it; a person's edit makes it the person's", () => {
+    spec
+      .given([found()])
+      .when(update({ draftText: 'Hi!', assistant: claude }))
+      .thenState((s) => expect(s.status === 'present' && s.item.draftedByAssistant).toEqual(claude));
+    spec
+      .given([found()])
+      .when({
+        type: 'WriteInboxDraft',
+        orgId,
+        itemId,
+        draftText: 'Hi!',
+        draftReason: 'r',
+        source: 'ai',
+        agentRunId: 'r1',
+        assistant: claude,
+        now: t1,
+      })
+      .thenState((s) => expect(s.status === 'present' && s.item.draftedByAssistant).toEqual(claude));
+    spec
+      .given([found(), assistantDraft('Hi!')])
+      .when(update({ draftText: 'Hello!' }))
+      .thenState((s) => expect(s.status === 'present' && s.item.draftedByAssistant).toBeNull());
+  });
+  test("no assistant sends an assistant's draft, nor a text of its own; any assistant sends a person's draft", () => {
+    spec
+      .given([found(), assistantDraft('Hi!')])
+      .when(assistantSend('Hi!'))
+      .thenThrows(Forbidden, /assistant/);
+    spec
+      .given([found(), assistantDraft('Hi!')])
+      .when(assistantSend('Hi!', other))
+      .thenThrows(Forbidden, /assistant/);
+    spec
+      .given([found()])
+      .when(assistantSend('My own words'))
+      .thenThrows(Forbidden, /approval/);
+    spec
+      .given([found(), draft('Thanks!')])
+      .when(assistantSend('Thanks!'))
+      .then([sending('a1', 'Thanks!', t1)]);
+    // A person sends an assistant's draft: that is the approval.
+    spec
+      .given([found(), assistantDraft('Hi!')])
+      .when(send('Hi!'))
+      .then([sending('a1', 'Hi!', t1)]);
+    // A failed send of an assistant's draft stays the assistant's: an assistant may not retry it either.
+    spec
+      .given([
+        found(),
+        assistantDraft('Hi!'),
+        sending('a0', 'Hi!'),
+        {
+          type: 'InboxReplyFailed',
+          data: { orgId, itemId, attemptId: 'a0', error: 'x', uncertain: false, at: t0 },
+        },
+      ])
+      .when(assistantSend('Hi!'))
+      .thenThrows(Forbidden);
+  });
+  test('drafts stored before the data named the assistant are read from the metadata', () => {
+    const decoded = inboxItemEventCodec.decode({
+      streamName: `inboxItem-${itemId}`,
+      revision: 1,
+      type: 'InboxDraftChanged',
+      data: { orgId, itemId, draftText: 'Hi!', draftReason: null, source: 'user', agentRunId: null, at: t0 },
+      metadata: { actor: 'assistant:client-9', assistant: { clientName: 'Old assistant' } },
+    } as never);
+    const person = inboxItemEventCodec.decode({
+      streamName: `inboxItem-${itemId}`,
+      revision: 1,
+      type: 'InboxDraftChanged',
+      data: { orgId, itemId, draftText: 'Hi!', draftReason: null, source: 'user', agentRunId: null, at: t0 },
+      metadata: { actor: userId },
+    } as never);
+    expect(person.type === 'InboxDraftChanged' && person.data.assistant).toBeNull();
+    expect(decoded.type === 'InboxDraftChanged' && decoded.data.assistant).toEqual({
+      clientId: 'client-9',
+      clientName: 'Old assistant',
+    });
   });
 });
 

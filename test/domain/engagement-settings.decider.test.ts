@@ -56,6 +56,7 @@ describe('defaults and saving', () => {
         subreddits: [],
         redditExcludeTerms: [],
         feeds: [],
+        communities: [],
       },
       updatedAt: null,
       updatedBy: null,

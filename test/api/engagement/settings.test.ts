@@ -42,6 +42,7 @@ const defaults = {
   subreddits: [],
   redditExcludeTerms: [],
   feeds: [],
+  communities: [],
   updatedAt: null,
   updatedBy: null,
 };

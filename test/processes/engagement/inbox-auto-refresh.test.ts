@@ -48,7 +48,7 @@ beforeAll(async () => {
       readModels: service.runtime.readModels,
     }),
     xPostCost: catalog.actionCost('x_post_read')!.credits,
-  } as RefreshDeps;
+  };
 }, 120_000);
 afterAll(async () => service?.stop());
 

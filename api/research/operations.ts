@@ -45,7 +45,12 @@ const sourceWords = (s: ResearchSource) =>
 
 const trendsSummary = (t: TrendsAnswer) =>
   `${t.topics.length} topic(s) (${sourceWords(t.source)})` +
-  (t.topics.length > 0 ? `: ${t.topics.slice(0, 8).map((x) => x.name).join(', ')}` : '') +
+  (t.topics.length > 0
+    ? `: ${t.topics
+        .slice(0, 8)
+        .map((x) => x.name)
+        .join(', ')}`
+    : '') +
   (t.research.length > 0
     ? `; researched: ${t.research.map((r) => `${r.topic} ${r.postsPerHour}/h (score ${r.score})`).join(', ')}`
     : '') +
@@ -186,7 +191,8 @@ export const researchOperations = operationGroup(
           'catalogue draft_post_from_thought picks from): key, name, when it works, its structure in order, and ' +
           'the thought kinds it suits. Read-only.',
         hints: readHints,
-        summary: (f) => `${f.items.length} formats: ${f.items.map((x) => `${x.name} (${x.key})`).join(', ')}.`,
+        summary: (f) =>
+          `${f.items.length} formats: ${f.items.map((x) => `${x.name} (${x.key})`).join(', ')}.`,
       },
       run: (_deps, { caller }, input) => Promise.resolve(listViralPostFormats(caller, input)),
     }),
@@ -213,7 +219,9 @@ export const researchOperations = operationGroup(
         hints: readHints,
         summary: (h) =>
           `${sourceWords(h.source)}: ` +
-          h.platforms.map((p) => `${p.platform} ${p.hints.map((x) => x.title).join('; ') || 'no hints'}`).join(' | '),
+          h.platforms
+            .map((p) => `${p.platform} ${p.hints.map((x) => x.title).join('; ') || 'no hints'}`)
+            .join(' | '),
       },
       run: (_deps, { caller }, input) => Promise.resolve(getPlatformAlgorithmHints(caller, input)),
     }),
@@ -223,7 +231,8 @@ export const researchOperations = operationGroup(
       method: 'post',
       path: `${base}/x-accounts`,
       tags: ['inspiration'],
-      summary: "X accounts to follow on the workspace's topics, found by X recent search; spends credits, follows nobody",
+      summary:
+        "X accounts to follow on the workspace's topics, found by X recent search; spends credits, follows nobody",
       params: orgParams,
       body: suggestXAccountsBody,
       bodyRequired: false,
@@ -255,7 +264,8 @@ export const researchOperations = operationGroup(
       method: 'get',
       path: `${base}/newsjacking-settings`,
       tags: ['inspiration'],
-      summary: "The workspace's newsjacking settings: its news feeds, keywords and alert threshold (defaults when never saved)",
+      summary:
+        "The workspace's newsjacking settings: its news feeds, keywords and alert threshold (defaults when never saved)",
       params: orgParams,
       output: newsjackingSettingsSchema,
       outputDescription: 'Newsjacking settings',

@@ -14,7 +14,9 @@ export const researchSourceSchema = z
         'live: read now from the platform or the feed; cached: a live read kept from asOf; curated: the data set shipped with the project, compiled on asOf',
     }),
     name: z.string().openapi({ description: 'What was read, or the curated set’s name' }),
-    asOf: z.string().openapi({ description: 'When it was read (ISO), or the curated set’s date (YYYY-MM-DD)' }),
+    asOf: z
+      .string()
+      .openapi({ description: 'When it was read (ISO), or the curated set’s date (YYYY-MM-DD)' }),
     url: z.string().nullable(),
   })
   .openapi('ResearchSource');
@@ -34,9 +36,15 @@ const trendingTopicSchema = z
   .object({
     name: z.string(),
     category: z.string().nullable(),
-    postCount: z.number().int().nullable().openapi({ description: 'Posts about it as the source counts them' }),
+    postCount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Posts about it as the source counts them' }),
     trendingSince: z.string().nullable(),
-    matchedTerms: z.array(z.string()).openapi({ description: 'The workspace terms (pillars, keywords) it mentions' }),
+    matchedTerms: z
+      .array(z.string())
+      .openapi({ description: 'The workspace terms (pillars, keywords) it mentions' }),
     source: researchSourceSchema,
   })
   .openapi('TrendingTopic');
@@ -96,7 +104,10 @@ const newsItemSchema = z
     url: z.string().nullable(),
     summary: z.string(),
     publishedAt: z.string().nullable(),
-    feedId: z.string().nullable().openapi({ description: 'The newsjacking feed it came from; null: curated' }),
+    feedId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The newsjacking feed it came from; null: curated' }),
     feedName: z.string(),
     source: researchSourceSchema,
     matchedTerms: z.array(z.string()),
@@ -117,7 +128,11 @@ export const newsAnswerSchema = z
 
 export const newsQuery = z
   .object({
-    query: z.string().max(100).optional().openapi({ description: "Match this term instead of the workspace's" }),
+    query: z
+      .string()
+      .max(100)
+      .optional()
+      .openapi({ description: "Match this term instead of the workspace's" }),
     matchedOnly: z
       .enum(['true', 'false'])
       .transform((v) => v === 'true')
@@ -215,13 +230,18 @@ export const newsjackingSettingsSchema = z
     ),
     keywords: z.array(z.string()),
     excludeTerms: z.array(z.string()),
-    alertThreshold: z.number().int().openapi({ description: '0-100: the relevance from which an item is an alert' }),
+    alertThreshold: z
+      .number()
+      .int()
+      .openapi({ description: '0-100: the relevance from which an item is an alert' }),
     updatedAt: z.string().nullable().openapi({ description: 'null: never saved (the defaults)' }),
     updatedBy: z.string().nullable(),
   })
   .openapi('NewsjackingSettings');
 
-const termList = z.array(z.string().max(newsjackingLimits.termLength * 4)).max(newsjackingLimits.listItems * 4);
+const termList = z
+  .array(z.string().max(newsjackingLimits.termLength * 4))
+  .max(newsjackingLimits.listItems * 4);
 
 export const updateNewsjackingSettingsBody = z
   .object({
@@ -231,7 +251,10 @@ export const updateNewsjackingSettingsBody = z
         z
           .object({
             id: z.string().max(200).optional(),
-            name: z.string().max(newsjackingLimits.feedNameLength * 4).optional(),
+            name: z
+              .string()
+              .max(newsjackingLimits.feedNameLength * 4)
+              .optional(),
             url: z.string().max(newsjackingLimits.urlLength * 2),
             enabled: z.boolean().optional(),
           })

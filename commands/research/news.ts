@@ -48,11 +48,14 @@ export async function getNicheNews(
   const terms = query ? [query] : workspace;
   const warnings: string[] = [];
   const sources: ResearchSource[] = [];
-  const candidates: { entry: FeedEntry; feedId: string | null; feedName: string; source: ResearchSource }[] = [];
+  const candidates: { entry: FeedEntry; feedId: string | null; feedName: string; source: ResearchSource }[] =
+    [];
 
   const feeds = settings.enabled ? settings.feeds.filter((f) => f.enabled) : [];
   if (!settings.enabled && settings.feeds.length > 0)
-    warnings.push('Newsjacking is off: the workspace’s feeds were not read (update_newsjacking_settings enabled: true)');
+    warnings.push(
+      'Newsjacking is off: the workspace’s feeds were not read (update_newsjacking_settings enabled: true)',
+    );
   for (const read of await readFeeds(deps.feeds, input.orgId, feeds, new Date(now))) {
     if (read.warning) warnings.push(read.warning);
     if (!read.source) continue;
@@ -103,9 +106,7 @@ export async function getNicheNews(
       alert: scored.relevance >= settings.alertThreshold,
     });
   }
-  items.sort(
-    (a, b) => b.relevance - a.relevance || (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''),
-  );
+  items.sort((a, b) => b.relevance - a.relevance || (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   return {
     items: items.slice(0, input.limit ?? 20),
     sources,
@@ -114,4 +115,3 @@ export async function getNicheNews(
     warnings,
   };
 }
-

@@ -6,7 +6,12 @@ import { PaymentRequired, AppError } from '../../domain/shared/errors.js';
 import type { Caller } from '../../domain/shared/caller.js';
 import { uniqueTerms } from '../../domain/research/sources.js';
 import type { FeedReaderDeps } from '../../infra/research/feed-reader.js';
-import { ConnectorError, type AccountRef, type CallContext, type ConnectorRegistry } from '../../infra/connectors/port.js';
+import {
+  ConnectorError,
+  type AccountRef,
+  type CallContext,
+  type ConnectorRegistry,
+} from '../../infra/connectors/port.js';
 import type { CreditsService } from '../billing/credits.js';
 import type { CommandDeps } from '../shared/command-handler.js';
 import { newId } from '../shared/ids.js';

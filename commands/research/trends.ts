@@ -188,7 +188,9 @@ export async function findTrendingTopics(
           source,
         }));
         if (trends.length === 0)
-          warnings.push('X answered no personalized trends for this account (X lists them for Premium accounts)');
+          warnings.push(
+            'X answered no personalized trends for this account (X lists them for Premium accounts)',
+          );
       } catch (error) {
         warnings.push(xWarning('X trends', error));
       }
@@ -196,7 +198,9 @@ export async function findTrendingTopics(
     const research: TopicResearch[] = [];
     const read = connector.readEngagement?.bind(connector);
     if (topics.length === 0)
-      warnings.push('No topics to research: name topics, or add pillars to the strategy or newsjacking keywords');
+      warnings.push(
+        'No topics to research: name topics, or add pillars to the strategy or newsjacking keywords',
+      );
     else if (!read) warnings.push('X search is not available in this build');
     else {
       try {
@@ -266,7 +270,9 @@ export async function findTrendingTopics(
       trends === null && research.length === 0
         ? { ...curatedAnswer(terms, warnings, trendLimits.list), creditsUsed }
         : {
-            source: liveSource(trends !== null ? 'X personalized trends and recent search' : 'X recent search'),
+            source: liveSource(
+              trends !== null ? 'X personalized trends and recent search' : 'X recent search',
+            ),
             topics: trends ?? curatedTopics(terms),
             research,
             warnings,

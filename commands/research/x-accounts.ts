@@ -22,7 +22,14 @@ import {
   type ResearchDeps,
 } from './shared.js';
 
-export const xAccountLimits = { topics: 5, topicLength: 100, pageSize: 50, pages: 2, defaultLimit: 10, most: 20 } as const;
+export const xAccountLimits = {
+  topics: 5,
+  topicLength: 100,
+  pageSize: 50,
+  pages: 2,
+  defaultLimit: 10,
+  most: 20,
+} as const;
 
 export interface SuggestedXAccount {
   handle: string;
@@ -67,7 +74,9 @@ function curatedAccounts(topics: readonly string[], warnings: string[], limit: n
   const accounts = set.xAccounts
     .map((a, i) => {
       const matched = topics.filter(
-        (t) => matchedTerms(`${a.name} ${a.keywords.join(' ')}`, [t]).length > 0 || matchedTerms(t, a.keywords).length > 0,
+        (t) =>
+          matchedTerms(`${a.name} ${a.keywords.join(' ')}`, [t]).length > 0 ||
+          matchedTerms(t, a.keywords).length > 0,
       );
       return { a, i, matched };
     })
@@ -193,7 +202,13 @@ export async function suggestXAccounts(
           let nextToken: string | null = null;
           for (let page = 0; page < xAccountLimits.pages; page++) {
             const answer = await onX(deps, account, (context) =>
-              read(context, { source: 'x_search', query, sinceId: null, nextToken, max: xAccountLimits.pageSize }),
+              read(context, {
+                source: 'x_search',
+                query,
+                sinceId: null,
+                nextToken,
+                max: xAccountLimits.pageSize,
+              }),
             );
             posts.push(...answer.items.filter((p) => p.platform === 'x'));
             nextToken = answer.nextToken;

@@ -128,7 +128,10 @@ function feedsOf(
     if (url) urls.add(url);
     const name = (input.name ?? '').trim().replace(/\s+/g, ' ') || (url ? new URL(url).hostname : '');
     if (name.length > newsjackingLimits.feedNameLength)
-      problems.push({ path: `${at}.name`, message: `at most ${newsjackingLimits.feedNameLength} characters` });
+      problems.push({
+        path: `${at}.name`,
+        message: `at most ${newsjackingLimits.feedNameLength} characters`,
+      });
     let id = input.id?.trim();
     if (id !== undefined && !newsjackingLimits.feedIdPattern.test(id)) {
       problems.push({ path: `${at}.id`, message: '1 to 64 letters, digits, _ or -' });

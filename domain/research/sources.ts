@@ -16,7 +16,10 @@ export interface ResearchSource {
 
 /** Terms are matched as whole words (or phrases), case-insensitively. */
 export function termPattern(term: string): RegExp {
-  const escaped = term.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const escaped = term
+    .trim()
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\s+/g, '\\s+');
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu');
 }
 

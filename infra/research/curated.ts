@@ -28,7 +28,9 @@ const curatedSetSchema = z.object({
   ),
   algorithmHints: z.partialRecord(
     z.enum(platforms),
-    z.array(z.object({ title: z.string().min(1), detail: z.string().min(1), reference: z.number().int().min(0) })),
+    z.array(
+      z.object({ title: z.string().min(1), detail: z.string().min(1), reference: z.number().int().min(0) }),
+    ),
   ),
   xAccounts: z.array(
     z.object({

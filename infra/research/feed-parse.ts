@@ -116,7 +116,13 @@ export function parseNewsFeed(document: string): ParsedFeed {
     const key = String(textOf(raw.key as Textish) || url || title).slice(0, 500);
     if (keys.has(key)) continue;
     keys.add(key);
-    entries.push({ key, title: title || plainText(summary, 80), url, summary, publishedAt: isoOf(raw.published) });
+    entries.push({
+      key,
+      title: title || plainText(summary, 80),
+      url,
+      summary,
+      publishedAt: isoOf(raw.published),
+    });
   }
   entries.sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   return {

@@ -88,7 +88,8 @@ export async function fetchFeed(
     if (error instanceof ResponseTooLargeError)
       return { ok: false, error: `the feed is larger than ${feedLimits.maxBytes / 1024} KiB` };
     deps.onUnreadable?.(url, fetchFailureReason(error));
-    if (error instanceof UnsafeUrlError) return { ok: false, error: `the feed cannot be read: ${error.message}` };
+    if (error instanceof UnsafeUrlError)
+      return { ok: false, error: `the feed cannot be read: ${error.message}` };
     return { ok: false, error: 'the feed could not be fetched' };
   }
   try {

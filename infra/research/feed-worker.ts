@@ -9,8 +9,7 @@ export interface FeedParseTask {
 }
 
 export type FeedParseResult =
-  | { ok: true; feed: ParsedFeed; threadId: number }
-  | { ok: false; reason: string; threadId: number };
+  { ok: true; feed: ParsedFeed; threadId: number } | { ok: false; reason: string; threadId: number };
 
 export default function run(task: FeedParseTask): FeedParseResult {
   try {

@@ -34,12 +34,15 @@ export function createSandboxXTrends(deps: {
       const seen = new Set<string>();
       const trends: XTrend[] = [];
       for (let i = 0; trends.length < 8 && i < 40; i++) {
-        const [which = 0, count = 0, since = 0] = draws(`trends:${context.account.accountExternalId}:${hour}:${i}`);
+        const [which = 0, count = 0, since = 0] = draws(
+          `trends:${context.account.accountExternalId}:${hour}:${i}`,
+        );
         const topic = pick(topics, which);
         if (seen.has(topic.name)) continue;
         seen.add(topic.name);
         const posts = Math.round(800 + count * count * 120_000);
-        const words = posts >= 1000 ? `${(posts / 1000).toFixed(1).replace(/\.0$/, '')}K posts` : `${posts} posts`;
+        const words =
+          posts >= 1000 ? `${(posts / 1000).toFixed(1).replace(/\.0$/, '')}K posts` : `${posts} posts`;
         const hours = Math.floor(since * 10);
         trends.push({
           name: topic.name,

@@ -76,13 +76,14 @@ describe('migrations of the slices', () => {
       '0039_metrics_read_budgets',
       '0040_analytics_refresh_windows',
       '0041_account_stats_reads',
+      '0048_research_caches',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0042',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0049',
     );
   });
 

@@ -20,10 +20,19 @@ export class FeedFormatError extends Error {
   }
 }
 
-type Textish = string | { value?: string | undefined } | undefined | null;
+type Node = Record<string, unknown>;
+const obj = (v: unknown): Node => (v !== null && typeof v === 'object' ? (v as Node) : {});
+const arr = (v: unknown): Node[] => (Array.isArray(v) ? v.map(obj) : []);
+/** The first value that is there (not undefined, null or empty). */
+const first = (...values: unknown[]): unknown =>
+  values.find((v) => v !== undefined && v !== null && v !== '');
 
-const textOf = (value: Textish): string =>
-  typeof value === 'string' ? value : typeof value?.value === 'string' ? value.value : '';
+/** A text construct as feedsmith gives it: a string, or `{ value }` (Atom's, RSS guids). */
+const textOf = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  const inner = obj(value).value;
+  return typeof inner === 'string' ? inner : '';
+};
 
 /** Markup to plain text, whitespace collapsed, cut at `max` characters (an ellipsis marks the cut). */
 export function plainText(html: string, max: number): string {
@@ -51,52 +60,60 @@ function httpUrl(value: unknown): string | null {
 
 interface Raw {
   key: unknown;
-  title: Textish;
+  title: unknown;
   url: unknown;
-  summary: Textish;
+  summary: unknown;
   published: unknown;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- feedsmith's item types differ per format; read defensively */
-function rawItems(format: ParsedFeed['format'], feed: any): Raw[] {
+/** The items of a parsed feed, read field by field: feedsmith's item types differ per format. */
+function rawItems(format: ParsedFeed['format'], feed: Node): Raw[] {
   switch (format) {
     case 'rss':
     case 'rdf':
-      return ((feed.items ?? []) as any[]).map((i) => ({
-        key: i.guid?.value ?? i.guid ?? i.link ?? i.title,
-        title: i.title,
-        url: i.link ?? (i.guid?.isPermaLink !== false ? i.guid?.value : undefined),
-        summary: i.description ?? i.content?.encoded ?? i.dc?.description,
-        published: i.pubDate ?? i.dc?.date ?? i.dc?.dates?.[0],
-      }));
-    case 'atom':
-      return ((feed.entries ?? []) as any[]).map((e) => {
-        const links = (e.links ?? []) as { href?: string; rel?: string }[];
-        const link = links.find((l) => !l.rel || l.rel === 'alternate') ?? links[0];
+      return arr(feed.items).map((i) => {
+        const guid = obj(i.guid);
+        const dc = obj(i.dc);
         return {
-          key: e.id ?? link?.href ?? textOf(e.title),
+          key: first(guid.value, i.guid, i.link, i.title),
+          title: i.title,
+          url: first(i.link, guid.isPermaLink !== false ? guid.value : undefined),
+          summary: first(i.description, obj(i.content).encoded, dc.description),
+          published: first(
+            i.pubDate,
+            dc.date,
+            Array.isArray(dc.dates) ? (dc.dates as unknown[])[0] : undefined,
+          ),
+        };
+      });
+    case 'atom':
+      return arr(feed.entries).map((e) => {
+        const links = arr(e.links);
+        const link = links.find((l) => !l.rel || l.rel === 'alternate') ?? links[0] ?? {};
+        return {
+          key: first(e.id, link.href, textOf(e.title)),
           title: e.title,
-          url: link?.href,
-          summary: e.summary ?? e.content,
-          published: e.published ?? e.updated,
+          url: link.href,
+          summary: first(e.summary, e.content),
+          published: first(e.published, e.updated),
         };
       });
     case 'json':
-      return ((feed.items ?? []) as any[]).map((i) => ({
-        key: i.id ?? i.url ?? i.title,
+      return arr(feed.items).map((i) => ({
+        key: first(i.id, i.url, i.title),
         title: i.title,
-        url: i.url ?? i.external_url,
-        summary: i.summary ?? i.content_text ?? i.content_html,
-        published: i.date_published ?? i.date_modified,
+        url: first(i.url, i.external_url),
+        summary: first(i.summary, i.content_text, i.content_html),
+        published: first(i.date_published, i.date_modified),
       }));
   }
 }
 
 /** Parses a feed document; FeedFormatError when it is not RSS, Atom, RDF or JSON Feed, or is broken. */
 export function parseNewsFeed(document: string): ParsedFeed {
-  let parsed: { format: string; feed: any };
+  let parsed: { format: string; feed: unknown };
   try {
-    parsed = parseFeed(document) as { format: string; feed: any };
+    parsed = parseFeed(document);
   } catch (error) {
     const name = (error as Error).name;
     throw new FeedFormatError(
@@ -108,12 +125,12 @@ export function parseNewsFeed(document: string): ParsedFeed {
   const format = parsed.format as ParsedFeed['format'];
   const entries: FeedEntry[] = [];
   const keys = new Set<string>();
-  for (const raw of rawItems(format, parsed.feed)) {
+  for (const raw of rawItems(format, obj(parsed.feed))) {
     const title = plainText(textOf(raw.title), newsLimits.titleLength);
     const summary = plainText(textOf(raw.summary), newsLimits.summaryLength);
     if (!title && !summary) continue;
     const url = httpUrl(raw.url);
-    const key = String(textOf(raw.key as Textish) || url || title).slice(0, 500);
+    const key = (textOf(raw.key) || url || title).slice(0, 500);
     if (keys.has(key)) continue;
     keys.add(key);
     entries.push({
@@ -127,8 +144,7 @@ export function parseNewsFeed(document: string): ParsedFeed {
   entries.sort((a, b) => (b.publishedAt ?? '').localeCompare(a.publishedAt ?? ''));
   return {
     format,
-    title: plainText(textOf(parsed.feed.title), newsLimits.titleLength) || null,
+    title: plainText(textOf(obj(parsed.feed).title), newsLimits.titleLength) || null,
     entries: entries.slice(0, newsLimits.itemsPerFeed),
   };
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */

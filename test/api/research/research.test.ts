@@ -119,7 +119,7 @@ describe('the curated set where nothing live is connected', () => {
     expect(trends.topics[0].matchedTerms).toEqual(expect.arrayContaining(['Developer tools', 'open source']));
 
     const formats = data(await call(ws, 'GET', '/formats'));
-    expect(formats.items.map((f: Loose) => f.key)).toEqual([...viralFormatKeys]);
+    expect((formats.items as Loose[]).map((f: Loose) => f.key as string)).toEqual([...viralFormatKeys]);
     expect(formats.items[0]).toEqual(viralFormats[viralFormatKeys[0]]);
     expect(formats.source.kind).toBe('curated');
 
@@ -130,7 +130,7 @@ describe('the curated set where nothing live is connected', () => {
     for (const h of hints.platforms[0].hints) expect(h.reference.url).toMatch(/^https:\/\//);
     expect(hints.source).toMatchObject(curated);
     const all = data(await call(ws, 'GET', '/algorithm-hints'));
-    expect(all.platforms.map((p: Loose) => p.platform)).toContain('linkedin');
+    expect((all.platforms as Loose[]).map((p: Loose) => p.platform as string)).toContain('linkedin');
     expect((await call(ws, 'GET', '/algorithm-hints?platform=myspace')).status).toBe(400);
 
     // No feed configured: the curated reference items, those matching the workspace's terms.
@@ -147,10 +147,10 @@ describe('the curated set where nothing live is connected', () => {
     const found = data(await call(ws, 'POST', '/trends/search', {}));
     expect(found.source).toMatchObject(curated);
     expect(found.creditsUsed).toBe(0);
-    expect(found.warnings.join(' ')).toMatch(/^X: .*curated set answers/);
+    expect((found.warnings as string[]).join(' ')).toMatch(/^X: .*curated set answers/);
     const accounts = data(await call(ws, 'POST', '/x-accounts', { topics: ['open source'] }));
     expect(accounts.source).toMatchObject(curated);
-    expect(accounts.accounts.map((a: Loose) => a.handle)).toContain('github');
+    expect((accounts.accounts as Loose[]).map((a: Loose) => a.handle as string)).toContain('github');
     expect(await balance(ws.orgId)).toBe(before);
   });
 });
@@ -202,7 +202,7 @@ describe('newsjacking settings', () => {
       alertThreshold: 101,
     });
     expect(refused.status).toBe(400);
-    expect(refused.json.details.map((d: Loose) => d.path).sort()).toEqual([
+    expect((refused.json.details as Loose[]).map((d: Loose) => d.path as string).sort()).toEqual([
       'body.alertThreshold',
       'body.feeds.0.url',
     ]);
@@ -219,6 +219,30 @@ describe('newsjacking settings', () => {
     expect(retry.json).toEqual(first.json);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await eventCount(service)).toBe(events + 1);
+  });
+});
+
+describe('another workspace', () => {
+  test("a member's token reaches only its own workspace's research and settings", async () => {
+    const a = await createTestWorkspace(service);
+    const b = await createTestWorkspace(service, 'Other');
+    for (const [method, rest, body] of [
+      ['GET', '/trends', undefined],
+      ['POST', '/trends/search', {}],
+      ['GET', '/news', undefined],
+      ['GET', '/formats', undefined],
+      ['GET', '/algorithm-hints', undefined],
+      ['POST', '/x-accounts', {}],
+      ['GET', '/newsjacking-settings', undefined],
+      ['PATCH', '/newsjacking-settings', { enabled: false }],
+    ] as const) {
+      const res = await service.request(method, `/v1/orgs/${b.orgId}/inspiration${rest}`, {
+        token: a.tokens.owner,
+        ...(body !== undefined ? { body } : {}),
+      });
+      expect(res.status, `${method} ${rest}`).toBe(403);
+    }
+    expect(data(await call(b, 'GET', '/newsjacking-settings')).updatedAt).toBeNull();
   });
 });
 
@@ -255,7 +279,7 @@ describe('niche news from feeds served locally', () => {
     );
     const news = data(await call(ws, 'GET', '/news'));
     expect(news.terms).toEqual(['Forecasting', 'revenue']);
-    expect(news.items.map((i: Loose) => i.title)).toEqual([
+    expect((news.items as Loose[]).map((i: Loose) => i.title as string)).toEqual([
       'Revenue forecasting gets an AI upgrade',
       'Forecasting & revenue: the new playbook',
     ]);
@@ -274,18 +298,20 @@ describe('niche news from feeds served locally', () => {
       expect.stringMatching(/^Broken: the feed is malformed/),
       `Big: the feed is larger than ${feedLimits.maxBytes / 1024} KiB`,
     ]);
-    expect(news.sources.map((s: Loose) => s.kind)).toEqual(['live', 'live']);
+    expect((news.sources as Loose[]).map((s: Loose) => s.kind as string)).toEqual(['live', 'live']);
 
     // Every item when asked, the excluded one still out; the feeds are not fetched again (cached).
     const fetched = served.requests.length;
     const everything = data(await call(ws, 'GET', '/news?matchedOnly=false&limit=10'));
-    expect(everything.items.map((i: Loose) => i.title)).toContain('Celebrity gossip');
-    expect(everything.items.map((i: Loose) => i.title)).not.toContain('Forecasting webinar (sponsored)');
-    expect(everything.sources.map((s: Loose) => s.kind)).toEqual(['cached', 'cached']);
+    expect((everything.items as Loose[]).map((i: Loose) => i.title as string)).toContain('Celebrity gossip');
+    expect((everything.items as Loose[]).map((i: Loose) => i.title as string)).not.toContain(
+      'Forecasting webinar (sponsored)',
+    );
+    expect((everything.sources as Loose[]).map((s: Loose) => s.kind as string)).toEqual(['cached', 'cached']);
     expect(served.requests.length).toBe(fetched);
     // query replaces the workspace's terms.
     const garden = data(await call(ws, 'GET', '/news?query=tomatoes'));
-    expect(garden.items.map((i: Loose) => i.title)).toEqual(['Gardening notes']);
+    expect((garden.items as Loose[]).map((i: Loose) => i.title as string)).toEqual(['Gardening notes']);
   });
 
   test('a feed on a private address is refused by the safe fetcher', async () => {
@@ -318,7 +344,7 @@ describe('trends and X accounts against a locally served X API', () => {
 
   beforeAll(() => {
     x = service.runtime.connectors.get('x');
-    original = { readXTrends: x.readXTrends, readEngagement: x.readEngagement };
+    original = { readXTrends: x.readXTrends?.bind(x), readEngagement: x.readEngagement?.bind(x) };
     const live = createXConnector({
       clientId: 'client-id',
       clientSecret: 'client-secret',
@@ -387,7 +413,10 @@ describe('trends and X accounts against a locally served X API', () => {
       'Forecasting -is:retweet',
       'revenue -is:retweet',
     ]);
-    expect(found.research.map((r: Loose) => r.topic)).toEqual(['Forecasting', 'revenue']);
+    expect((found.research as Loose[]).map((r: Loose) => r.topic as string)).toEqual([
+      'Forecasting',
+      'revenue',
+    ]);
     expect(found.research[0]).toMatchObject({ sampleSize: 2, score: 100 });
     expect(found.research[0].topPosts[0]).toMatchObject({ authorHandle: 'maya_builds', likes: 40 });
     expect(found.creditsUsed).toBe(trendsCost + 3 * postCost);
@@ -424,7 +453,7 @@ describe('trends and X accounts against a locally served X API', () => {
     ]);
     const accounts = data(await call(ws, 'POST', '/x-accounts', { topics: ['developer'] }));
     expect(accounts.source.kind).toBe('curated');
-    expect(accounts.warnings.join(' ')).toMatch(/rate limited/);
+    expect((accounts.warnings as string[]).join(' ')).toMatch(/rate limited/);
     expect(await balance(ws.orgId)).toBe(before);
   });
 
@@ -445,7 +474,10 @@ describe('trends and X accounts against a locally served X API', () => {
     const before = await balance(ws.orgId);
     const answer = data(await call(ws, 'POST', '/x-accounts', { topics: ['forecasting'], limit: 5 }));
     expect(answer.source.kind).toBe('live');
-    expect(answer.accounts.map((a: Loose) => a.handle)).toEqual(['maya_builds', 'devrel_dan']);
+    expect((answer.accounts as Loose[]).map((a: Loose) => a.handle as string)).toEqual([
+      'maya_builds',
+      'devrel_dan',
+    ]);
     expect(answer.accounts[0]).toMatchObject({
       followers: 18_420,
       score: 100,

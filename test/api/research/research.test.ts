@@ -458,21 +458,28 @@ describe('trends and X accounts against a locally served X API', () => {
   });
 
   test('suggest_x_accounts: authors of the posts found, ranked, the account itself left out; charged per post', async () => {
-    served.on('GET', '/2/tweets/search/recent', {
-      body: {
-        data: [
-          tweet('1870000000000000013', '201', 'Forecasting: three lessons', 10, 90),
-          tweet('1870000000000000012', '201', 'More forecasting', 30, 20),
-          tweet('1870000000000000011', '202', 'forecasting question', 40, 1),
-        ],
-        includes: { users: xUsers },
-        meta: { result_count: 3 },
-      },
-    });
     const ws = await createTestWorkspace(service);
+    let duringCall: number | null = null;
+    served.on('GET', '/2/tweets/search/recent', async () => {
+      // What the workspace has left while X is being asked: the most the search may return is held.
+      duringCall ??= await balance(ws.orgId);
+      return {
+        body: {
+          data: [
+            tweet('1870000000000000013', '201', 'Forecasting: three lessons', 10, 90),
+            tweet('1870000000000000012', '201', 'More forecasting', 30, 20),
+            tweet('1870000000000000011', '202', 'forecasting question', 40, 1),
+          ],
+          includes: { users: xUsers },
+          meta: { result_count: 3 },
+        },
+      };
+    });
     await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x');
     const before = await balance(ws.orgId);
     const answer = data(await call(ws, 'POST', '/x-accounts', { topics: ['forecasting'], limit: 5 }));
+    // Reserved before X was asked (two pages of 50), charged after for the three posts it returned.
+    expect(duringCall).toBe(before - 100 * postCost);
     expect(answer.source.kind).toBe('live');
     expect((answer.accounts as Loose[]).map((a: Loose) => a.handle as string)).toEqual([
       'maya_builds',

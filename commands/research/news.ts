@@ -1,6 +1,6 @@
 // Niche news (issue 31, part 3), GET ORG/inspiration/news (get_niche_news): the items of the news feeds the
 // newsjacking settings name (read through infra/research/feed-reader.ts: the safe fetcher, parsed off-thread, cached)
-// and, when the workspace reads no feed of its own, the curated set's reference items — each labelled with its
+// and, when the workspace reads no feed of its own (or none could be read), the curated set's reference items — each labelled with its
 // source — scored against the workspace's terms (domain/research/news.ts), the relevant first. Reads only; spends
 // nothing; a feed that cannot be read is a warning.
 import { authorize, type Caller } from '../../domain/shared/caller.js';
@@ -63,7 +63,9 @@ export async function getNicheNews(
     for (const entry of read.entries)
       candidates.push({ entry, feedId: read.feed.id, feedName: read.feed.name, source: read.source });
   }
-  if (feeds.length === 0) {
+  // The curated set answers where no live source does: no feed of its own, newsjacking off, or none could be read.
+  if (sources.length === 0) {
+    if (feeds.length > 0) warnings.push('No feed could be read: the curated set answers meanwhile');
     const set = curatedSet();
     sources.push(curatedSource(set));
     for (const item of set.news)

@@ -23,6 +23,7 @@ import { performanceSlice } from './performance/slice.js';
 import { platformSlice } from './platform/slice.js';
 import { postGroupsSlice } from './post-groups/slice.js';
 import { publishingSlice } from './publishing/slice.js';
+import { researchSlice } from './research/slice.js';
 import { schedulingSlice } from './scheduling/slice.js';
 import type { AnyOperation } from './shared/operation.js';
 import type { Slice } from './shared/slice.js';
@@ -54,6 +55,7 @@ export const slices = [
   thoughtsSlice,
   launchKitsSlice,
   engagementSlice,
+  researchSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -14,6 +14,7 @@ import type { Platform } from '../../domain/shared/platforms.js';
 import type { MediaAsset } from '../../domain/shared/media-asset.js';
 import type { PlatformPayload } from '../../domain/post-groups/post-content.js';
 import type { MetricsReading } from '../../domain/analytics/post-metrics.js';
+import type { XTrendsResult } from './x-trends.js';
 import type {
   XAccountActivity,
   XAccountActivityRequest,
@@ -335,6 +336,8 @@ export interface PlatformConnector {
   readXConversation?(context: CallContext, request: XConversationRequest): Promise<XConversationResult>;
   /** X only: the account's own posts and replies since a time, with their numbers, and its audience now. */
   readXAccountActivity?(context: CallContext, request: XAccountActivityRequest): Promise<XAccountActivity>;
+  /** X only (the research tools, ./x-trends.ts): the account's personalized trends. */
+  readXTrends?(context: CallContext): Promise<XTrendsResult>;
   /**
    * X and Reddit (the reply inbox, ./engagement.ts): one page of posts to answer. Reads only; failures throw
    * ConnectorError as every call does (`rate_limited` with `retryAfterMs` from the platform's headers).

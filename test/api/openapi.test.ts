@@ -118,6 +118,15 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/engagement/{itemId}/send', 'send_reply'],
   ['post', '/v1/orgs/{orgId}/engagement/reddit-suggestions', 'suggest_reddit_listening'],
   ['post', '/v1/orgs/{orgId}/engagement/refresh', 'refresh_reply_inbox'],
+  // The research tools (issue 31, part 3; docs/decisions.md, "Research tools (issue 31)").
+  ['get', '/v1/orgs/{orgId}/inspiration/trends', 'get_trending_topics'],
+  ['post', '/v1/orgs/{orgId}/inspiration/trends/search', 'find_trending_topics'],
+  ['get', '/v1/orgs/{orgId}/inspiration/news', 'get_niche_news'],
+  ['get', '/v1/orgs/{orgId}/inspiration/formats', 'list_viral_post_formats'],
+  ['get', '/v1/orgs/{orgId}/inspiration/algorithm-hints', 'get_platform_algorithm_hints'],
+  ['post', '/v1/orgs/{orgId}/inspiration/x-accounts', 'suggest_x_accounts'],
+  ['get', '/v1/orgs/{orgId}/inspiration/newsjacking-settings', 'get_newsjacking_settings'],
+  ['patch', '/v1/orgs/{orgId}/inspiration/newsjacking-settings', 'update_newsjacking_settings'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

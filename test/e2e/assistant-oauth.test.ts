@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createOAuthSlice } from '../../api/oauth/slice.js';
 import { slices } from '../../api/slices.js';
 import { freePort } from '../../infra/db/embedded-postgres.js';
+import { connectAssistant } from '../support/assistant.js';
 import { lastSignInLink } from '../support/browser-sign-in.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -271,12 +272,17 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'draft_post_from_thought',
         'draft_reply',
         'find_brand_kit_on_website',
+        'find_trending_topics',
         'get_brand_kit',
         'get_engagement_settings',
         'get_home_summary',
         'get_launch_kit',
+        'get_newsjacking_settings',
+        'get_niche_news',
         'get_performance_summary',
+        'get_platform_algorithm_hints',
         'get_strategy',
+        'get_trending_topics',
         'get_usage',
         'get_x_account_analytics',
         'get_x_automation_rules',
@@ -291,6 +297,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'list_social_accounts',
         'list_thoughts',
         'list_top_posts',
+        'list_viral_post_formats',
         'list_visual_options',
         'list_x_automation_runs',
         'post_now',
@@ -303,9 +310,11 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'send_reply',
         'suggest_reddit_listening',
         'suggest_slots',
+        'suggest_x_accounts',
         'update_dm_conversation',
         'update_engagement_settings',
         'update_launch_step',
+        'update_newsjacking_settings',
         'update_post',
         'update_post_group',
         'update_reply_draft',
@@ -356,6 +365,77 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       expect(mine.map((p) => p.id).sort()).toEqual(drafted.posts.map((p) => p.id).sort());
       await client.close();
       await page.close();
+    },
+  );
+
+  test(
+    'the research tools (issue 31): each called through MCP; a posts:write one refused without that scope',
+    { timeout: 60_000 },
+    async () => {
+      // No X account is connected here: the research tools answer the curated set, labelled and dated, and charge
+      // nothing (test/api/research/research.test.ts reads the sandbox X and a served X API).
+      const client = new Client({ name: 'E2E Assistant', version: '1.0.0' });
+      await client.connect(transportFor(first));
+      const call = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+        return structured(result) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      };
+      const settings = await call('update_newsjacking_settings', {
+        keywords: ['scheduling'],
+        alertThreshold: 50,
+      });
+      expect(settings).toMatchObject({ keywords: ['scheduling'], alertThreshold: 50, enabled: true });
+      expect(await call('get_newsjacking_settings')).toMatchObject({ keywords: ['scheduling'] });
+      const curated = { kind: 'curated', asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) };
+      const found = await call('find_trending_topics', { topics: ['scheduling'] });
+      expect(found.source).toMatchObject(curated);
+      expect(found.creditsUsed).toBe(0);
+      expect(found.warnings[0]).toMatch(/^X: .*curated set answers/);
+      const trends = await call('get_trending_topics');
+      expect(trends.source).toMatchObject(curated);
+      expect(trends.topics.length).toBeGreaterThan(0);
+      const news = await call('get_niche_news', { matchedOnly: 'false' });
+      expect(news.sources[0]).toMatchObject({
+        kind: 'curated',
+        asOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      });
+      expect(news.items.length).toBeGreaterThan(0);
+      const formats = await call('list_viral_post_formats');
+      expect(formats.items).toHaveLength(8);
+      const hints = await call('get_platform_algorithm_hints', { platform: 'linkedin' });
+      expect(hints.platforms[0].hints[0].reference.url).toMatch(/^https:/);
+      const accounts = await call('suggest_x_accounts', { topics: ['developer'], limit: 3 });
+      expect(accounts.source).toMatchObject(curated);
+      expect(accounts.accounts[0]).toMatchObject({
+        handle: expect.any(String),
+        profileUrl: expect.stringMatching(/^https:\/\/x\.com\//),
+      });
+      await client.close();
+
+      // A connection granted only mcp:read, over the same socket: the reads work, posts:write research is refused.
+      const limited = await connectAssistant(service, {
+        userId: ws.userIds.owner,
+        orgId: ws.orgId,
+        scopes: ['mcp:read'],
+      });
+      await limited.client.close();
+      const reader = new Client({ name: 'Reader', version: '1.0.0' });
+      await reader.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${limited.accessToken}` } },
+        }),
+      );
+      const names = (await reader.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('get_trending_topics');
+      expect(names).not.toContain('find_trending_topics');
+      const refused = (await reader.callTool({
+        name: 'find_trending_topics',
+        arguments: { topics: ['scheduling'] },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ status: 403, code: 'insufficient_scope' });
+      await reader.close();
     },
   );
 
@@ -444,8 +524,12 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'get_engagement_settings',
         'get_home_summary',
         'get_launch_kit',
+        'get_newsjacking_settings',
+        'get_niche_news',
         'get_performance_summary',
+        'get_platform_algorithm_hints',
         'get_strategy',
+        'get_trending_topics',
         'get_usage',
         'get_x_account_analytics',
         'get_x_automation_rules',
@@ -457,6 +541,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'list_social_accounts',
         'list_thoughts',
         'list_top_posts',
+        'list_viral_post_formats',
         'list_visual_options',
         'list_x_automation_runs',
         'suggest_slots',

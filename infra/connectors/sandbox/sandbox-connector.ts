@@ -39,6 +39,7 @@ import { sandboxAudience, sandboxMetrics } from './metrics.js';
 import type { SandboxPublicationsTable, SandboxTables } from './migrations.js';
 import { createSandboxXReads } from './x-reads.js';
 import { createSandboxEngagement } from './engagement.js';
+import { createSandboxXTrends } from './x-trends.js';
 import type { EngagementReply, EngagementReplyOutcome } from '../engagement.js';
 
 export interface SandboxDeps {
@@ -565,6 +566,8 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
 
   // X: reading posts, conversations and the account's own timeline (./x-reads.ts).
   if (platform === 'x') Object.assign(connector, createSandboxXReads({ db, base, now, authorize }));
+  // X: the account's personalized trends for the research tools (./x-trends.ts).
+  if (platform === 'x') Object.assign(connector, createSandboxXTrends({ now, authorize }));
 
   // X and Reddit: the reply inbox. Reads are generated (./engagement.ts); a reply is a publication of the account
   // (post_id `engagement-reply:<the post answered>`, so two replies to one post show as a duplicate in the

@@ -41,6 +41,7 @@ import {
 } from '../port.js';
 import { createXEngagement, comparableXText as comparableText } from './x-engagement.js';
 import { createXReads } from './x-reads.js';
+import { createXTrends } from './x-trends.js';
 import type { RepostOutcome, RepostRequest } from '../port.js';
 
 export type XConnectorConfig = LiveConnectorOptions & {
@@ -486,6 +487,8 @@ export function createXConnector(config: XConnectorConfig): PlatformConnector {
     ...createXReads({ apiBase, call }),
     // The reply inbox: mentions, searches, lists and communities, and replies (./x-engagement.ts).
     ...createXEngagement({ apiBase, call }),
+    // The research tools: the account's personalized trends (./x-trends.ts).
+    ...createXTrends({ apiBase, call }),
     platform: 'x',
     mode: 'live',
     supportsRefresh: true,

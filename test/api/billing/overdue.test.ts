@@ -398,6 +398,12 @@ describe('the policy', () => {
     expect(kindOf('patch', `${base}/dms/{conversationId}`, { draft: true })).toBe('paid');
     expect(kindOf('post', `${base}/dms/{conversationId}/draft`)).toBe('paid');
     expect(kindOf('patch', `${base}/engagement/settings`)).toBe('write');
+    // The research tools (issue 31): reads stay open; research that spends credits is paid; settings a write.
+    expect(kindOf('get', `${base}/inspiration/trends`)).toBeNull();
+    expect(kindOf('get', `${base}/inspiration/news`)).toBeNull();
+    expect(kindOf('post', `${base}/inspiration/trends/search`)).toBe('paid');
+    expect(kindOf('post', `${base}/inspiration/x-accounts`)).toBe('paid');
+    expect(kindOf('patch', `${base}/inspiration/newsjacking-settings`)).toBe('write');
     expect(kindOf('post', '/v1/orgs')).toBeNull();
     expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });

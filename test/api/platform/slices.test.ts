@@ -76,6 +76,7 @@ describe('migrations of the slices', () => {
       '0039_metrics_read_budgets',
       '0040_analytics_refresh_windows',
       '0041_account_stats_reads',
+      '0048_research_caches',
       '0051_inbox_refresh_state',
     ]);
   });

@@ -2,7 +2,9 @@
 // PATCH ORG/engagement/{itemId} (update_reply_draft). Nothing here posts, except send_reply.
 import { updateReplyDraft } from '../../commands/engagement/inbox.js';
 import { refreshReplyInbox, type RefreshDeps } from '../../commands/engagement/inbox-refresh.js';
-import { sendReply } from '../../commands/engagement/inbox-send.js';
+import { sendReply, type SendDeps } from '../../commands/engagement/inbox-send.js';
+import type { PlatformEnv } from '../platform/settings.js';
+import type { EngagementEnv } from './settings.js';
 import {
   draftReply,
   suggestRedditListening,
@@ -29,7 +31,7 @@ import {
   updateReplyDraftBody,
 } from './inbox-schemas.js';
 
-const operation = operationsWith<RefreshDeps & InboxDraftDeps>();
+const operation = operationsWith<RefreshDeps & InboxDraftDeps & SendDeps>();
 const inboxPath = '/v1/orgs/{orgId}/engagement';
 /** Owners, admins and editors (the role matrix's "Draft" row); assistants with posts:write. */
 const drafting = { permission: 'posts:draft', scope: 'posts:write' } as const;
@@ -49,8 +51,11 @@ const writeHints = {
 
 /** What the inbox's use cases need, from a slice's context (the operations' and the auto refresh's). */
 export function inboxDeps(
-  ctx: SliceContext<typeof aiJobsService | typeof brandContextService | typeof billingServices>,
-): RefreshDeps & InboxDraftDeps {
+  ctx: SliceContext<
+    typeof aiJobsService | typeof brandContextService | typeof billingServices,
+    PlatformEnv & EngagementEnv
+  >,
+): RefreshDeps & InboxDraftDeps & SendDeps {
   const billing = ctx.use(billingServices);
   return {
     ...ctx.services,
@@ -58,6 +63,7 @@ export function inboxDeps(
     brandContext: ctx.use(brandContextService),
     credits: billing.credits,
     xPostCost: billing.catalog.actionCost(X_POST_READ)?.credits ?? 0,
+    sendLeaseMs: ctx.env.INBOX_SEND_LEASE_MS,
   };
 }
 

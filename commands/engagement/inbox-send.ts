@@ -33,6 +33,8 @@ import { decideOnItem, inboxItemStream, itemIn, noMedia, type InboxDeps } from '
 export interface SendDeps extends InboxDeps {
   accounts: Pick<AccountAccess, 'resolve' | 'withTokens'>;
   connectors: ConnectorRegistry;
+  /** How long a send's claim holds before another send takes it over (default 2 minutes). */
+  sendLeaseMs?: number | undefined;
 }
 
 const publishing = (orgId: string) =>
@@ -147,6 +149,7 @@ export async function sendReply(
         text: input.text,
         by: caller.userId,
         ...assistant,
+        leaseMs: deps.sendLeaseMs,
         now: request.now,
       },
       loaded.state,
@@ -166,6 +169,7 @@ export async function sendReply(
         text: input.text,
         by: caller.userId,
         ...assistant,
+        leaseMs: deps.sendLeaseMs,
         now: request.now,
       },
       step,

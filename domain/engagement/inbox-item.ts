@@ -109,6 +109,8 @@ export type InboxItemCommand =
       by: string | null;
       /** The assistant sending, when one does: it may not send what an assistant wrote. */
       assistant?: AssistantActor | undefined;
+      /** How long another send's claim holds (default `inboxLimits.sendLeaseMs`; INBOX_SEND_LEASE_MS). */
+      leaseMs?: number | undefined;
       now: string;
     }
   | {
@@ -251,7 +253,8 @@ function decideSend(
     case 'sending': {
       const claim = item.claim!;
       if (claim.attemptId === attemptId) return [];
-      if (Date.parse(now) - Date.parse(claim.at) < inboxLimits.sendLeaseMs) throw sendingNow();
+      if (Date.parse(now) - Date.parse(claim.at) < (command.leaseMs ?? inboxLimits.sendLeaseMs))
+        throw sendingNow();
       if (claim.text !== text)
         throw new Conflict(
           'A send of another text did not finish; send that text (the draft) to resume it',

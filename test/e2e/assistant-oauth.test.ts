@@ -27,7 +27,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createOAuthSlice } from '../../api/oauth/slice.js';
 import { slices } from '../../api/slices.js';
 import { freePort } from '../../infra/db/embedded-postgres.js';
+import type { AssistantScope } from '../../domain/shared/caller.js';
 import { connectAssistant } from '../support/assistant.js';
+import { connectSandboxAccount } from '../support/social-accounts.js';
 import { lastSignInLink } from '../support/browser-sign-in.js';
 import { startTestService, type TestService } from '../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -436,6 +438,86 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ status: 403, code: 'insufficient_scope' });
       await reader.close();
+    },
+  );
+
+  test(
+    "the reply inbox (issue 30): refresh, draft and update with posts:write; send with posts:publish only, never an assistant's own draft",
+    { timeout: 60_000 },
+    async () => {
+      await connectSandboxAccount(service, { orgId: ws.orgId, userId: ws.userIds.owner }, 'x');
+      const overSocket = async (scopes: AssistantScope[], name: string) => {
+        const grant = await connectAssistant(service, {
+          userId: ws.userIds.owner,
+          orgId: ws.orgId,
+          scopes,
+          clientName: name,
+        });
+        await grant.client.close();
+        const client = new Client({ name, version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+            requestInit: { headers: { Authorization: `Bearer ${grant.accessToken}` } },
+          }),
+        );
+        const call = async (tool: string, args: Record<string, unknown> = {}) =>
+          (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+        const ok = async (tool: string, args: Record<string, unknown> = {}) => {
+          const result = await call(tool, args);
+          expect(result.isError, `${tool}: ${JSON.stringify(result.content)}`).toBeFalsy();
+          return structured(result) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+        };
+        return { client, call, ok };
+      };
+
+      const writer = await overSocket(['posts:write'], 'Inbox Writer');
+      await writer.ok('update_engagement_settings', { keywords: ['scheduling'] });
+      const refreshed = await writer.ok('refresh_reply_inbox');
+      expect(refreshed.added).toBeGreaterThan(0);
+      const inbox = await writer.ok('list_reply_inbox', { platform: 'x', kind: 'mention' });
+      const item = inbox.items[0] as { id: string; externalPostId: string };
+      const drafted = await writer.ok('draft_reply', { itemId: item.id, guidance: 'Offer the docs link' });
+      expect(drafted.status).toBe('drafted');
+      const edited = `${String(drafted.draftText).slice(0, 200)} (edited)`;
+      expect(await writer.ok('update_reply_draft', { itemId: item.id, draftText: edited })).toMatchObject({
+        status: 'drafted',
+        draftText: edited,
+      });
+      // Sending needs posts:publish, which this connection lacks.
+      const unscoped = await writer.call('send_reply', { itemId: item.id, text: edited });
+      expect(unscoped.isError).toBe(true);
+      expect(unscoped.structuredContent).toMatchObject({ status: 403, code: 'insufficient_scope' });
+      await writer.client.close();
+
+      const sender = await overSocket(['posts:publish'], 'Inbox Sender');
+      const names = (await sender.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('send_reply');
+      expect(names).not.toContain('refresh_reply_inbox');
+      // Sending is the approval: an assistant never approves what an assistant wrote.
+      const own = await sender.call('send_reply', { itemId: item.id, text: edited });
+      expect(own.isError).toBe(true);
+      expect(own.structuredContent).toMatchObject({
+        status: 403,
+        code: 'assistant_cannot_approve_assistant_content',
+      });
+      // A member writes the reply; the assistant with posts:publish sends exactly it, once.
+      const approved = 'Thanks for asking! Threads go out in order, one post after the other.';
+      const patched = await service.request('PATCH', `/v1/orgs/${ws.orgId}/engagement/${item.id}`, {
+        token: ws.tokens.owner,
+        body: { draftText: approved },
+      });
+      expect(patched.status).toBe(200);
+      const sent = await sender.ok('send_reply', { itemId: item.id, text: approved });
+      expect(sent).toMatchObject({ status: 'sent', sentUrl: expect.any(String) });
+      expect(await sender.ok('send_reply', { itemId: item.id, text: approved })).toMatchObject({
+        status: 'sent',
+      });
+      const { rows } = await service.runtime.database.pool.query<{ text: string }>(
+        'select text from sandbox_publications where post_id = $1',
+        [`engagement-reply:${item.externalPostId}`],
+      );
+      expect(rows).toEqual([{ text: approved }]);
+      await sender.client.close();
     },
   );
 

@@ -18,7 +18,8 @@ export async function connectSandboxAccount(
   const { runtime } = service;
   const connector = runtime.connectors.get(platform);
   const verifier = randomBytes(32).toString('base64url');
-  const callbackUrl = `http://localhost:3000/v1/marketing/oauth/${platform}/callback`;
+  // The service's own callback: the sandbox answers only redirects to it.
+  const callbackUrl = `${(runtime.env.PUBLIC_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '')}/v1/marketing/oauth/${platform}/callback`;
   const start = await connector.startAuthorization({
     state: randomBytes(16).toString('base64url'),
     callbackUrl,

@@ -86,8 +86,9 @@ export const contextOperations = operationGroup(
       params: documentParams,
       output: contextDocumentSchema,
       outputDescription: 'The deleted document',
-      errors: [400, 401, 402, 403, 404, 409, 422, 503],
-      access: curating,
+      errors: [400, 401, 403, 404, 409, 422, 503],
+      // Taking a copy of third-party data out stays open while the subscription is overdue.
+      access: { ...curating, billing: null },
       run: (deps, { caller, request }, input) => deleteContextDocument(deps, caller, input, request),
     }),
     operation({
@@ -115,8 +116,9 @@ export const contextOperations = operationGroup(
       params: sourceParams,
       output: contextSourceSchema,
       outputDescription: 'The source, disconnected',
-      errors: [400, 401, 402, 403, 404, 409, 422, 503],
-      access: managing,
+      errors: [400, 401, 403, 404, 409, 422, 503],
+      // Cutting off access to a Notion workspace stays open while the subscription is overdue.
+      access: { ...managing, billing: null },
       run: (deps, { caller, request }, input) => disconnectContextSource(deps, caller, input, request),
     }),
     operation({

@@ -76,13 +76,15 @@ describe('migrations of the slices', () => {
       '0039_metrics_read_budgets',
       '0040_analytics_refresh_windows',
       '0041_account_stats_reads',
+      '0042_context_source_tokens',
+      '0043_context_oauth_states',
     ]);
   });
 
   test('a number used by two slices stops the start, naming both slices and keys and the next free number', () => {
     const error = conflictOf(() => collectMigrations([...slices, slice('notes', '0006_notes')]));
     expect(error.message).toBe(
-      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0042',
+      'Migration number 0006 is used twice: "0006_slot_claims" (slice "post-groups") and "0006_notes" (slice "notes"); give the newer one the next free number, 0044',
     );
   });
 
@@ -152,6 +154,7 @@ describe('slices fit together', () => {
       'scheduling_profiles',
       'strategies',
       'thoughts',
+      'context_library',
       'launch_kits',
       'dm_conversations',
       'inbox_items',

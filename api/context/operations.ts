@@ -31,6 +31,7 @@ import {
   syncResult,
   updateDocumentBody,
 } from './schemas.js';
+import { bindNotionAuthorization } from './browser-binding.js';
 import { contextDepsOf } from './services.js';
 
 const operation = operationsWith<ContextDeps>();
@@ -161,6 +162,11 @@ export const contextOperations = operationGroup(
       tags,
       summary:
         "Start connecting Notion: the URL to send the user to (Notion's consent, or the sandbox's) and the single-use state",
+      description:
+        'Call it from the browser that will go through the authorization (the web app, with the user’s token): ' +
+        'the answer sets an HttpOnly cookie binding the authorization to that browser; the callback reached from ' +
+        'any other browser (a forwarded link) connects nothing (`browser_mismatch`).',
+      middleware: [bindNotionAuthorization],
       params: orgParams,
       body: notionStartBody,
       output: notionStartResult,

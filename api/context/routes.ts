@@ -9,6 +9,7 @@ import { ValidationError } from '../../domain/shared/errors.js';
 import { sandboxNotionCode } from '../../infra/notion/sandbox.js';
 import type { AppEnv } from '../platform/app-env.js';
 import { dataOf, jsonResponse } from '../platform/responses.js';
+import { forgetBrowserBinding, startedInThisBrowser } from './browser-binding.js';
 import { contextSourceSchema } from './schemas.js';
 import { notionCallbackPath, sandboxNotionConsentPath } from './services.js';
 
@@ -39,6 +40,7 @@ const callbackResult = z
       error: z.string().openapi({
         description:
           '`access_denied` (the user said no), `invalid_state` (unknown, expired or used), `invalid_request`, ' +
+          '`browser_mismatch` (started in another browser: only the one that called oauth/start may finish it), ' +
           '`not_allowed` (the starter can no longer manage settings), `notion_authorization_failed`, ' +
           '`notion_unavailable`, `notion_rate_limited`',
       }),
@@ -68,11 +70,13 @@ export function contextRoutes(deps: ContextDeps, options: { now?: () => Date }) 
       callbackRoute,
       async (c) => {
         const query = c.req.valid('query');
+        const startedHere = startedInThisBrowser(c, query.state);
         const outcome = await completeNotionOAuth(
           { ...deps, logger: c.get('logger') ?? deps.logger },
-          { state: query.state, code: query.code },
+          { state: query.state, code: query.code, startedHere },
           { correlationId: c.get('requestId'), now: now().toISOString() },
         );
+        if (startedHere) forgetBrowserBinding(c, query.state);
         c.header('Cache-Control', 'no-store');
         return c.json({ data: outcome }, 200);
       },
@@ -88,11 +92,13 @@ export function contextRoutes(deps: ContextDeps, options: { now?: () => Date }) 
           deps,
           {
             state,
+            startedHere: startedInThisBrowser(c, state),
             error: error.slice(0, 100),
             errorDescription: c.req.query('error_description')?.slice(0, 500),
           },
           { correlationId: c.get('requestId'), now: now().toISOString() },
         );
+        if (startedInThisBrowser(c, state)) forgetBrowserBinding(c, state);
         return c.json({ data: outcome }, 200);
       }
       return c.json(

@@ -40,8 +40,7 @@ import { deterministicUuid } from '../../domain/shared/ids.js';
 import { isRole, permissionsOf } from '../../domain/workspaces/roles.js';
 import { streamName } from '../../infra/event-store/port.js';
 import type { Logger } from '../../infra/logging/logger.js';
-import type {
-  NotionError} from '../../infra/notion/port.js';
+import type { NotionError } from '../../infra/notion/port.js';
 import {
   isNotionError,
   searchLimit,
@@ -235,6 +234,8 @@ export async function completeNotionOAuth(
   deps: ContextDeps,
   input: {
     state: string;
+    /** Whether the callback came from the browser that started the authorization (its oauth/start cookie). */
+    startedHere: boolean;
     code?: string | undefined;
     error?: string | undefined;
     errorDescription?: string | undefined;
@@ -252,6 +253,21 @@ export async function completeNotionOAuth(
     errorDescription,
     redirectUri,
   });
+  // Only the browser that started the authorization may complete it; the state stays open for that browser.
+  if (!input.startedHere) {
+    const openFor = await deps.oauthStates.openRedirectUri(input.state);
+    if (openFor !== null)
+      return failed(
+        'browser_mismatch',
+        'This authorization was started in another browser; start connecting Notion again in this one',
+        openFor,
+      );
+    return failed(
+      'invalid_state',
+      'Unknown, expired or already used state; start connecting Notion again',
+      null,
+    );
+  }
   const pending = await deps.oauthStates.consume(input.state);
   if (!pending)
     return failed(

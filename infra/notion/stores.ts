@@ -115,6 +115,14 @@ export class ContextOAuthStates {
     );
   }
 
+  /** Where the app wants the user back, while the state is open (unknown, expired or used: null). */
+  async openRedirectUri(state: string): Promise<string | null> {
+    const { rows } = await sql<{ redirect_uri: string }>`
+      select redirect_uri from context_oauth_states
+      where state_hash = ${secretDigest(state)} and used_at is null and expires_at > now()`.execute(this.db);
+    return rows[0]?.redirect_uri ?? null;
+  }
+
   /** The open authorization of this state, used up by this call; null when unknown, expired or used. */
   async consume(state: string): Promise<PendingContextAuthorization | null> {
     const { rows } = await sql<{

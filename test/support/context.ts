@@ -25,13 +25,24 @@ export async function connectSandboxNotion(
   });
   expect(start.status, await start.clone().text()).toBe(200);
   const { authorizationUrl } = ((await start.json()) as { data: { authorizationUrl: string } }).data;
+  // The browser binding: oauth/start's cookie goes back with the callback, as a browser would send it.
+  const cookie = browserCookieOf(start);
   const consent = new URL(authorizationUrl);
   expect(consent.pathname).toBe('/v1/sandbox/notion/authorize');
   const granted = await svc.request('GET', `${consent.pathname}${consent.search}`);
   expect(granted.status).toBe(302);
   const callback = new URL(granted.headers.get('location')!);
   expect(callback.pathname).toBe('/v1/context/oauth/notion/callback');
-  const done = await svc.request('GET', `${callback.pathname}${callback.search}`);
+  const done = await svc.request('GET', `${callback.pathname}${callback.search}`, { headers: { cookie } });
   return ((await done.json()) as { data: { status: string; source: ConnectedSource; redirectUri: string } })
     .data;
+}
+
+/** The `name=value` of the cookie oauth/start set (what a browser sends back to the callback). */
+export function browserCookieOf(start: Response): string {
+  const header = start.headers.get('set-cookie');
+  expect(header, 'oauth/start sets the browser cookie').toMatch(/^notion_oauth_[0-9a-f]{16}=/);
+  expect(header).toMatch(/HttpOnly/);
+  expect(header).toMatch(/Path=\/v1\/context\/oauth\/notion\//);
+  return header!.split(';')[0]!;
 }

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserCookieOf } from '../../support/context.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -217,9 +218,11 @@ async function data<T>(res: Response, status = 200): Promise<T> {
 
 /** oauth/start, then Notion's redirect to our callback with the code (the consent itself is Notion's page). */
 async function connect(ws: TestWorkspace, code = 'good-code') {
-  const start = await data<{ authorizationUrl: string; state: string }>(
-    await req(ws, 'POST', '/sources/notion/oauth/start', { redirectUri: 'http://localhost:3000/back' }),
-  );
+  const started = await req(ws, 'POST', '/sources/notion/oauth/start', {
+    redirectUri: 'http://localhost:3000/back',
+  });
+  const cookie = browserCookieOf(started);
+  const start = await data<{ authorizationUrl: string; state: string }>(started);
   const authorize = new URL(start.authorizationUrl);
   expect(`${authorize.origin}${authorize.pathname}`).toBe(`${notion.base}/v1/oauth/authorize`);
   expect(Object.fromEntries(authorize.searchParams)).toEqual({
@@ -231,7 +234,9 @@ async function connect(ws: TestWorkspace, code = 'good-code') {
   });
   const callback = new URLSearchParams({ state: start.state, code });
   return data<{ status: string; error?: string; source?: Source }>(
-    await service.request('GET', `/v1/context/oauth/notion/callback?${callback.toString()}`),
+    await service.request('GET', `/v1/context/oauth/notion/callback?${callback.toString()}`, {
+      headers: { cookie },
+    }),
   );
 }
 

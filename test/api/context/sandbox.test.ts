@@ -5,7 +5,7 @@
 // deleted, and disconnecting revokes the token and keeps the documents. Roles and the refused fields too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxNotionPages } from '../../../infra/notion/sandbox.js';
-import { connectSandboxNotion } from '../../support/context.js';
+import { browserCookieOf, connectSandboxNotion } from '../../support/context.js';
 import { eventCount, startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
 
@@ -177,9 +177,11 @@ describe('the sandbox Notion, end to end', () => {
     ]);
     expect(await eventCount(service)).toBe(before);
 
-    const start = await data<{ authorizationUrl: string; state: string }>(
-      await req(ws, 'POST', '/sources/notion/oauth/start', { redirectUri: 'http://localhost:3000/back' }),
-    );
+    const started = await req(ws, 'POST', '/sources/notion/oauth/start', {
+      redirectUri: 'http://localhost:3000/back',
+    });
+    const cookie = browserCookieOf(started);
+    const start = await data<{ authorizationUrl: string; state: string }>(started);
     const consent = new URL(start.authorizationUrl);
     // The consent sends the browser only to this service's callback.
     const wrong = new URL(consent);
@@ -192,7 +194,9 @@ describe('the sandbox Notion, end to end', () => {
       (await service.request('GET', `${denied.pathname}${denied.search}`)).headers.get('location')!,
     );
     const deniedAnswer = await data<{ status: string; error: string }>(
-      await service.request('GET', `${deniedRedirect.pathname}${deniedRedirect.search}`),
+      await service.request('GET', `${deniedRedirect.pathname}${deniedRedirect.search}`, {
+        headers: { cookie },
+      }),
     );
     expect(deniedAnswer).toMatchObject({ status: 'denied', error: 'access_denied' });
     // The state is used up: the grant that follows finds nothing to complete.
@@ -200,7 +204,7 @@ describe('the sandbox Notion, end to end', () => {
       (await service.request('GET', `${consent.pathname}${consent.search}`)).headers.get('location')!,
     );
     const late = await data<{ status: string; error: string }>(
-      await service.request('GET', `${granted.pathname}${granted.search}`),
+      await service.request('GET', `${granted.pathname}${granted.search}`, { headers: { cookie } }),
     );
     expect(late).toMatchObject({ status: 'error', error: 'invalid_state' });
     expect((await data<{ sources: Source[] }>(await req(ws, 'GET', '/sources'))).sources).toEqual([]);
@@ -209,6 +213,39 @@ describe('the sandbox Notion, end to end', () => {
       await service.request('GET', '/v1/context/oauth/notion/callback?state=x'),
     );
     expect(malformed).toMatchObject({ status: 'error', error: 'invalid_request' });
+  });
+
+  test('only the browser that called oauth/start completes it; another one connects nothing and leaves the state open', async () => {
+    const ws = await createTestWorkspace(service);
+    const started = await req(ws, 'POST', '/sources/notion/oauth/start', {
+      redirectUri: 'http://localhost:3000/back',
+    });
+    const cookie = browserCookieOf(started);
+    const { authorizationUrl } = await data<{ authorizationUrl: string }>(started);
+    const consent = new URL(authorizationUrl);
+    const callback = new URL(
+      (await service.request('GET', `${consent.pathname}${consent.search}`)).headers.get('location')!,
+    );
+    const path = `${callback.pathname}${callback.search}`;
+    // A forwarded link opened in another browser (no cookie, or another authorization's).
+    for (const headers of [{}, { cookie: cookie.replace(/=.*/, '=someone-elses-state') }] as Record<
+      string,
+      string
+    >[])
+      expect(
+        await data<{ status: string; error: string; redirectUri: string }>(
+          await service.request('GET', path, { headers }),
+        ),
+      ).toMatchObject({
+        status: 'error',
+        error: 'browser_mismatch',
+        redirectUri: 'http://localhost:3000/back',
+      });
+    expect((await data<{ sources: unknown[] }>(await req(ws, 'GET', '/sources'))).sources).toEqual([]);
+    // The starter's browser still completes it, and the cookie is cleared.
+    const done = await service.request('GET', path, { headers: { cookie } });
+    expect(done.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect((await data<{ status: string }>(done)).status).toBe('connected');
   });
 
   test('roles: editors sync and curate documents, only owners and admins connect and disconnect, viewers read', async () => {

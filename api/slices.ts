@@ -9,6 +9,7 @@ import { automationSlice } from './automation/slice.js';
 import { billingSlice } from './billing/slice.js';
 import { brandSlice } from './brand/slice.js';
 import { brandProfileSlice } from './brand-profile/slice.js';
+import { contextSlice } from './context/slice.js';
 import { engagementSlice } from './engagement/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
@@ -53,6 +54,7 @@ export const slices = [
   schedulingSlice,
   strategySlice,
   thoughtsSlice,
+  contextSlice,
   launchKitsSlice,
   engagementSlice,
   researchSlice,

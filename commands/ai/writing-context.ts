@@ -1,12 +1,14 @@
 // Gathers a workspace's writing context (domain/ai/writing.ts) for the AI paths that write posts: its name, the
 // public brand context (the brand-profile slice's reader, which leaves private and restricted knowledge out), the
-// strategy's pillars and priorities, its active thoughts and its recent top posts. Reads run side by side.
+// strategy's pillars and priorities, its active thoughts, its recent top posts and the context library's enabled
+// public documents (never private, restricted or disabled ones). Reads run side by side.
 import type { Kysely } from 'kysely';
 import type { BrandContextReader } from '../../domain/ai/brand-context.js';
-import type { WritingContext } from '../../domain/ai/writing.js';
+import { documentPromptLimits, type WritingContext } from '../../domain/ai/writing.js';
 import { rankedPosts } from '../../projections/performance/queries.js';
 import type { ReadModels } from '../../projections/read-models.js';
 import { activeThoughtBriefs } from '../../projections/thoughts/queries.js';
+import { publicContextDocuments } from '../../projections/context/queries.js';
 import type { CommandDeps } from '../shared/command-handler.js';
 import { strategyGroundingOf } from '../strategy/strategy-use-cases.js';
 
@@ -31,7 +33,7 @@ export async function writingContextOf(
   options: { excludeThought?: string } = {},
 ): Promise<WritingContext> {
   const to = now.getTime();
-  const [workspace, brand, strategy, thoughts, top] = await Promise.all([
+  const [workspace, brand, strategy, thoughts, top, documents] = await Promise.all([
     deps.readModels.selectFrom('workspaces').select('name').where('id', '=', orgId).executeTakeFirst(),
     deps.brandContext.forOrg(orgId),
     strategyGroundingOf(deps.commands, orgId, now.toISOString()),
@@ -43,6 +45,7 @@ export async function writingContextOf(
       limit: 3,
       offset: 0,
     }),
+    publicContextDocuments(deps.readModels, orgId, documentPromptLimits.documents),
   ]);
   return {
     workspaceName: workspace?.name ?? 'This workspace',
@@ -53,5 +56,6 @@ export async function writingContextOf(
     topPosts: top.items
       .filter((p) => p.contentText.length > 0)
       .map((p) => ({ platform: p.platform, text: p.contentText, engagement: p.engagement })),
+    documents,
   };
 }

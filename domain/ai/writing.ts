@@ -16,6 +16,16 @@ export interface ThoughtBrief {
   tags: string[];
 }
 
+/**
+ * A document of the context library as a writer sees it (issue 31): enabled and public ones only; private,
+ * restricted and disabled documents never reach a writer (projections/context/queries.ts).
+ */
+export interface ContextDocumentBrief {
+  id: string;
+  title: string;
+  text: string;
+}
+
 /** A recent post of the workspace that did well, as a writer may learn from it. */
 export interface TopPostBrief {
   platform: Platform;
@@ -35,6 +45,8 @@ export interface WritingContext {
   thoughts: ThoughtBrief[];
   /** Recent published posts by engagement, best first. */
   topPosts: TopPostBrief[];
+  /** The context library's enabled public documents, newest sync first (absent: none). */
+  documents?: ContextDocumentBrief[];
 }
 
 /** A context with nothing in it: a workspace on its first day. */
@@ -48,8 +60,30 @@ export const emptyWritingContext = (workspaceName: string): WritingContext => ({
 });
 
 const list = (items: readonly string[]) => (items.length > 0 ? items.join('; ') : '(none)');
+
 const clip = (text: string, max: number) =>
   text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+
+/** How much of the context library a prompt carries: documents, characters of each, characters in all. */
+export const documentPromptLimits = { documents: 5, perDocument: 1200, total: 4000 } as const;
+
+/** The public documents as one prompt line, clipped per document and in all; null when there are none. */
+export function documentsPromptLine(documents: readonly ContextDocumentBrief[] | undefined): string | null {
+  if (!documents || documents.length === 0) return null;
+  const parts: string[] = [];
+  let used = 0;
+  for (const d of documents.slice(0, documentPromptLimits.documents)) {
+    const room = documentPromptLimits.total - used;
+    if (room < 80) break;
+    const part = clip(
+      `${d.title}: ${d.text.replace(/\s+/g, ' ').trim()}`,
+      Math.min(documentPromptLimits.perDocument, room),
+    );
+    parts.push(part);
+    used += part.length;
+  }
+  return `Context library (public documents of the brand; ground claims in them, do not copy): ${parts.join(' | ')}`;
+}
 
 /** The brand, as lines of a prompt (public context only). */
 export function brandPromptLines(
@@ -104,6 +138,7 @@ export function groundingPromptLines(context: WritingContext, options: { thought
     `Recent top posts (learn the style, do not repeat): ${list(
       context.topPosts.slice(0, 3).map((p) => `${platformNames[p.platform]}: ${clip(p.text, 240)}`),
     )}`,
+    ...[documentsPromptLine(context.documents)].filter((l): l is string => l !== null),
   ];
 }
 

@@ -9,6 +9,8 @@ import { recordMediaFixtures } from '../support/media.js';
 import { eventCount, startTestService, type TestService } from '../support/runtime.js';
 import { memberIdOf } from '../../domain/workspaces/views.js';
 import { candidate, installFakeEngagement } from '../support/fake-engagement.js';
+import { sandboxNotionPages } from '../../infra/notion/sandbox.js';
+import { connectSandboxNotion } from '../support/context.js';
 import { connectSandboxAccount } from '../support/social-accounts.js';
 import { waitUntil } from '../support/wait.js';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspace.js';
@@ -44,6 +46,8 @@ const bodies: Record<string, unknown> = {
   'PATCH /v1/orgs/{orgId}/engagement/{itemId}': { status: 'dismissed' },
   'POST /v1/orgs/{orgId}/engagement/{itemId}/draft': {},
   'POST /v1/orgs/{orgId}/engagement/{itemId}/send': { text: 'Hi' },
+  'PATCH /v1/orgs/{orgId}/context/documents/{documentId}': { enabled: false },
+  'POST /v1/orgs/{orgId}/context/sources/{sourceId}/sync': { pageIds: [sandboxNotionPages[0]!.id] },
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -118,6 +122,17 @@ describe('ids of another workspace', () => {
       )
     ).items[0]!.id;
     fake.posts = {};
+    // A context source of B (the sandbox Notion) and a document synced from it.
+    const notion = await connectSandboxNotion(service, b);
+    ids.sourceId = notion.source.id;
+    ids.documentId = (
+      await json<{ synced: { id: string }[] }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/context/sources/${notion.source.id}/sync`, {
+          token: owner,
+          body: { pageIds: [sandboxNotionPages[0]!.id] },
+        }),
+      )
+    ).synced[0]!.id;
     // Both have a strategy with recommendations (the offline writer's): B's ids under A are unknown there.
     for (const ws of [a, b])
       await json(

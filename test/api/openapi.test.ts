@@ -170,6 +170,8 @@ test('every operation declares its security: the bearer scheme, or none ([]) for
   const isPublic = (path: string) =>
     ['/healthz', '/readyz', '/v1/openapi.json', '/docs', '/.well-known/jwks.json'].includes(path) ||
     path.startsWith('/v1/marketing/oauth/') ||
+    // Notion's OAuth callback (the context library, issue 31): the state names the starter.
+    path === '/v1/context/oauth/notion/callback' ||
     // Payment providers sign their webhooks instead (api/billing/webhook-routes.ts); the sandbox provider's
     // invoice and payment pages carry an HMAC token in their link (api/billing/sandbox-routes.ts).
     path === '/v1/billing/webhooks/{provider}' ||

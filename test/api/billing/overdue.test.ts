@@ -404,6 +404,15 @@ describe('the policy', () => {
     expect(kindOf('post', `${base}/inspiration/trends/search`)).toBe('paid');
     expect(kindOf('post', `${base}/inspiration/x-accounts`)).toBe('paid');
     expect(kindOf('patch', `${base}/inspiration/newsjacking-settings`)).toBe('write');
+
+    // The context library (issue 31): connecting, syncing and curating are writes; disconnecting a source and
+    // deleting a document take third-party data out and stay open (docs/decisions.md, "Context library").
+    expect(kindOf('post', `${base}/context/sources/notion/oauth/start`)).toBe('write');
+    expect(kindOf('post', `${base}/context/sources/{sourceId}/sync`)).toBe('write');
+    expect(kindOf('patch', `${base}/context/documents/{documentId}`)).toBe('write');
+    expect(kindOf('delete', `${base}/context/sources/{sourceId}`)).toBeNull();
+    expect(kindOf('delete', `${base}/context/documents/{documentId}`)).toBeNull();
+    expect(kindOf('get', `${base}/context/sources/{sourceId}/pages`)).toBeNull();
     expect(kindOf('post', '/v1/orgs')).toBeNull();
     expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });

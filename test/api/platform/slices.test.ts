@@ -76,6 +76,8 @@ describe('migrations of the slices', () => {
       '0039_metrics_read_budgets',
       '0040_analytics_refresh_windows',
       '0041_account_stats_reads',
+      '0042_context_source_tokens',
+      '0043_context_oauth_states',
       '0048_research_caches',
       '0051_inbox_refresh_state',
     ]);
@@ -154,6 +156,7 @@ describe('slices fit together', () => {
       'scheduling_profiles',
       'strategies',
       'thoughts',
+      'context_library',
       'launch_kits',
       'dm_conversations',
       'inbox_items',

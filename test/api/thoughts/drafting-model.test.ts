@@ -1,10 +1,13 @@
 // Drafting from a thought against a locally served model (test/support/model-server.ts records every prompt): the
 // prompt carries the brand voice, a strategy pillar, a current priority, the thought and the guidance, and never
 // the brand profile's private or restricted knowledge; the other active thoughts ground it, archived ones and the
-// drafted thought itself do not; credits are charged once per run (a retry with the same key charges nothing
+// drafted thought itself do not; of the context library (issue 31) the enabled public document grounds it, and the
+// private, restricted and disabled ones never reach it; credits are charged once per run (a retry with the same key charges nothing
 // more); a too-long answer is asked again; a provider failure leaves no group, no charge and the thought unchanged.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sandboxNotionPages } from '../../../infra/notion/sandbox.js';
 import { localModelEnv } from '../../support/ai-runtime.js';
+import { connectSandboxNotion } from '../../support/context.js';
 import { startModelServer, type ModelServer } from '../../support/model-server.js';
 import { startTestService, type TestService } from '../../support/runtime.js';
 import { createTestWorkspace, type TestWorkspace } from '../../support/workspace.js';
@@ -106,8 +109,29 @@ async function groundedWorkspace(): Promise<TestWorkspace> {
     }),
   );
   await data(await req(ws, 'POST', '/strategy/priorities', { text: 'PRIORITY-LAUNCH-WEEK' }));
+  // The context library: the sandbox Notion's four pages, one made public, one restricted, one left private (the
+  // default), one public but disabled.
+  const { source } = await connectSandboxNotion(service, ws);
+  const { synced } = await data<{ synced: { id: string }[] }>(
+    await req(ws, 'POST', `/context/sources/${source.id}/sync`, {
+      pageIds: sandboxNotionPages.map((p) => p.id),
+    }),
+  );
+  const [overview, principles, , story] = synced;
+  await data(await req(ws, 'PATCH', `/context/documents/${overview!.id}`, { disclosure: 'public' }));
+  await data(await req(ws, 'PATCH', `/context/documents/${principles!.id}`, { disclosure: 'restricted' }));
+  await data(
+    await req(ws, 'PATCH', `/context/documents/${story!.id}`, { disclosure: 'public', enabled: false }),
+  );
   return ws;
 }
+
+/** Words of the context documents that must never reach a prompt: restricted, private, public but disabled. */
+const hiddenDocuments = [
+  'Small releases are easy to review',
+  'gross margin is 61 percent',
+  'design reviews to Acme Studio',
+];
 
 describe('drafting with a model', () => {
   test('the prompt is grounded in the public brand, pillars, priorities, the thought and the guidance; private knowledge never reaches it; charged once', async () => {
@@ -150,9 +174,11 @@ describe('drafting with a model', () => {
       'GUIDANCE-MENTION-LAUNCH',
       'OTHER-ACTIVE-THOUGHT',
       'contrarian_take',
+      // The enabled public context document.
+      'Acme Studio builds a scheduling tool for small design teams.',
     ])
       expect(prompt).toContain(expected);
-    for (const secret of secrets) expect(prompt).not.toContain(secret);
+    for (const secret of [...secrets, ...hiddenDocuments]) expect(prompt).not.toContain(secret);
     // Archived thoughts stop feeding generation; the drafted thought is the subject, not "other" context.
     expect(prompt).not.toContain('ARCHIVED-THOUGHT');
     const others = prompt.split('\n').find((l) => l.startsWith('Other saved thoughts'))!;

@@ -35,6 +35,7 @@ export type InspirationItemsTable = {
   /** Lower-cased (the `tag` filter). */
   tags: string[];
   source_url: string | null;
+  source_external_id: string | null;
   created_at: string;
   relevance_score: number | null;
   /** The aggregate's item (null once deleted). */
@@ -82,6 +83,7 @@ function columnsOf(item: InspirationItem | null, interpretation: Interpretation 
     creator: item ? lower([item.authorName, item.authorHandle].filter(Boolean).join(' ')) : null,
     tags: (item?.tags ?? []).map((t) => t.toLowerCase()),
     source_url: item?.sourceUrl ?? null,
+    source_external_id: item?.sourceExternalId ?? null,
     relevance_score: interpretation?.relevanceScore ?? null,
     item: JSON.stringify(item),
     interpretation: JSON.stringify(interpretation),
@@ -111,13 +113,14 @@ export const inspirationProjection = defineProjection({
         creator text,
         tags text[] not null,
         source_url text,
+        source_external_id text,
         created_at timestamptz not null,
         relevance_score integer,
         item jsonb,
         interpretation jsonb
       )`.execute(trx);
     // The two sorts (recent; relevance), the opportunities (by status, most relevant first), a saved link's
-    // duplicate, and the tag filter.
+    // duplicate (by the post's id), and the tag filter.
     await sql`create index on ${s}.inspiration_items (org_id, created_at desc, id desc) where not deleted`.execute(
       trx,
     );
@@ -127,7 +130,7 @@ export const inspirationProjection = defineProjection({
     await sql`create index on ${s}.inspiration_items (org_id, opportunity_status, relevance_score desc nulls last) where not deleted`.execute(
       trx,
     );
-    await sql`create index on ${s}.inspiration_items (org_id, source_url) where not deleted and source_url is not null`.execute(
+    await sql`create index on ${s}.inspiration_items (org_id, platform, source_external_id) where not deleted and source_external_id is not null`.execute(
       trx,
     );
     await sql`create index on ${s}.inspiration_items using gin (tags) where not deleted`.execute(trx);

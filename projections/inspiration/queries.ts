@@ -183,18 +183,20 @@ export async function getInspirationItem(
   return view;
 }
 
-/** The workspace's live item saved from this link, if any (a link saved again answers it). */
-export async function itemIdBySourceUrl(
+/** The workspace's live item saved from this post (its X id or LinkedIn URN), if any (saved again, it answers it). */
+export async function itemIdBySourceKey(
   db: Kysely<ReadModels>,
   orgId: string,
-  sourceUrl: string,
+  platform: InspirationPlatform,
+  sourceExternalId: string,
 ): Promise<string | null> {
   const row = await tablesOf(db)
     .selectFrom('inspiration_items')
     .select('id')
     .where('org_id', '=', orgId)
     .where('deleted', '=', false)
-    .where('source_url', '=', sourceUrl)
+    .where('platform', '=', platform)
+    .where('source_external_id', '=', sourceExternalId)
     .orderBy('created_at')
     .executeTakeFirst();
   return row?.id ?? null;

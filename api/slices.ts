@@ -12,6 +12,7 @@ import { brandProfileSlice } from './brand-profile/slice.js';
 import { engagementSlice } from './engagement/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
+import { inspirationSlice } from './inspiration/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { launchKitsSlice } from './launch-kits/slice.js';
 import { mcpSlice } from './mcp/slice.js';
@@ -54,6 +55,7 @@ export const slices = [
   thoughtsSlice,
   launchKitsSlice,
   engagementSlice,
+  inspirationSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -187,7 +187,7 @@ function nestedRequest(request: WriteRequest, seed: string | undefined, part: st
   };
 }
 
-const mediaTypeOfX = (type: string) => (type === 'photo' ? 'image' : 'video') as 'image' | 'video';
+const mediaTypeOfX = (type: string): 'image' | 'video' => (type === 'photo' ? 'image' : 'video');
 
 export function sourceOfXPost(post: XPost, socialAccountId: string | null): InspirationSource {
   const handle = post.author?.handle ?? null;

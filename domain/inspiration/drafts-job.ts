@@ -216,7 +216,7 @@ export function inspirationDraftsJob(
   return {
     jobType: 'inspiration.draft',
     creditAction: 'ai_draft',
-    output: draftsOutputSchema(destinations) as unknown as z.ZodType<InspirationDraftOutput>,
+    output: draftsOutputSchema(destinations),
     outputName: 'inspiration_drafts',
     prompt,
     heuristic: writeInspirationDraftsOffline,

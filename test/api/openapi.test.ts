@@ -118,6 +118,8 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/engagement/{itemId}/send', 'send_reply'],
   ['post', '/v1/orgs/{orgId}/engagement/reddit-suggestions', 'suggest_reddit_listening'],
   ['post', '/v1/orgs/{orgId}/engagement/refresh', 'refresh_reply_inbox'],
+  // Issue 31 (docs/decisions.md, "Inspiration library (issue 31)").
+  ['get', '/v1/orgs/{orgId}/inspiration/opportunities', 'list_inspiration_opportunities'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

@@ -155,6 +155,7 @@ describe('slices fit together', () => {
       'launch_kits',
       'dm_conversations',
       'inbox_items',
+      'inspiration',
       'social_accounts',
       'post_metrics',
       'account_audience',

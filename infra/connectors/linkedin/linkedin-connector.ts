@@ -21,7 +21,7 @@ import {
   type TokenSet,
 } from '../port.js';
 import { authorizationUrl, refusedRefreshIsAuth, tokenEndpointRequest } from '../oauth2.js';
-import { toLittleText } from './little-text.js';
+import { fromLittleText, toLittleText } from './little-text.js';
 import type { LinkedInPostRead } from '../linkedin-reads.js';
 
 export type LinkedInConnectorConfig = LiveConnectorOptions & {
@@ -731,7 +731,7 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
       return {
         urn,
         url: linkedinPostUrl(urn),
-        text: post.commentary ?? '',
+        text: fromLittleText(post.commentary ?? ''),
         authorUrn: author,
         authorName: page?.localizedName ?? null,
         authorHandle: page?.vanityName ?? null,

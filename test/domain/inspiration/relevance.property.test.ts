@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { interpret, normalizeText, type StrategyLens } from '../../../domain/inspiration/interpretation.js';
-import type { InspirationItem } from '../../../domain/inspiration/item.js';
 import { propertyRuns } from '../../support/property-runs.js';
 
 const vocabulary = [
@@ -64,7 +63,7 @@ const item: fc.Arbitrary<Item> = fc.record({
     nil: null,
   }),
   createdAt: fc.constant('2026-11-29T00:00:00.000Z'),
-}) as fc.Arbitrary<Item>;
+});
 
 const lens: fc.Arbitrary<StrategyLens> = fc.record({
   strategyId: fc.constant('00000000-0000-4000-8000-000000000009'),

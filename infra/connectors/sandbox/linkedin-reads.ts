@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { CallContext } from '../port.js';
 import type { LinkedInPostRead } from '../linkedin-reads.js';
-import type { SandboxTables } from './index.js';
+import type { SandboxTables } from './migrations.js';
 import { draws } from './x-reads.js';
 
 const samples: { author: string; vanity: string; text: string }[] = [

@@ -13,6 +13,7 @@ import { contextSlice } from './context/slice.js';
 import { engagementSlice } from './engagement/slice.js';
 import { authSlice } from './auth/slice.js';
 import { homeSlice } from './home/slice.js';
+import { inspirationSlice } from './inspiration/slice.js';
 import { invitationsSlice } from './invitations/slice.js';
 import { launchKitsSlice } from './launch-kits/slice.js';
 import { mcpSlice } from './mcp/slice.js';
@@ -58,6 +59,7 @@ export const slices = [
   launchKitsSlice,
   engagementSlice,
   researchSlice,
+  inspirationSlice,
   xPostsSlice,
   socialAccountsSlice,
   authSlice,

@@ -9,6 +9,7 @@ import type {
   EngagementReplyOutcome,
 } from './engagement.js';
 import type { Readable } from 'node:stream';
+import type { LinkedInPostRead } from './linkedin-reads.js';
 import { sanitizeErrorText } from '../logging/redact.js';
 import type { Platform } from '../../domain/shared/platforms.js';
 import type { MediaAsset } from '../../domain/shared/media-asset.js';
@@ -330,6 +331,11 @@ export interface PlatformConnector {
   accountStats(context: CallContext): Promise<AccountStats>;
   /** TikTok only. */
   creatorInfo?(context: CallContext): Promise<TikTokCreatorInfo>;
+  /**
+   * LinkedIn only (./linkedin-reads.ts): one post by its URN, or null when LinkedIn has none (deleted, hidden, or
+   * not visible to the account).
+   */
+  readLinkedInPost?(context: CallContext, request: { urn: string }): Promise<LinkedInPostRead | null>;
   /** X only: posts by id with their authors, media and referenced posts (./x-reads.ts). */
   readXPosts?(context: CallContext, request: XPostsRequest): Promise<XPostsResult>;
   /** X only: a conversation's posts, the root author's own thread and, when asked, everyone else's replies. */

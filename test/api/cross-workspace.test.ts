@@ -48,6 +48,9 @@ const bodies: Record<string, unknown> = {
   'POST /v1/orgs/{orgId}/engagement/{itemId}/send': { text: 'Hi' },
   'PATCH /v1/orgs/{orgId}/context/documents/{documentId}': { enabled: false },
   'POST /v1/orgs/{orgId}/context/sources/{sourceId}/sync': { pageIds: [sandboxNotionPages[0]!.id] },
+  'PATCH /v1/orgs/{orgId}/inspiration/{itemId}': { tags: ['changed'] },
+  'POST /v1/orgs/{orgId}/inspiration/{itemId}/opportunity': { status: 'saved' },
+  'POST /v1/orgs/{orgId}/inspiration/{itemId}/drafts': {},
 };
 
 async function json<T>(res: Response): Promise<T> {
@@ -133,6 +136,15 @@ describe('ids of another workspace', () => {
         }),
       )
     ).synced[0]!.id;
+    // An item of B's inspiration library (named `itemId` too: ids under /inspiration/ take `inspiration.itemId`).
+    ids['inspiration.itemId'] = (
+      await json<{ id: string }>(
+        await service.request('POST', `/v1/orgs/${b.orgId}/inspiration`, {
+          token: owner,
+          body: { contentText: 'A post B saved for inspiration', platform: 'x' },
+        }),
+      )
+    ).id;
     // Both have a strategy with recommendations (the offline writer's): B's ids under A are unknown there.
     for (const ws of [a, b])
       await json(
@@ -222,7 +234,7 @@ describe('ids of another workspace', () => {
         const key = `${method.toUpperCase()} ${path}`;
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
           if (name === 'orgId') return a.orgId;
-          const id = ids[name];
+          const id = ids[`${path.split('/')[4]}.${name}`] ?? ids[name];
           if (id === undefined) throw new Error(`no resource of workspace B for {${name}} (${key}): add one`);
           return id;
         });

@@ -127,6 +127,8 @@ const toolLabelled: Array<[string, string, string]> = [
   ['post', '/v1/orgs/{orgId}/inspiration/x-accounts', 'suggest_x_accounts'],
   ['get', '/v1/orgs/{orgId}/inspiration/newsjacking-settings', 'get_newsjacking_settings'],
   ['patch', '/v1/orgs/{orgId}/inspiration/newsjacking-settings', 'update_newsjacking_settings'],
+  // Issue 31 (docs/decisions.md, "Inspiration library (issue 31)").
+  ['get', '/v1/orgs/{orgId}/inspiration/opportunities', 'list_inspiration_opportunities'],
 ];
 
 test('every operation has a unique operationId: its tool name where it has a tool, camelCase otherwise', async () => {

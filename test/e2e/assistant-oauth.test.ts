@@ -292,6 +292,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'get_x_thread',
         'import_media_from_url',
         'list_dm_conversations',
+        'list_inspiration_opportunities',
         'list_launch_kits',
         'list_media',
         'list_posts',
@@ -365,6 +366,38 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
       ) as { items: Array<{ id: string; groupId: string; status: string }> };
       const mine = inReview.items.filter((p) => p.groupId === drafted.group.id);
       expect(mine.map((p) => p.id).sort()).toEqual(drafted.posts.map((p) => p.id).sort());
+
+      // Issue 31: posts saved to the inspiration library (in the app) are the assistant's opportunities, the
+      // most relevant to the strategy first; a hidden one is not.
+      const saveInspiration = async (contentText: string) => {
+        const res = await service.request('POST', `/v1/orgs/${ws.orgId}/inspiration`, {
+          token: ws.tokens.owner,
+          body: { contentText, platform: 'linkedin' },
+        });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      };
+      await service.request('PATCH', `/v1/orgs/${ws.orgId}/strategy`, {
+        token: ws.tokens.owner,
+        body: { pillars: [{ name: 'Release engineering', keywords: ['releases', 'shipping'] }] },
+      });
+      const unrelated = await saveInspiration('A photo of our team lunch.');
+      const relevant = await saveInspiration(
+        'Shipping small releases daily beats one big launch. Here is how.',
+      );
+      const hidden = await saveInspiration('Shipping releases: an old post we hid.');
+      await service.request('POST', `/v1/orgs/${ws.orgId}/inspiration/${hidden}/opportunity`, {
+        token: ws.tokens.owner,
+        body: { status: 'hidden' },
+      });
+      const opportunities = await client.callTool({ name: 'list_inspiration_opportunities', arguments: {} });
+      const found = structured(opportunities) as {
+        items: Array<{ id: string; matchedPillars: string[]; relevanceScore: number }>;
+        total: number;
+      };
+      expect(found.items.map((i) => i.id)).toEqual([relevant, unrelated]);
+      expect(found.items[0]!.matchedPillars).toEqual(['Release engineering']);
+      expect(JSON.stringify((opportunities as CallToolResult).content)).toContain(relevant);
       await client.close();
       await page.close();
     },
@@ -616,6 +649,7 @@ describe.skipIf(!haveChromium)('an assistant connects with nothing but the URL',
         'get_x_account_analytics',
         'get_x_automation_rules',
         'list_dm_conversations',
+        'list_inspiration_opportunities',
         'list_launch_kits',
         'list_media',
         'list_posts',

@@ -21,7 +21,8 @@ import {
   type TokenSet,
 } from '../port.js';
 import { authorizationUrl, refusedRefreshIsAuth, tokenEndpointRequest } from '../oauth2.js';
-import { toLittleText } from './little-text.js';
+import { fromLittleText, toLittleText } from './little-text.js';
+import type { LinkedInPostRead } from '../linkedin-reads.js';
 
 export type LinkedInConnectorConfig = LiveConnectorOptions & {
   clientId?: string;
@@ -56,11 +57,16 @@ interface Organization {
 
 interface LinkedInPost {
   id?: string;
+  author?: string;
   commentary?: string;
   createdAt?: number;
   publishedAt?: number;
   lifecycleState?: string;
-  content?: { media?: { id?: string } };
+  content?: {
+    media?: { id?: string; title?: string; altText?: string };
+    multiImage?: { images?: Array<{ id?: string; altText?: string }> };
+    article?: { source?: string; title?: string };
+  };
 }
 
 interface SocialActions {
@@ -652,6 +658,91 @@ export function createLinkedInConnector(config: LinkedInConnectorConfig): Platfo
           );
         throw error;
       }
+    },
+
+    // Reading a post that is not the account's own needs r_member_social (granted by LinkedIn to approved
+    // partners only) or, for a page's posts, r_organization_social; a 403 says which (docs/decisions.md).
+    async readLinkedInPost(context, request): Promise<LinkedInPostRead | null> {
+      const token = context.tokens.accessToken;
+      let post: LinkedInPost;
+      try {
+        const { status, body } = await call<LinkedInPost>({
+          url: `${api}/rest/posts/${encodeURIComponent(request.urn)}`,
+          headers: restHeaders(token),
+          effect: 'read',
+          passStatuses: [404, 410],
+          ...withSignal(context.signal),
+        });
+        if (status === 404 || status === 410) return null;
+        post = body;
+      } catch (error) {
+        if (isConnectorError(error) && error.kind === 'permanent' && error.details.status === 403)
+          throw new ConnectorError(
+            'permanent',
+            `linkedin: reading this post needs the r_member_social permission (or r_organization_social for a page's post) (${error.message})`,
+            { status: 403, platformCode: 'needs_permission' },
+          );
+        throw error;
+      }
+      if (post.lifecycleState && post.lifecycleState !== 'PUBLISHED') return null;
+      const urn = post.id ?? request.urn;
+      const social = await orIfPermanent(
+        call<SocialActions>({
+          url: `${api}/rest/socialActions/${encodeURIComponent(urn)}`,
+          headers: restHeaders(token),
+          effect: 'read',
+          ...withSignal(context.signal),
+        }).then((r) => r.body),
+        null,
+      );
+      const author = post.author ?? null;
+      const pageId = author ? organizationId(author) : null;
+      const page = pageId
+        ? await orIfPermanent(
+            call<Organization>({
+              url: `${api}/rest/organizations/${pageId}`,
+              headers: restHeaders(token),
+              effect: 'read',
+              ...withSignal(context.signal),
+            }).then((r) => r.body),
+            null,
+          )
+        : null;
+      const media: LinkedInPostRead['media'] = [];
+      const c = post.content;
+      if (c?.media?.id)
+        media.push({
+          type: c.media.id.startsWith('urn:li:video:')
+            ? 'video'
+            : c.media.id.startsWith('urn:li:document:')
+              ? 'document'
+              : c.media.id.startsWith('urn:li:image:')
+                ? 'image'
+                : 'other',
+          url: linkedinPostUrl(urn),
+          alt: c.media.altText ?? c.media.title ?? '',
+        });
+      for (const image of c?.multiImage?.images ?? [])
+        if (image.id) media.push({ type: 'image', url: linkedinPostUrl(urn), alt: image.altText ?? '' });
+      if (c?.article?.source) media.push({ type: 'link', url: c.article.source, alt: c.article.title ?? '' });
+      const likes = social?.likesSummary;
+      const comments = social?.commentsSummary;
+      const at = post.publishedAt ?? post.createdAt;
+      return {
+        urn,
+        url: linkedinPostUrl(urn),
+        text: fromLittleText(post.commentary ?? ''),
+        authorUrn: author,
+        authorName: page?.localizedName ?? null,
+        authorHandle: page?.vanityName ?? null,
+        authorProfileUrl: page ? organizationProfile(page).profileUrl : null,
+        publishedAt: typeof at === 'number' ? new Date(at).toISOString() : null,
+        media,
+        likes: likes ? (likes.aggregatedTotalLikes ?? likes.totalLikes ?? null) : null,
+        comments: comments
+          ? (comments.aggregatedTotalComments ?? comments.totalFirstLevelComments ?? null)
+          : null,
+      };
     },
 
     async accountInfo(context) {

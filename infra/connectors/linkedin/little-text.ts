@@ -21,3 +21,14 @@ export function toLittleText(text: string): string {
   }
   return out + escapeLittleText(text.slice(last));
 }
+
+/**
+ * Little text read back as plain text: hashtag templates as `#tag`, mention templates (`@[Name](urn:…)`) as the
+ * name, and escaped reserved characters as themselves.
+ */
+export function fromLittleText(text: string): string {
+  return text
+    .replace(/\{hashtag\|\\?#\|((?:\\.|[^}])+)\}/g, (_, tag: string) => `#${tag}`)
+    .replace(/@\[((?:\\.|[^\]])+)\]\(urn:li:[^)]+\)/g, (_, name: string) => name)
+    .replace(/\\([\\|{}@[\]()<>#*_~])/g, '$1');
+}

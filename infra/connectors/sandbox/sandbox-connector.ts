@@ -1,6 +1,7 @@
 // The sandbox connector: one simulated platform per platform value, with real OAuth checks (single-use codes,
 // PKCE), publications recorded in PostgreSQL (duplicates kept, so tests can prove exactly-once), injected faults,
 // deterministic engagement numbers for published posts and follower counts for accounts (./metrics.ts).
+import { createSandboxLinkedInReads } from './linkedin-reads.js';
 import { pkceChallenge } from '../../crypto/digests.js';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -563,6 +564,9 @@ export function createSandboxConnector(platform: Platform, deps: SandboxDeps): P
       return connect(normalized);
     };
   }
+
+  // LinkedIn: reading a post by its URN (./linkedin-reads.ts).
+  if (platform === 'linkedin') Object.assign(connector, createSandboxLinkedInReads({ db, now, authorize }));
 
   // X: reading posts, conversations and the account's own timeline (./x-reads.ts).
   if (platform === 'x') Object.assign(connector, createSandboxXReads({ db, base, now, authorize }));

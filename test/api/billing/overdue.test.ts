@@ -413,6 +413,14 @@ describe('the policy', () => {
     expect(kindOf('delete', `${base}/context/sources/{sourceId}`)).toBeNull();
     expect(kindOf('delete', `${base}/context/documents/{documentId}`)).toBeNull();
     expect(kindOf('get', `${base}/context/sources/{sourceId}/pages`)).toBeNull();
+    // Issue 31: saving (an X read, an analysis by a model), re-analysing and drafting spend credits.
+    expect(kindOf('post', `${base}/inspiration`)).toBe('paid');
+    expect(kindOf('post', `${base}/inspiration/{itemId}/analyze`)).toBe('paid');
+    expect(kindOf('post', `${base}/inspiration/{itemId}/drafts`)).toBe('paid');
+    expect(kindOf('patch', `${base}/inspiration/{itemId}`)).toBe('write');
+    expect(kindOf('post', `${base}/inspiration/{itemId}/opportunity`)).toBe('write');
+    expect(kindOf('get', `${base}/inspiration`)).toBeNull();
+    expect(kindOf('get', `${base}/inspiration/opportunities`)).toBeNull();
     expect(kindOf('post', '/v1/orgs')).toBeNull();
     expect(kindOf('patch', '/v1/users/me')).toBeNull();
   });

@@ -161,6 +161,7 @@ describe('slices fit together', () => {
       'dm_conversations',
       'inbox_items',
       'engagement_auto_refresh',
+      'inspiration',
       'social_accounts',
       'post_metrics',
       'account_audience',

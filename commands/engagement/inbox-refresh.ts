@@ -441,6 +441,9 @@ async function record(
           decider: inboxItemDecider,
           command: { type: 'RecordInboxItem', post, now },
           metadata: { ...metadata, orgId },
+          // Not in the read model: appended as a new stream without reading it first (a concurrent refresh that
+          // recorded it meanwhile makes the append conflict, and the retry reads the stream and records nothing).
+          loaded: { state: inboxItemDecider.initialState, revision: null },
           awaitReadModels: false,
         });
       }),

@@ -35,7 +35,8 @@ import {
 } from './shared.js';
 
 /** The default configuration with a trial allowance large enough for the spends. */
-async function benchConfigFile(): Promise<string> {
+/** The shipped billing config with a trial allowance no benchmark runs out of (paid reads are counted, never refused). */
+export async function benchConfigFile(): Promise<string> {
   const config = JSON.parse(await readFile(defaultBillingConfigFile, 'utf8')) as {
     trialPlanKey: string;
     plans: Array<{ key: string; monthlyCredits: number }>;

@@ -3,7 +3,7 @@
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
 // list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals,
-// analytics-refresh, performance-summary and ai-writing. Run some by name: `npm run bench -- list-posts` or
+// analytics-refresh, performance-summary, ai-writing and reply-inbox. Run some by name: `npm run bench -- list-posts` or
 // `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
@@ -30,6 +30,7 @@ import { notificationFanoutBench } from './notification-fanout.js';
 import { analyticsRefreshBench } from './analytics-refresh.js';
 import { performanceSummaryBench } from './performance-summary.js';
 import { aiWritingBench } from './ai-writing.js';
+import { replyInboxBench } from './reply-inbox.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -246,6 +247,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'analytics-refresh': analyticsRefreshBench,
   'performance-summary': performanceSummaryBench,
   'ai-writing': aiWritingBench,
+  'reply-inbox': replyInboxBench,
 };
 
 async function main() {

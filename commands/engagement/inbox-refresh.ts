@@ -52,7 +52,7 @@ export const refreshLimits = {
   /** X recent search's query length. */
   xQueryLength: 512,
   /** Items recorded at once. */
-  concurrency: 8,
+  concurrency: 16,
 } as const;
 
 type Counter = 'mentions' | 'feeds' | 'reddit';
@@ -408,56 +408,59 @@ async function record(
   );
   const fresh = [...byId.entries()].filter(([id]) => !known.has(id));
   const added: InboxItemView[] = [];
-  // Chunks append one after the other: the last chunk's positions are past every earlier one.
-  let lastChunk: Checkpoint[] = [];
-  for (let i = 0; i < fresh.length; i += refreshLimits.concurrency) {
-    const outcomes = await Promise.all(
-      fresh.slice(i, i + refreshLimits.concurrency).map(([itemId, { candidate, source }]) => {
-        const post: FoundPost = {
-          orgId,
-          itemId,
-          platform: candidate.platform,
-          kind: candidate.kind,
-          externalPostId: candidate.externalId,
-          url: candidate.url,
-          text: candidate.text,
-          author: candidate.author,
-          postedAt: candidate.postedAt,
-          likeCount: candidate.likeCount,
-          replyCount: candidate.replyCount,
-          inReplyToText: candidate.inReplyToText,
-          matchedBy: source.matchedBy,
-          feedId: source.feedId,
-          title: candidate.title,
-          community: candidate.community,
-          relevance: relevanceOf(candidate, {
-            terms: source.terms,
-            mentionsAccount: source.mentionsAccount,
-            now,
-          }),
-        };
-        return handleCommand(deps.commands, {
-          stream: inboxItemStream(itemId),
-          decider: inboxItemDecider,
-          command: { type: 'RecordInboxItem', post, now },
-          metadata: { ...metadata, orgId },
-          // Not in the read model: appended as a new stream without reading it first (a concurrent refresh that
-          // recorded it meanwhile makes the append conflict, and the retry reads the stream and records nothing).
-          loaded: { state: inboxItemDecider.initialState, revision: null },
-          awaitReadModels: false,
-        });
+  // A pool of appends (each a new stream): `concurrency` at a time, the next starting as one ends.
+  let greatest: Checkpoint | null = null;
+  const record = async ([itemId, { candidate, source }]: [string, Found]) => {
+    const post: FoundPost = {
+      orgId,
+      itemId,
+      platform: candidate.platform,
+      kind: candidate.kind,
+      externalPostId: candidate.externalId,
+      url: candidate.url,
+      text: candidate.text,
+      author: candidate.author,
+      postedAt: candidate.postedAt,
+      likeCount: candidate.likeCount,
+      replyCount: candidate.replyCount,
+      inReplyToText: candidate.inReplyToText,
+      matchedBy: source.matchedBy,
+      feedId: source.feedId,
+      title: candidate.title,
+      community: candidate.community,
+      relevance: relevanceOf(candidate, {
+        terms: source.terms,
+        mentionsAccount: source.mentionsAccount,
+        now,
       }),
-    );
-    const positions: Checkpoint[] = [];
-    for (const o of outcomes) {
-      if (o.events.length === 0 || o.state.status !== 'present') continue;
-      added.push(inboxItemView(o.state.item));
-      if (o.position) positions.push(o.position);
-    }
-    if (positions.length > 0) lastChunk = positions;
-  }
-  // Read-your-writes once for all of them: the list shows what the answer says was added.
-  await Promise.all(lastChunk.map((p) => awaitReadModels(deps.commands, p, ['InboxItemFound'])));
+    };
+    const o = await handleCommand(deps.commands, {
+      stream: inboxItemStream(itemId),
+      decider: inboxItemDecider,
+      command: { type: 'RecordInboxItem', post, now },
+      metadata: { ...metadata, orgId },
+      // Not in the read model: appended as a new stream without reading it first (a concurrent refresh that
+      // recorded it meanwhile makes the append conflict, and the retry reads the stream and records nothing).
+      loaded: { state: inboxItemDecider.initialState, revision: null },
+      awaitReadModels: false,
+    });
+    if (o.events.length === 0 || o.state.status !== 'present') return;
+    added.push(inboxItemView(o.state.item));
+    if (
+      o.position &&
+      (greatest === null || deps.commands.eventStore.compareCheckpoints(o.position, greatest) > 0)
+    )
+      greatest = o.position;
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(refreshLimits.concurrency, fresh.length) }, async () => {
+      while (next < fresh.length) await record(fresh[next++]!);
+    }),
+  );
+  // Read-your-writes once for all of them (every append has committed, and read models fold in commit order):
+  // the list shows what the answer says was added.
+  if (greatest !== null) await awaitReadModels(deps.commands, greatest, ['InboxItemFound']);
   added.sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0) || b.createdAt.localeCompare(a.createdAt));
   return {
     added: added.length,

@@ -29,12 +29,21 @@ export type InboxItemsTable = {
   sort_at: string | Date;
   item: JSONColumnType<InboxItem>;
 };
-export type InboxItemTables = { inbox_items: InboxItemsTable };
+/** How many items of a workspace are in each list bucket, by platform and kind (the list's `total` without counting rows). */
+export type InboxCountsTable = {
+  org_id: string;
+  bucket: string;
+  platform: string;
+  kind: string;
+  n: number;
+};
+export type InboxItemTables = { inbox_items: InboxItemsTable; inbox_counts: InboxCountsTable };
 
 export const inboxItemsProjection = defineProjection({
   name: 'inbox_items',
-  version: 1,
-  tables: ['inbox_items'],
+  // 2: the counts per bucket, platform and kind (the list's total read from them, not counted at each request).
+  version: 2,
+  tables: ['inbox_items', 'inbox_counts'],
   reads: [readsFrom(inboxItemEventCodec)],
 
   async createTables(trx, schema) {
@@ -56,6 +65,18 @@ export const inboxItemsProjection = defineProjection({
       )`.execute(trx);
     await sql`create index on ${s}.inbox_items (org_id, bucket, sort_at desc, item_id desc)`.execute(trx);
     await sql`create index on ${s}.inbox_items (org_id, sort_at desc, item_id desc)`.execute(trx);
+    await sql`create index on ${s}.inbox_items (org_id, feed_id, bucket) where feed_id is not null`.execute(
+      trx,
+    );
+    await sql`
+      create table ${s}.inbox_counts (
+        org_id uuid not null,
+        bucket text not null,
+        platform text not null,
+        kind text not null,
+        n integer not null,
+        primary key (org_id, bucket, platform, kind)
+      )`.execute(trx);
   },
 
   async apply(trx, event, schema) {
@@ -78,12 +99,28 @@ export const inboxItemsProjection = defineProjection({
     const next = inboxItemDecider.evolve(before, event);
     if (next.status !== 'present') return;
     const item = next.item;
+    const wasIn = before.status === 'present' ? bucketOf(before.item.status) : null;
+    const isIn = bucketOf(item.status);
+    if (wasIn !== isIn) {
+      const count = (bucket: string, by: number) =>
+        db
+          .insertInto('inbox_counts')
+          .values({ org_id: item.orgId, bucket, platform: item.platform, kind: item.kind, n: by })
+          .onConflict((oc) =>
+            oc
+              .columns(['org_id', 'bucket', 'platform', 'kind'])
+              .doUpdateSet((eb) => ({ n: eb('inbox_counts.n', '+', eb.ref('excluded.n')) })),
+          )
+          .execute();
+      if (wasIn !== null) await count(wasIn, -1);
+      await count(isIn, 1);
+    }
     const values = {
       item_id: id,
       org_id: item.orgId,
       revision: event.revision,
       status: item.status,
-      bucket: bucketOf(item.status),
+      bucket: isIn,
       kind: item.kind,
       platform: item.platform,
       feed_id: item.feedId,

@@ -93,6 +93,15 @@ export async function listReplyInbox(
   if (input.kind && input.kind !== 'all') query = query.where('kind', '=', input.kind);
   if (input.platform && input.platform !== 'all') query = query.where('platform', '=', input.platform);
   if (input.feedId) query = query.where('feed_id', '=', input.feedId);
+  // The total: counted over the feed's rows for a feed (a small part of the inbox, indexed), else summed from
+  // the counts the projection keeps per bucket, platform and kind.
+  let counts = inboxTablesOf(db)
+    .selectFrom('inbox_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('n'), eb.lit(0)).as('total'))
+    .where('org_id', '=', input.orgId);
+  if (status !== 'all') counts = counts.where('bucket', '=', status);
+  if (input.kind && input.kind !== 'all') counts = counts.where('kind', '=', input.kind);
+  if (input.platform && input.platform !== 'all') counts = counts.where('platform', '=', input.platform);
   const [rows, count] = await Promise.all([
     query
       .select('item')
@@ -101,7 +110,9 @@ export async function listReplyInbox(
       .limit(input.limit)
       .offset((input.page - 1) * input.limit)
       .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+    input.feedId
+      ? query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst()
+      : counts.executeTakeFirst(),
   ]);
   return toPage(
     rows.map((r) => inboxItemView(parseItem(r.item))),

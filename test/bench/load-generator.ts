@@ -23,6 +23,8 @@ export interface LoadSpec {
   requests: LoadRequest[];
   /** Send the answers' bodies back (for runs whose answers the parent reads, e.g. ids to approve next). */
   collectBodies?: boolean;
+  /** Seconds a request may take before it counts as a timeout (autocannon's default: 10). */
+  timeoutSeconds?: number;
 }
 
 export interface LoadResult {
@@ -62,6 +64,7 @@ export async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
       {
         url: spec.origin,
         connections: spec.connections,
+        ...(spec.timeoutSeconds !== undefined ? { timeout: spec.timeoutSeconds } : {}),
         ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.duration ?? 10 }),
         requests: [
           {

@@ -41,17 +41,17 @@ export function workspaceSettings<State, Command, Event extends DomainEvent, Cha
   return {
     streamOf,
     settingsOf,
-    async get(deps: WriteDeps, caller: Caller, input: { orgId: string }): Promise<View> {
+    get: async (deps: WriteDeps, caller: Caller, input: { orgId: string }): Promise<View> => {
       authorize(caller, settingsReading(input.orgId));
       return spec.view(await settingsOf(deps.commands, input.orgId));
     },
     /** Omitted fields stay; lists replace the saved ones. */
-    async update(
+    update: async (
       deps: WriteDeps,
       caller: Caller,
       input: { orgId: string } & Changes,
       request: WriteRequest,
-    ): Promise<Written<View>> {
+    ): Promise<Written<View>> => {
       const { orgId, ...changes } = input;
       authorize(caller, settingsManaging(orgId));
       return runWrite(deps.idempotency, caller, request, async ({ metadata, record, idempotencySeed }) => {

@@ -89,6 +89,9 @@ export class MembershipDirectory {
       }
     });
     if (answer.refusal) throw answer.refusal;
+    // "Not a member" is not kept: a membership another process just recorded (the CLI's `token --workspace`)
+    // may not be folded here yet, and no notification of this process's fold would drop a kept "no".
+    if (answer.role === null) this.cache.forget(key(orgId, userId));
     return answer.role;
   };
 

@@ -3,7 +3,7 @@
 //
 // Benchmarks: foundation (event store, subscription, projection rebuild, workspace HTTP), approve-command,
 // list-posts, publishing, post-groups-rebuild, scheduler-slots, notification-fanout, billing, visuals,
-// analytics-refresh, performance-summary, ai-writing and reply-inbox. Run some by name: `npm run bench -- list-posts` or
+// analytics-refresh, performance-summary, ai-writing, reply-inbox and inspiration. Run some by name: `npm run bench -- list-posts` or
 // `BENCH_ONLY=approve-command,list-posts`.
 // Sizes come from the environment; each benchmark's file lists its variables.
 import { randomUUID } from 'node:crypto';
@@ -31,6 +31,7 @@ import { analyticsRefreshBench } from './analytics-refresh.js';
 import { performanceSummaryBench } from './performance-summary.js';
 import { aiWritingBench } from './ai-writing.js';
 import { replyInboxBench } from './reply-inbox.js';
+import { inspirationBench } from './inspiration.js';
 import { printBeforeAfter } from './before-after.js';
 import {
   fmt,
@@ -248,6 +249,7 @@ const benchmarks: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'performance-summary': performanceSummaryBench,
   'ai-writing': aiWritingBench,
   'reply-inbox': replyInboxBench,
+  inspiration: inspirationBench,
 };
 
 async function main() {

@@ -127,6 +127,39 @@ export async function replyInboxBench(ctx: BenchContext): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
 
+    // Autovacuum keeps a table's statistics as it grows; a PostgreSQL run with autovacuum off (this machine's
+    // service is) never analyses the new table, and the planner, thinking it empty, reads every row of the
+    // workspace for a page. What autovacuum would have done, done once here (the embedded default has it on).
+    const autovacuum = await sql<{ autovacuum: string }>`show autovacuum`.execute(
+      service.runtime.database.db,
+    );
+    if (autovacuum.rows[0]?.autovacuum === 'off') {
+      console.error('autovacuum is off on this server: analysing the inbox tables as it would');
+      const { rows } = await sql<{ schema: string }>`
+        select table_schema as schema from information_schema.tables
+        where table_name in ('inbox_items', 'inbox_counts') and table_type = 'BASE TABLE'`.execute(
+        service.runtime.database.db,
+      );
+      for (const schema of new Set(rows.map((r) => r.schema)))
+        for (const table of ['inbox_items', 'inbox_counts'])
+          await sql`analyze ${sql.id(schema, table)}`
+            .execute(service.runtime.database.db)
+            .catch(() => undefined);
+    }
+
+    // The plans of the list's statements on the projection's own table (BENCH_INBOX_EXPLAIN=1).
+    if (process.env.BENCH_INBOX_EXPLAIN === '1')
+      for (const statement of [
+        sql`select item from inbox_items where org_id = ${ws!.orgId} and bucket = 'open'
+          order by sort_at desc, item_id desc limit 20 offset 0`,
+        sql`select coalesce(sum(n), 0) from inbox_counts where org_id = ${ws!.orgId} and bucket = 'open'`,
+      ]) {
+        const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${statement}`.execute(
+          service.runtime.database.db,
+        );
+        console.error(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+      }
+
     const cases = [
       { name: 'GET engagement (open, newest first, page of 20)', path: `${org}/engagement?limit=20` },
       {

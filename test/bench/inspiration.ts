@@ -8,6 +8,7 @@
 // (seconds per load, 8).
 import {
   createWorkspaces,
+  recordGetLoads,
   describeLatency,
   describeStatuses,
   envInt,
@@ -82,22 +83,7 @@ export async function inspirationBench(ctx: BenchContext): Promise<void> {
       { name: 'GET inspiration/trends (curated)', path: `${org}/inspiration/trends` },
       { name: 'GET inspiration/formats', path: `${org}/inspiration/formats` },
     ];
-    for (const connections of loads)
-      for (const c of cases) {
-        const result = await runLoad({
-          origin,
-          connections,
-          duration,
-          requests: [{ method: 'GET', path: c.path, headers }],
-        });
-        const bad = result.non2xx + result.errors;
-        record(
-          `HTTP ${c.name}, ${fmt(items)} items, ${connections} conn`,
-          `${fmt(result.rate)} req/s`,
-          `${describeLatency(result)}, ${fmt(result.total)} requests` +
-            `${bad > 0 ? ` (${describeStatuses(result.statuses)})` : ''}, ${bad} non-2xx/errors`,
-        );
-      }
+    await recordGetLoads({ origin, headers, cases, loads, duration, suffix: `${fmt(items)} items` });
   } finally {
     await service?.stop();
     await database.drop();

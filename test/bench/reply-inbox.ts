@@ -15,8 +15,7 @@ import { connectSandboxAccount } from '../support/social-accounts.js';
 import { benchConfigFile } from './billing.js';
 import {
   createWorkspaces,
-  describeLatency,
-  describeStatuses,
+  recordGetLoads,
   envInt,
   fmt,
   freshDatabase,
@@ -171,22 +170,7 @@ export async function replyInboxBench(ctx: BenchContext): Promise<void> {
         path: `${org}/engagement?status=all&page=100&limit=20`,
       },
     ];
-    for (const connections of loads)
-      for (const c of cases) {
-        const result = await runLoad({
-          origin,
-          connections,
-          duration,
-          requests: [{ method: 'GET', path: c.path, headers }],
-        });
-        const bad = result.non2xx + result.errors;
-        record(
-          `HTTP ${c.name}, ${fmt(items)} items, ${connections} conn`,
-          `${fmt(result.rate)} req/s`,
-          `${describeLatency(result)}, ${fmt(result.total)} requests` +
-            `${bad > 0 ? ` (${describeStatuses(result.statuses)})` : ''}, ${bad} non-2xx/errors`,
-        );
-      }
+    await recordGetLoads({ origin, headers, cases, loads, duration, suffix: `${fmt(items)} items` });
   } finally {
     await service?.stop();
     await database.drop();

@@ -365,3 +365,33 @@ export async function createWorkspaces(
   }
   return out;
 }
+
+/**
+ * Each GET case at each number of connections for `duration` seconds, recorded as `HTTP <name>, <suffix>, <n>
+ * conn` with its rate, latency, CPU per request and any non-2xx answers.
+ */
+export async function recordGetLoads(spec: {
+  origin: string;
+  headers: Record<string, string>;
+  cases: ReadonlyArray<{ name: string; path: string }>;
+  loads: readonly number[];
+  duration: number;
+  suffix: string;
+}): Promise<void> {
+  for (const connections of spec.loads)
+    for (const c of spec.cases) {
+      const result = await runLoad({
+        origin: spec.origin,
+        connections,
+        duration: spec.duration,
+        requests: [{ method: 'GET', path: c.path, headers: spec.headers }],
+      });
+      const bad = result.non2xx + result.errors;
+      record(
+        `HTTP ${c.name}, ${spec.suffix}, ${connections} conn`,
+        `${fmt(result.rate)} req/s`,
+        `${describeLatency(result)}, ${fmt(result.total)} requests` +
+          `${bad > 0 ? ` (${describeStatuses(result.statuses)})` : ''}, ${bad} non-2xx/errors`,
+      );
+    }
+}
